@@ -1,0 +1,87 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+]
+let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "ScanBridge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "scanbridged", targets: ["scanbridged"]),
+        .executable(name: "scanbridge", targets: ["scanbridge"]),
+        .library(name: "ScanBridgeClient", targets: ["ScanBridgeClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // The core knows no device, no socket and no database.
+        .target(
+            name: "ScanBridgeCore",
+            dependencies: ["ScanBridgeCodes", log, .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strict),
+        .target(name: "ScanBridgeCodes", swiftSettings: strict),
+        .target(name: "ScanBridgeRPC", dependencies: ["ScanBridgeCore"], swiftSettings: strict),
+        .target(
+            name: "ScanBridgeServer",
+            dependencies: ["ScanBridgeCore", "ScanBridgeRPC", log,
+                           .product(name: "DequeModule", package: "swift-collections"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + nio,
+            swiftSettings: strict),
+        .target(
+            name: "ScanBridgeStore",
+            dependencies: ["ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strict),
+        .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC"] + nio, swiftSettings: strict),
+        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"], swiftSettings: strict),
+
+        // Plugins: each driver and handler in its own folder.
+        .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
+                path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
+
+        .executableTarget(
+            name: "scanbridged",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", log,
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "scanbridge",
+            dependencies: ["ScanBridgeClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "scanbridge-bench",
+            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", .product(name: "Histogram", package: "hdrhistogram-swift")] + nio,
+            path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
+
+        .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeCore"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeStoreTests", dependencies: ["ScanBridgeStore"], swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeServerTests",
+            dependencies: ["ScanBridgeServer", .product(name: "NIOTestUtils", package: "swift-nio")] + nio,
+            swiftSettings: strict),
+        .testTarget(name: "MockDriverTests", dependencies: ["MockDriver"],
+                    path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient"],
+                    swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,28 @@
+/// GS1 check digits and GTIN normalisation (GS1 General Specifications §7.9.1).
+public enum GTIN {
+    /// The check digit for `digits` (the data digits, without a check digit):
+    /// weights 3, 1, 3, … from the rightmost data digit.
+    public static func checkDigit(forData digits: some StringProtocol) -> Int? {
+        var sum = 0
+        var weight = 3
+        for char in digits.reversed() {
+            guard let value = char.wholeNumberValue, char.isASCII else { return nil }
+            sum += value * weight
+            weight = 4 - weight
+        }
+        return (10 - sum % 10) % 10
+    }
+
+    /// True when `code` is all digits and its last digit is the right check digit.
+    public static func hasValidCheckDigit(_ code: some StringProtocol) -> Bool {
+        guard code.count >= 2, let last = code.last?.wholeNumberValue,
+              let expected = checkDigit(forData: code.dropLast()) else { return false }
+        return last == expected
+    }
+
+    /// The GTIN-14 form (left-padded with zeros) of a GTIN-8, -12, -13 or -14 with a valid check digit.
+    public static func gtin14(_ code: some StringProtocol) -> String? {
+        guard [8, 12, 13, 14].contains(code.count), hasValidCheckDigit(code) else { return nil }
+        return String(repeating: "0", count: 14 - code.count) + code
+    }
+}

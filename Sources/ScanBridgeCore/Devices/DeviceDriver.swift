@@ -1,0 +1,26 @@
+/// A driver plugin: it owns a family of devices (PC/SC readers, evdev scanners, mock
+/// devices…), follows their hotplug, and reads from them.
+///
+/// Blocking C calls belong on the driver's own threads, never on the cooperative pool;
+/// the driver hands what happens to the async world through the stream of `events()`.
+public protocol DeviceDriver: Sendable {
+    /// The driver's name on the wire (`mock`, `pcsc`, `evdev`…).
+    var name: String { get }
+
+    /// Starts the driver: devices appear, change, go and read, until the stream is
+    /// cancelled. A stream that ends on its own means the driver stopped; the host
+    /// restarts it with backoff.
+    func events() -> AsyncStream<DriverEvent>
+}
+
+/// What a driver reports.
+public enum DriverEvent: Sendable {
+    /// A device appeared, came back, or changed (state, name, identity).
+    case device(Device)
+    /// A device was unplugged.
+    case gone(deviceID: String)
+    /// A device read something.
+    case read(RawRead)
+    /// Runs once every event before it has been applied (lets a driver wait for the registry).
+    case barrier(@Sendable () -> Void)
+}

@@ -1,0 +1,21 @@
+/// The durable, ordered record of every event (the SQLite journal, or memory in tests).
+///
+/// A journal assigns `seq` (gap-free, never reused) when it stores an event, and hands
+/// every committed batch to its commit observer in `seq` order, before `append` returns:
+/// that is how the publisher learns of events, so nothing is published that is not stored.
+public protocol Journal: Sendable {
+    /// Stores the event durably and returns it with its `seq`.
+    func append(_ event: ScanEvent) async throws -> JournaledEvent
+
+    /// Events with `after < seq <= through` that match the filter, oldest first, at most `limit`.
+    func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws -> [JournaledEvent]
+
+    /// The newest `limit` events of the given kinds (all kinds when nil), oldest first.
+    func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent]
+
+    /// The oldest `seq` still retained, or nil when the journal holds no event.
+    func oldestRetainedSeq() async throws -> UInt64?
+
+    /// The last `seq` assigned (0 when none ever was).
+    var latestSeq: UInt64 { get }
+}

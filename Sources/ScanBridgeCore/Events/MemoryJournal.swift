@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// A journal in memory, for tests and tools: the same contract as the SQLite journal,
+/// without durability.
+public final class MemoryJournal: Journal {
+    private struct State {
+        var events: [JournaledEvent] = []
+        var lastSeq: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let onCommit: @Sendable ([JournaledEvent]) -> Void
+    private let retention: Int
+
+    /// - Parameter onCommit: receives each stored event, in `seq` order (the publisher).
+    public init(retention: Int = .max, onCommit: @escaping @Sendable ([JournaledEvent]) -> Void) {
+        self.retention = retention
+        self.onCommit = onCommit
+    }
+
+    public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
+
+    public func append(_ event: ScanEvent) async throws -> JournaledEvent {
+        let stored = try state.withLock { state in
+            var event = event
+            event.seq = state.lastSeq + 1
+            let stored = JournaledEvent(
+                seq: event.seq, kind: event.kind, device: event.device, json: Array(try JSONEncoder().encode(event)))
+            state.lastSeq = event.seq
+            state.events.append(stored)
+            if state.events.count > retention { state.events.removeFirst(state.events.count - retention) }
+            // Inside the lock, so commits reach the observer in seq order.
+            onCommit([stored])
+            return stored
+        }
+        return stored
+    }
+
+    public func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
+        -> [JournaledEvent]
+    {
+        state.withLock { state in
+            Array(state.events.lazy.filter { $0.seq > after && $0.seq <= through && filter.matches($0) }.prefix(limit))
+        }
+    }
+
+    public func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
+        state.withLock { state in
+            Array(state.events.filter { kinds?.contains($0.kind) ?? true }.suffix(limit))
+        }
+    }
+
+    public func oldestRetainedSeq() async throws -> UInt64? {
+        state.withLock { $0.events.first?.seq }
+    }
+}

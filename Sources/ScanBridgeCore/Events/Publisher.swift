@@ -1,0 +1,73 @@
+import Synchronization
+
+/// Fans committed events and device notices out to the subscriptions that match them.
+///
+/// `publish(_:)` is called by the journal's single writer, one committed batch at a time,
+/// so every subscription sees events in `seq` order. Delivery never blocks: each
+/// subscriber has its own bounded queue, so a stalled client never slows the others.
+public final class Publisher: Sendable {
+    private struct State {
+        var subscriptions: [ObjectIdentifier: Subscription] = [:]
+        var lastSeq: UInt64
+    }
+
+    private let state: Mutex<State>
+    /// How many live events a subscription may hold back while it replays.
+    public let holdCapacity: Int
+
+    public init(lastSeq: UInt64 = 0, holdCapacity: Int = 4096) {
+        self.state = Mutex(State(lastSeq: lastSeq))
+        self.holdCapacity = holdCapacity
+    }
+
+    /// The `seq` of the last event published.
+    public var lastSeq: UInt64 { state.withLock { $0.lastSeq } }
+
+    public var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+
+    /// Starts the published sequence after what a journal already holds.
+    public func resume(after seq: UInt64) {
+        state.withLock { $0.lastSeq = max($0.lastSeq, seq) }
+    }
+
+    /// Registers a subscription. Returns it with the last published `seq`: every later event
+    /// reaches it live; a replaying one holds them until `finishReplay(through:)`.
+    public func subscribe(
+        id: String, filter: SubscriptionFilter, sink: any SubscriptionSink, replaying: Bool
+    ) -> (subscription: Subscription, head: UInt64) {
+        let subscription = Subscription(
+            id: id, filter: filter, sink: sink, replaying: replaying, holdCapacity: holdCapacity)
+        let head = state.withLock { state in
+            state.subscriptions[ObjectIdentifier(subscription)] = subscription
+            return state.lastSeq
+        }
+        return (subscription, head)
+    }
+
+    public func remove(_ subscription: Subscription) {
+        subscription.close()
+        _ = state.withLock { $0.subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) }
+    }
+
+    /// Delivers one committed batch, in `seq` order.
+    public func publish(_ events: [JournaledEvent]) {
+        guard let last = events.last else { return }
+        let subscriptions = state.withLock { state in
+            state.lastSeq = last.seq
+            return Array(state.subscriptions.values)
+        }
+        for event in events {
+            for subscription in subscriptions where subscription.filter.matches(event) {
+                subscription.deliver(event)
+            }
+        }
+    }
+
+    /// Tells every subscription interested in the device that it was added, removed or changed.
+    public func publish(_ notice: SubscriptionNotice, about device: Device) {
+        let subscriptions = state.withLock { Array($0.subscriptions.values) }
+        for subscription in subscriptions where subscription.filter.matches(device) {
+            subscription.notify(notice)
+        }
+    }
+}

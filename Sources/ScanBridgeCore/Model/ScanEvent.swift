@@ -1,0 +1,103 @@
+import Foundation
+
+/// One normalised read, as journaled and streamed to clients (PROTOCOL.md "ScanEvent").
+public struct ScanEvent: Sendable, Hashable {
+    /// Strictly increasing and gap-free over the daemon's whole life; 0 until journaled.
+    public var seq: UInt64
+    public var id: String
+    public var time: Date
+    public var device: String
+    public var driver: String
+    /// The kind of the reading.
+    public var kind: DeviceKind
+    public var symbology: String
+    public var aim: String?
+    public var text: String
+    /// Base64 of the raw bytes, when they are not valid UTF-8 or differ from `text`.
+    public var raw: String?
+    public var uid: String?
+    public var uidDisplay: String?
+    public var atr: String?
+    public var cardType: String?
+    public var ndef: [NDEFRecord]?
+    public var gs1: [String: String]?
+    public var resolution: Resolution
+
+    public init(
+        seq: UInt64 = 0, id: String, time: Date, device: String, driver: String, kind: DeviceKind,
+        symbology: String, aim: String? = nil, text: String, raw: String? = nil, uid: String? = nil,
+        uidDisplay: String? = nil, atr: String? = nil, cardType: String? = nil, ndef: [NDEFRecord]? = nil,
+        gs1: [String: String]? = nil, resolution: Resolution = .unhandled
+    ) {
+        self.seq = seq
+        self.id = id
+        self.time = time
+        self.device = device
+        self.driver = driver
+        self.kind = kind
+        self.symbology = symbology
+        self.aim = aim
+        self.text = text
+        self.raw = raw
+        self.uid = uid
+        self.uidDisplay = uidDisplay
+        self.atr = atr
+        self.cardType = cardType
+        self.ndef = ndef
+        self.gs1 = gs1
+        self.resolution = resolution
+    }
+}
+
+extension ScanEvent: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case seq, id, time, device, driver, kind, symbology, aim, text, raw, uid, uidDisplay, atr, cardType,
+            ndef, gs1, resolution
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try c.decode(UInt64.self, forKey: .seq)
+        id = try c.decode(String.self, forKey: .id)
+        let timeText = try c.decode(String.self, forKey: .time)
+        guard let parsed = EventTime.parse(timeText) else {
+            throw DecodingError.dataCorruptedError(forKey: .time, in: c, debugDescription: "not an RFC 3339 time")
+        }
+        time = parsed
+        device = try c.decode(String.self, forKey: .device)
+        driver = try c.decode(String.self, forKey: .driver)
+        kind = try c.decode(DeviceKind.self, forKey: .kind)
+        symbology = try c.decode(String.self, forKey: .symbology)
+        aim = try c.decodeIfPresent(String.self, forKey: .aim)
+        text = try c.decode(String.self, forKey: .text)
+        raw = try c.decodeIfPresent(String.self, forKey: .raw)
+        uid = try c.decodeIfPresent(String.self, forKey: .uid)
+        uidDisplay = try c.decodeIfPresent(String.self, forKey: .uidDisplay)
+        atr = try c.decodeIfPresent(String.self, forKey: .atr)
+        cardType = try c.decodeIfPresent(String.self, forKey: .cardType)
+        ndef = try c.decodeIfPresent([NDEFRecord].self, forKey: .ndef)
+        gs1 = try c.decodeIfPresent([String: String].self, forKey: .gs1)
+        resolution = try c.decodeIfPresent(Resolution.self, forKey: .resolution) ?? .unhandled
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(seq, forKey: .seq)
+        try c.encode(id, forKey: .id)
+        try c.encode(EventTime.format(time), forKey: .time)
+        try c.encode(device, forKey: .device)
+        try c.encode(driver, forKey: .driver)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(symbology, forKey: .symbology)
+        try c.encodeIfPresent(aim, forKey: .aim)
+        try c.encode(text, forKey: .text)
+        try c.encodeIfPresent(raw, forKey: .raw)
+        try c.encodeIfPresent(uid, forKey: .uid)
+        try c.encodeIfPresent(uidDisplay, forKey: .uidDisplay)
+        try c.encodeIfPresent(atr, forKey: .atr)
+        try c.encodeIfPresent(cardType, forKey: .cardType)
+        try c.encodeIfPresent(ndef, forKey: .ndef)
+        try c.encodeIfPresent(gs1, forKey: .gs1)
+        try c.encode(resolution, forKey: .resolution)
+    }
+}

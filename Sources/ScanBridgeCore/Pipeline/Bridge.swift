@@ -1,0 +1,50 @@
+/// The flow of one scan, wired once: normalise, route to a handler, journal, publish.
+///
+/// Drivers, the RPC server and tests all feed reads through `ingest(_:)`.
+public final class Bridge: Sendable {
+    public let registry: DeviceRegistry
+    public let router: Router
+    public let publisher: Publisher
+    public let journal: any Journal
+    public let normalizer: Normalizer
+
+    public init(journal: any Journal, publisher: Publisher, router: Router, normalizer: Normalizer = Normalizer()) {
+        self.journal = journal
+        self.publisher = publisher
+        self.router = router
+        self.normalizer = normalizer
+        self.registry = DeviceRegistry(publisher: publisher)
+        publisher.resume(after: journal.latestSeq)
+    }
+
+    /// Normalises, resolves and journals one read; returns the event once it is stored
+    /// and published. Invalid reads throw `invalidParams`; a journal failure throws `unavailable`.
+    public func ingest(_ read: RawRead) async throws -> JournaledEvent {
+        var event = try normalizer.normalize(read)
+        event.resolution = await router.resolve(event)
+        return try await journal.append(event)
+    }
+
+    /// Replays the journal to a new subscription: events after `since` up to `head`, with a
+    /// gap notice for those no longer kept, then releases the live events it held back.
+    public func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {
+        if since < head {
+            let oldest = try await journal.oldestRetainedSeq() ?? head + 1
+            if since + 1 < oldest {
+                subscription.notify(.gap(from: since + 1, to: min(oldest - 1, head)))
+            }
+            var cursor = since
+            let pageSize = 512
+            while cursor < head, !subscription.isClosed {
+                let page = try await journal.events(
+                    after: cursor, through: head, filter: subscription.filter, limit: pageSize)
+                for event in page {
+                    try await subscription.sink.send(event, for: subscription)
+                }
+                guard page.count == pageSize, let last = page.last else { break }
+                cursor = last.seq
+            }
+        }
+        subscription.finishReplay(through: head)
+    }
+}

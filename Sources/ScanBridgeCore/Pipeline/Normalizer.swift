@@ -1,0 +1,78 @@
+import Foundation
+import ScanBridgeCodes
+
+/// Turns what a driver read into one normalised `ScanEvent` (not yet resolved or journaled).
+///
+/// Every driver's reads go through here, so symbology inference, AIM identifiers, UID
+/// formats and raw-byte handling are the same whatever the transport.
+public struct Normalizer: Sendable {
+    /// Longest text accepted from one read; a QR code holds at most 7,089 characters.
+    public var maxTextBytes: Int
+
+    public init(maxTextBytes: Int = 8192) {
+        self.maxTextBytes = maxTextBytes
+    }
+
+    public func normalize(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
+        switch read.kind {
+        case .nfc: try normalizeCard(read)
+        case .barcode, .qr: try normalizeCode(read)
+        }
+    }
+
+    private func normalizeCard(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
+        guard let bytes = read.uid else {
+            throw .invalidParams("an NFC read needs the card's uid", field: "uid")
+        }
+        let uid: NFCUID
+        do {
+            uid = try NFCUID(bytes: bytes)
+        } catch {
+            throw .invalidParams(error.message, field: "uid")
+        }
+        let symbology = try validated(read.symbology, in: Symbology.nfc) ?? uid.likelySymbology
+        return ScanEvent(
+            id: Self.newID(), time: read.time, device: read.device, driver: read.driver, kind: read.kind,
+            symbology: symbology, aim: read.aim, text: read.text ?? uid.hex, uid: uid.hex, uidDisplay: uid.display,
+            atr: read.atr.map { Hex.encode($0) }, cardType: read.cardType, ndef: read.ndef)
+    }
+
+    private func normalizeCode(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
+        let text: String
+        var raw: String?
+        if let given = read.text {
+            text = given
+            if let bytes = read.bytes, bytes != Array(given.utf8) { raw = Data(bytes).base64EncodedString() }
+        } else if let bytes = read.bytes {
+            // Keep what decodes as text; the exact bytes travel in `raw` when they are not UTF-8.
+            text = String(decoding: bytes, as: UTF8.self)
+            if String(validating: bytes, as: UTF8.self) == nil { raw = Data(bytes).base64EncodedString() }
+        } else {
+            throw .invalidParams("a \(read.kind.rawValue) read needs its text", field: "text")
+        }
+        guard !text.isEmpty else { throw .invalidParams("the scanned text is empty", field: "text") }
+        guard text.utf8.count <= maxTextBytes else {
+            throw .invalidParams(
+                "the scanned text has \(text.utf8.count) bytes; at most \(maxTextBytes) are accepted", field: "text")
+        }
+        let symbology = try validated(read.symbology, in: Symbology.barcode)
+            ?? (read.kind == .qr ? "qr" : Symbology.infer(fromText: text))
+        let aim = read.aim ?? Symbology.aimIdentifier(for: symbology)
+        return ScanEvent(
+            id: Self.newID(), time: read.time, device: read.device, driver: read.driver, kind: read.kind,
+            symbology: symbology, aim: aim, text: text, raw: raw)
+    }
+
+    private func validated(_ symbology: String?, in names: [String]) throws(ScanBridgeError) -> String? {
+        guard let symbology else { return nil }
+        guard names.contains(symbology) else {
+            throw .invalidParams(
+                "unknown symbology '\(symbology)'; use one of \(names.joined(separator: ", "))", field: "symbology")
+        }
+        return symbology
+    }
+
+    static func newID() -> String {
+        UUID().uuidString.lowercased()
+    }
+}

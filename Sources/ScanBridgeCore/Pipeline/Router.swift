@@ -1,0 +1,70 @@
+import Logging
+import Synchronization
+
+/// Routes each event by content to the first handler (highest priority, then first
+/// registered) that accepts it. Handlers come and go at run time (out-of-process plugins).
+public final class Router: Sendable {
+    /// Identifies one registration, to remove it later.
+    public struct Registration: Hashable, Sendable {
+        let number: Int
+    }
+
+    private struct Entry: Sendable {
+        let registration: Registration
+        let handler: any ScanHandler
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var nextNumber = 0
+    }
+
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    public init(handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router")) {
+        self.logger = logger
+        for handler in handlers { register(handler) }
+    }
+
+    @discardableResult
+    public func register(_ handler: any ScanHandler) -> Registration {
+        state.withLock { state in
+            let registration = Registration(number: state.nextNumber)
+            state.nextNumber += 1
+            state.entries.append(Entry(registration: registration, handler: handler))
+            // Stable: equal priorities keep registration order.
+            state.entries = state.entries.enumerated()
+                .sorted { ($0.element.handler.priority, -$0.offset) > ($1.element.handler.priority, -$1.offset) }
+                .map(\.element)
+            return registration
+        }
+    }
+
+    public func unregister(_ registration: Registration) {
+        state.withLock { $0.entries.removeAll { $0.registration == registration } }
+    }
+
+    /// Handler names in routing order.
+    public var handlerNames: [String] {
+        state.withLock { $0.entries.map(\.handler.name) }
+    }
+
+    /// The resolution of the first accepting handler; `unhandled` when none accepts.
+    /// A failing handler gives an `error` resolution: the event is never lost.
+    public func resolve(_ event: ScanEvent) async -> Resolution {
+        let entries = state.withLock { $0.entries }
+        guard let handler = entries.first(where: { $0.handler.accepts(event) })?.handler else {
+            return .unhandled
+        }
+        do {
+            var resolution = try await handler.resolve(event)
+            resolution.handler = handler.name
+            return resolution
+        } catch {
+            logger.error("handler failed", metadata: ["handler": "\(handler.name)", "event.id": "\(event.id)",
+                                                      "error": "\(error)"])
+            return .error(handler: handler.name, message: "\(error)")
+        }
+    }
+}

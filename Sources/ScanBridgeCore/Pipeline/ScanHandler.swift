@@ -1,0 +1,35 @@
+/// A domain handler: takes the events whose content it understands and resolves them
+/// (a product lookup, a card link, an order lookup, or an out-of-process plugin).
+public protocol ScanHandler: Sendable {
+    /// The name reported in `resolution.handler` (`product-lookup`).
+    var name: String { get }
+    /// Higher goes first; built-in handlers have priority 0.
+    var priority: Int { get }
+    /// Whether this handler takes the event, judged by content alone.
+    func accepts(_ event: ScanEvent) -> Bool
+    /// Resolves an accepted event. A thrown error becomes a resolution with status `error`.
+    func resolve(_ event: ScanEvent) async throws -> Resolution
+}
+
+/// Which events a handler takes: kinds, symbologies, and a pattern over the text.
+public struct HandlerMatch {
+    public var kinds: Set<DeviceKind>?
+    public var symbologies: Set<String>?
+    public var pattern: Regex<AnyRegexOutput>?
+
+    public init(kinds: Set<DeviceKind>? = nil, symbologies: Set<String>? = nil, pattern: Regex<AnyRegexOutput>? = nil) {
+        self.kinds = kinds
+        self.symbologies = symbologies
+        self.pattern = pattern
+    }
+
+    public func accepts(_ event: ScanEvent) -> Bool {
+        if let kinds, !kinds.contains(event.kind) { return false }
+        if let symbologies, !symbologies.contains(event.symbology) { return false }
+        if let pattern, (try? pattern.firstMatch(in: event.text)) == nil { return false }
+        return true
+    }
+}
+
+// Regex is not Sendable in the standard library yet, but a compiled regex is immutable.
+extension HandlerMatch: @unchecked Sendable {}

@@ -1,0 +1,19 @@
+/// What a connected peer may do, from its credentials (PROTOCOL.md "Methods").
+public enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// Reads events, devices and lookups.
+    case reader
+    /// Also manages cards and customers.
+    case `operator`
+    /// Everything: mock devices, injection, catalog changes, handler plugins.
+    case admin
+
+    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String {
+        switch self {
+        case .reader: "reader"
+        case .operator: "operator"
+        case .admin: "admin"
+        }
+    }
+}

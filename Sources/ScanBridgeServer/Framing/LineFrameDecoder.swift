@@ -1,0 +1,68 @@
+import NIOCore
+
+/// Splits the byte stream into lines: one JSON-RPC message per line, LF-terminated,
+/// with an optional CR before the LF. A line longer than `maxLineBytes` is an error
+/// (the connection answers "message too large" and closes), so a client can never make
+/// the daemon buffer without bound.
+public struct LineFrameDecoder: ByteToMessageDecoder {
+    public typealias InboundOut = ByteBuffer
+
+    /// Thrown when a line exceeds the limit.
+    public struct LineTooLong: Error, Hashable {
+        public let limit: Int
+    }
+
+    public let maxLineBytes: Int
+    /// How far the current buffer was already searched for LF, so a line arriving in many
+    /// small reads is scanned once.
+    private var scanned = 0
+
+    public init(maxLineBytes: Int) {
+        self.maxLineBytes = maxLineBytes
+    }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let line = try nextLine(&buffer) else { return .needMoreData }
+        context.fireChannelRead(Self.wrapInboundOut(line))
+        return .continue
+    }
+
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
+        if let line = try nextLine(&buffer) {
+            context.fireChannelRead(Self.wrapInboundOut(line))
+            return .continue
+        }
+        // A last message without its LF still counts.
+        if buffer.readableBytes > 0, let rest = buffer.readSlice(length: buffer.readableBytes) {
+            scanned = 0
+            context.fireChannelRead(Self.wrapInboundOut(trimCR(rest)))
+        }
+        return .needMoreData
+    }
+
+    private mutating func nextLine(_ buffer: inout ByteBuffer) throws -> ByteBuffer? {
+        let view = buffer.readableBytesView
+        let start = view.index(view.startIndex, offsetBy: min(scanned, view.count))
+        guard let newline = view[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+            scanned = view.count
+            if view.count > maxLineBytes { throw LineTooLong(limit: maxLineBytes) }
+            return nil
+        }
+        let length = newline - view.startIndex
+        scanned = 0
+        let line = trimCR(buffer.readSlice(length: length)!)
+        buffer.moveReaderIndex(forwardBy: 1)
+        guard line.readableBytes <= maxLineBytes else { throw LineTooLong(limit: maxLineBytes) }
+        return line
+    }
+
+    private func trimCR(_ line: ByteBuffer) -> ByteBuffer {
+        var line = line
+        if line.readableBytesView.last == UInt8(ascii: "\r") {
+            line.moveWriterIndex(to: line.writerIndex - 1)
+        }
+        return line
+    }
+}

@@ -1,0 +1,44 @@
+import ScanBridgeCore
+import ScanBridgeRPC
+
+/// `events.subscribe`, `events.unsubscribe`, `events.recent`.
+enum EventMethods {
+    static let all: [String: RPCMethod] = [
+        "events.subscribe": subscribe,
+        "events.unsubscribe": { params, connection in
+            let id = try params.requiredString("subscription")
+            guard connection.removeSubscription(id) else {
+                throw ScanBridgeError.notFound("no subscription '\(id)' on this connection")
+            }
+            return MethodOutcome(.emptyObject)
+        },
+        "events.recent": { params, connection in
+            let limit = try params.integer("limit", in: 1...1000) ?? 50
+            let kinds = try params.kinds("kinds")
+            let events = try await connection.services.bridge.journal.recent(limit: Int(limit), kinds: kinds)
+            return MethodOutcome(.object([("events", .array(events.map { .raw($0.json) }))]))
+        },
+    ]
+
+    private static let subscribe: RPCMethod = { params, connection in
+        let filter = SubscriptionFilter(kinds: try params.kinds("kinds"), devices: try params.strings("devices").map(Set.init))
+        let since = try params.integer("since", in: 0...Int64.max).map(UInt64.init)
+        let bridge = connection.services.bridge
+        guard let (subscription, head) = connection.addSubscription({ id in
+            bridge.publisher.subscribe(id: id, filter: filter, sink: connection.outbox, replaying: since != nil)
+        }) else {
+            throw ScanBridgeError.overloaded(
+                "this connection has \(connection.services.limits.subscriptionsPerConnection) subscriptions already; unsubscribe one first")
+        }
+        let result = Payload.object([("subscription", .string(subscription.id)), ("seq", .int(head))])
+        guard let since else { return MethodOutcome(result) }
+        return MethodOutcome(result) {
+            do {
+                try await bridge.replay(subscription, after: since, through: head)
+            } catch {
+                connection.logger.warning("replay stopped", metadata: ["subscription": "\(subscription.id)", "error": "\(error)"])
+                connection.removeSubscription(subscription.id)
+            }
+        }
+    }
+}

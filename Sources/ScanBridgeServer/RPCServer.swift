@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ScanBridgeCore
+import ScanBridgeRPC
+import ServiceLifecycle
+import Synchronization
+
+/// The Unix-socket JSON-RPC server: one task per connection; stops accepting on graceful
+/// shutdown, closes its connections, and removes its socket file.
+public final class RPCServer: Service {
+    public let socketPath: String
+    let socketGroup: UInt32?
+    let services: ServerServices
+    let policy: RolePolicy
+    let logger: Logger
+    let onReady: @Sendable () -> Void
+    private let connectionCount = Atomic<Int>(0)
+
+    public init(
+        socketPath: String, socketGroup: UInt32? = nil, services: ServerServices, policy: RolePolicy, logger: Logger,
+        onReady: @escaping @Sendable () -> Void = {}
+    ) {
+        self.socketPath = socketPath
+        self.socketGroup = socketGroup
+        self.services = services
+        self.policy = policy
+        self.logger = logger
+        self.onReady = onReady
+    }
+
+    public func run() async throws {
+        try await SocketFile.prepare(socketPath)
+        let maxLine = services.limits.maxLineBytes
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .bind(unixDomainSocketPath: socketPath) { channel in
+                Self.peerCredentials(of: channel).flatMapThrowing { peer in
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLine)))
+                    let async = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    return (async, peer)
+                }
+            }
+        defer { unlink(socketPath) }
+        try SocketFile.restrict(socketPath, group: socketGroup)
+        logger.info("listening", metadata: ["socket": "\(socketPath)"])
+        onReady()
+        try await cancelWhenGracefulShutdown {
+            try await server.executeThenClose { inbound in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await (channel, peer) in inbound {
+                        group.addTask { await self.serve(channel, peer: peer) }
+                    }
+                }
+            }
+        }
+        logger.info("stopped listening")
+    }
+
+    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerCredentials) async {
+        let number = connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
+        var logger = self.logger
+        logger[metadataKey: "connection.id"] = "\(number)"
+        logger[metadataKey: "peer.uid"] = "\(peer.uid)"
+        logger[metadataKey: "peer.pid"] = "\(peer.pid)"
+        // Reading /proc for the peer's groups is file I/O: keep it off the cooperative pool.
+        let role = try? await NIOThreadPool.singleton.runIfActive { [policy] in policy.role(for: peer) }
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                guard let role = role ?? nil else {
+                    logger.warning("connection refused: the peer's user is in none of the configured groups")
+                    try await outbound.write(ByteBuffer(bytes: RPCMessage.error(id: .null, RPCError(
+                        code: RPCError.forbidden,
+                        message: "forbidden: user \(peer.uid) is not allowed to use ScanBridge; add it to the reader, operator or admin group in the daemon's config")) + [0x0A]))
+                    return
+                }
+                logger[metadataKey: "peer.role"] = "\(role)"
+                logger.debug("connected")
+                let connection = Connection(id: number, role: role, peer: peer, services: services, logger: logger)
+                await connection.run(inbound: inbound, outbound: outbound)
+                logger.debug("disconnected")
+            }
+        } catch {
+            logger.debug("connection closed with an error", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max))
+        }
+        return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            .map { (credentials: PeerCredentialsRecord) in
+                PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+            }
+    }
+}
+
+/// `struct ucred` from <sys/socket.h>, which Glibc's Swift module hides behind _GNU_SOURCE:
+/// the same three 32-bit fields in the same order.
+struct PeerCredentialsRecord: Sendable {
+    var pid: Int32
+    var uid: UInt32
+    var gid: UInt32
+}

@@ -1,0 +1,45 @@
+import ScanBridgeCore
+
+/// Limits that keep one client from costing the daemon unbounded memory.
+public struct ServerLimits: Sendable, Hashable {
+    /// Longest request line (PROTOCOL.md: 1 MiB by default).
+    public var maxLineBytes: Int
+    /// Events that may wait for one slow subscriber before it overflows.
+    public var subscriptionQueue: Int
+    public var subscriptionsPerConnection: Int
+    /// Requests one connection may have running at once.
+    public var pendingRequests: Int
+
+    public init(
+        maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
+        pendingRequests: Int = 4096
+    ) {
+        self.maxLineBytes = maxLineBytes
+        self.subscriptionQueue = subscriptionQueue
+        self.subscriptionsPerConnection = subscriptionsPerConnection
+        self.pendingRequests = pendingRequests
+    }
+}
+
+/// What the protocol's methods work on.
+public struct ServerServices: Sendable {
+    public let bridge: Bridge
+    /// The mock driver, when it runs.
+    public let mock: (any MockDeviceControl)?
+    /// Names of the drivers that run.
+    public let drivers: [String]
+    public let version: String
+    public let limits: ServerLimits
+    let dispatcher: RPCDispatcher
+
+    public init(
+        bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits
+    ) {
+        self.bridge = bridge
+        self.mock = mock
+        self.drivers = drivers
+        self.version = version
+        self.limits = limits
+        self.dispatcher = RPCDispatcher.standard
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// The embedded SQLite database (WAL mode) and its schema. Journal and repositories
+/// share one pool: one writer, concurrent readers.
+public struct StoreDatabase: Sendable {
+    /// How hard a commit waits for the disk.
+    public enum Durability: String, Sendable, Codable {
+        /// Survives a crash of the daemon (kill -9) without an fsync per commit.
+        case normal
+        /// Also survives a power cut: one fsync per group commit.
+        case full
+    }
+
+    public let pool: DatabasePool
+    public let path: String
+
+    /// Opens (creating when missing, with its folder) and migrates the database at `path`.
+    public init(path: String, durability: Durability = .normal) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        }
+        self.path = path
+        self.pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    /// Migrations are never edited once shipped: add a new one instead.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-journal") { db in
+            // AUTOINCREMENT: sqlite_sequence remembers the last seq even when retention empties the table.
+            try db.execute(sql: """
+                CREATE TABLE event (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL,
+                    timeMs INTEGER NOT NULL,
+                    device TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('nfc', 'barcode', 'qr')),
+                    json BLOB NOT NULL
+                );
+                CREATE INDEX event_kind_seq ON event(kind, seq);
+                CREATE INDEX event_time ON event(timeMs);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,67 @@
+import Logging
+import ScanBridgeCore
+import ScanBridgeServer
+import ScanBridgeStore
+import ServiceLifecycle
+
+/// Wires the store, the pipeline, the drivers and the server into one service group.
+struct Daemon {
+    let settings: DaemonSettings
+    let logger: Logger
+    let started: ContinuousClock.Instant
+
+    func run() async throws {
+        let publisher = Publisher(holdCapacity: settings.limits.subscriptionQueue)
+        let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
+        let journal = try SQLiteJournal(
+            database: database, retention: settings.retention, logger: logger,
+            onCommit: { publisher.publish($0) })
+        let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: BuiltinPlugins.handlers(), logger: logger))
+        let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
+        let services = ServerServices(
+            bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
+            limits: settings.limits)
+        let started = self.started
+        let logger = self.logger
+        let server = RPCServer(
+            socketPath: settings.socketPath, socketGroup: settings.socketGroup, services: services,
+            policy: settings.policy, logger: logger,
+            onReady: {
+                SystemdNotifier.notify("READY=1")
+                logger.info("ready", metadata: [
+                    "ready.ms": "\((ContinuousClock.now - started).milliseconds)",
+                    "database": "\(settings.databasePath)", "journal.seq": "\(journal.latestSeq)",
+                ])
+            })
+        var configuration = ServiceGroupConfiguration(
+            services: [
+                .init(service: DriverService(host: DriverHost(drivers: drivers, bridge: bridge, logger: logger))),
+                .init(service: server),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        // PROTOCOL.md: SIGTERM stops the daemon within 2 s.
+        configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
+        configuration.maximumCancellationDuration = .milliseconds(400)
+        let group = ServiceGroup(configuration: configuration)
+        try await group.run()
+        logger.info("stopped")
+    }
+}
+
+/// Runs the drivers until graceful shutdown.
+struct DriverService: Service {
+    let host: DriverHost
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await host.run()
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

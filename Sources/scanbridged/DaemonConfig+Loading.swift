@@ -1,0 +1,79 @@
+import Foundation
+import MockDriver
+import ScanBridgeCodes
+import ScanBridgeCore
+import Yams
+
+extension DaemonConfig {
+    struct LoadError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Reads and checks a config file: YAML syntax, unknown keys, types, and the mock scripts it names.
+    static func load(path: String) throws -> DaemonConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw LoadError(description: "cannot read the config file \(path): \(error.localizedDescription)")
+        }
+        do {
+            if let tree = try Yams.load(yaml: text) {
+                try checkKeys(tree, allowed: Self.allowedKeys, at: "")
+            }
+            return try YAMLDecoder().decode(DaemonConfig.self, from: text)
+        } catch let error as LoadError {
+            throw LoadError(description: "\(path): \(error.description)")
+        } catch {
+            throw LoadError(description: "\(path) is not a valid config: \(error)")
+        }
+    }
+
+    /// Known keys, nested by section; `mock` is a list of device entries.
+    private static let allowedKeys: [String: Set<String>] = [
+        "": ["socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "mock"],
+        "journal": ["durability", "retention_events", "retention_days"],
+        "server": ["max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests"],
+        "roles": ["admin_groups", "operator_groups", "reader_groups"],
+        "mock": ["kind", "id", "name", "script", "loop"],
+    ]
+
+    private static func checkKeys(_ node: Any, allowed: [String: Set<String>], at section: String) throws {
+        if let list = node as? [Any] {
+            for element in list { try checkKeys(element, allowed: allowed, at: section) }
+            return
+        }
+        guard let map = node as? [String: Any], let keys = allowed[section] else { return }
+        for (key, value) in map {
+            guard keys.contains(key) else {
+                let where_ = section.isEmpty ? "at the top level" : "in '\(section)'"
+                throw LoadError(description: "unknown key '\(key)' \(where_); known keys: \(keys.sorted().joined(separator: ", "))")
+            }
+            if section.isEmpty { try checkKeys(value, allowed: allowed, at: key) }
+        }
+    }
+
+    /// The mock devices of the file, with their scripts read relative to the file's folder.
+    func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
+        let folder = configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return try mock.map { entry in
+            var spec = MockDeviceSpec(kind: entry.kind, id: entry.id, name: entry.name, loop: entry.loop ?? false)
+            if let script = entry.script {
+                let url = script.hasPrefix("/") ? URL(fileURLWithPath: script) : folder.appendingPathComponent(script)
+                let source: String
+                do {
+                    source = try String(contentsOf: url, encoding: .utf8)
+                } catch {
+                    throw LoadError(description: "cannot read the mock script \(url.path): \(error.localizedDescription)")
+                }
+                do throws(CodeError) {
+                    spec.script = try MockScript(parsing: source, name: url.lastPathComponent)
+                } catch {
+                    throw LoadError(description: error.message)
+                }
+            }
+            return spec
+        }
+    }
+}

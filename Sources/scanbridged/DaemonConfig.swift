@@ -1,0 +1,111 @@
+import Foundation
+import MockDriver
+import ScanBridgeCore
+import ScanBridgeServer
+import ScanBridgeStore
+import Yams
+
+/// The daemon's configuration file (YAML). Every key is optional; command-line options
+/// win over the file. Unknown keys are errors, so a typo never silently does nothing.
+struct DaemonConfig: Decodable, Sendable {
+    var socket: String?
+    /// The group given the socket file, so its members can connect (mode 0660).
+    var socketGroup: String?
+    var database: String?
+    var drivers: [String]?
+    var logLevel: String?
+    var journal = Journal()
+    var server = Server()
+    var roles = Roles()
+    var mock: [Mock] = []
+
+    struct Journal: Decodable, Sendable {
+        var durability: StoreDatabase.Durability = .normal
+        var retentionEvents = 1_000_000
+        var retentionDays = 30
+
+        enum CodingKeys: String, CodingKey {
+            case durability, retentionEvents = "retention_events", retentionDays = "retention_days"
+        }
+    }
+
+    struct Server: Decodable, Sendable {
+        var maxLineBytes = 1 << 20
+        var subscriptionQueue = 4096
+        var subscriptionsPerConnection = 32
+        var pendingRequests = 4096
+
+        enum CodingKeys: String, CodingKey {
+            case maxLineBytes = "max_line_bytes", subscriptionQueue = "subscription_queue"
+            case subscriptionsPerConnection = "subscriptions_per_connection", pendingRequests = "pending_requests"
+        }
+    }
+
+    struct Roles: Decodable, Sendable {
+        var adminGroups: [String] = []
+        var operatorGroups: [String] = []
+        var readerGroups: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case adminGroups = "admin_groups", operatorGroups = "operator_groups", readerGroups = "reader_groups"
+        }
+    }
+
+    struct Mock: Decodable, Sendable {
+        var kind: DeviceKind
+        var id: String?
+        var name: String?
+        /// A script file of timed scans, relative to the config file.
+        var script: String?
+        var loop: Bool?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case socket, socketGroup = "socket_group", database, drivers, logLevel = "log_level", journal, server, roles, mock
+    }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        socket = try c.decodeIfPresent(String.self, forKey: .socket)
+        socketGroup = try c.decodeIfPresent(String.self, forKey: .socketGroup)
+        database = try c.decodeIfPresent(String.self, forKey: .database)
+        drivers = try c.decodeIfPresent([String].self, forKey: .drivers)
+        logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
+        journal = try c.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal()
+        server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
+        roles = try c.decodeIfPresent(Roles.self, forKey: .roles) ?? Roles()
+        mock = try c.decodeIfPresent([Mock].self, forKey: .mock) ?? []
+    }
+}
+
+extension DaemonConfig.Journal {
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        durability = try c.decodeIfPresent(StoreDatabase.Durability.self, forKey: .durability) ?? .normal
+        retentionEvents = try c.decodeIfPresent(Int.self, forKey: .retentionEvents) ?? 1_000_000
+        retentionDays = try c.decodeIfPresent(Int.self, forKey: .retentionDays) ?? 30
+    }
+}
+
+extension DaemonConfig.Server {
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ServerLimits()
+        maxLineBytes = try c.decodeIfPresent(Int.self, forKey: .maxLineBytes) ?? defaults.maxLineBytes
+        subscriptionQueue = try c.decodeIfPresent(Int.self, forKey: .subscriptionQueue) ?? defaults.subscriptionQueue
+        subscriptionsPerConnection = try c.decodeIfPresent(Int.self, forKey: .subscriptionsPerConnection)
+            ?? defaults.subscriptionsPerConnection
+        pendingRequests = try c.decodeIfPresent(Int.self, forKey: .pendingRequests) ?? defaults.pendingRequests
+    }
+}
+
+extension DaemonConfig.Roles {
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        adminGroups = try c.decodeIfPresent([String].self, forKey: .adminGroups) ?? []
+        operatorGroups = try c.decodeIfPresent([String].self, forKey: .operatorGroups) ?? []
+        readerGroups = try c.decodeIfPresent([String].self, forKey: .readerGroups) ?? []
+    }
+}

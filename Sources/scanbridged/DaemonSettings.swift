@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import MockDriver
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeServer
+import ScanBridgeStore
+
+/// Everything the daemon runs with: options over the config file over defaults.
+struct DaemonSettings: Sendable {
+    var socketPath: String
+    var socketGroup: UInt32?
+    var databasePath: String
+    var drivers: [String]
+    var logLevel: Logger.Level
+    var durability: StoreDatabase.Durability
+    var retention: JournalRetention
+    var limits: ServerLimits
+    var policy: RolePolicy
+    var mockDevices: [MockDeviceSpec]
+    var deviceOptions: [DeviceOption]
+
+    init(options: ScanBridgeDaemon) throws {
+        let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
+        socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket)
+        databasePath = options.database ?? file.database ?? Self.defaultDatabasePath()
+        drivers = options.drivers.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            ?? file.drivers ?? BuiltinPlugins.driverNames
+        for driver in drivers where !BuiltinPlugins.driverNames.contains(driver) {
+            throw DaemonConfig.LoadError(
+                description: "unknown driver '\(driver)'; this build has \(BuiltinPlugins.driverNames.joined(separator: ", "))")
+        }
+        let levelName = options.logLevel ?? file.logLevel ?? "info"
+        guard let level = Logger.Level(rawValue: levelName) else {
+            throw DaemonConfig.LoadError(description: "unknown log level '\(levelName)'")
+        }
+        logLevel = level
+        durability = file.journal.durability
+        retention = JournalRetention(
+            maxEvents: file.journal.retentionEvents, maxAge: .seconds(file.journal.retentionDays * 24 * 3600))
+        limits = ServerLimits(
+            maxLineBytes: file.server.maxLineBytes, subscriptionQueue: file.server.subscriptionQueue,
+            subscriptionsPerConnection: file.server.subscriptionsPerConnection,
+            pendingRequests: file.server.pendingRequests)
+        if let name = file.socketGroup {
+            guard let gid = RolePolicy.groupID(named: name) else {
+                throw DaemonConfig.LoadError(description: "socket_group '\(name)' is not a group on this system")
+            }
+            socketGroup = gid
+        }
+        policy = RolePolicy(
+            adminGroups: try Self.groupIDs(file.roles.adminGroups),
+            operatorGroups: try Self.groupIDs(file.roles.operatorGroups),
+            readerGroups: try Self.groupIDs(file.roles.readerGroups))
+        mockDevices = try file.mockDevices(relativeTo: options.config) + options.mocks.map {
+            try MockDeviceSpec(option: $0)
+        }
+        deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
+    }
+
+    private static func groupIDs(_ names: [String]) throws -> [UInt32] {
+        try names.map { name in
+            guard let gid = RolePolicy.groupID(named: name) else {
+                throw DaemonConfig.LoadError(description: "role group '\(name)' is not a group on this system")
+            }
+            return gid
+        }
+    }
+
+    /// `/var/lib/scanbridge` for root, else the XDG data folder.
+    static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if getuid() == 0 { return "/var/lib/scanbridge/scanbridge.sqlite" }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return data + "/scanbridge/scanbridge.sqlite"
+    }
+}
+
+/// `--device DRIVER:PATH[,KEY=VALUE…]`.
+struct DeviceOption: Sendable, Hashable {
+    var driver: String
+    var path: String
+    var settings: [String: String]
+
+    init(parsing text: String) throws {
+        let parts = text.split(separator: ",")
+        guard let head = parts.first, let colon = head.firstIndex(of: ":") else {
+            throw DaemonConfig.LoadError(description: "--device takes DRIVER:PATH[,KEY=VALUE...]; got '\(text)'")
+        }
+        driver = String(head[..<colon])
+        path = String(head[head.index(after: colon)...])
+        settings = [:]
+        for pair in parts.dropFirst() {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            guard kv.count == 2 else {
+                throw DaemonConfig.LoadError(description: "--device setting '\(pair)' is not KEY=VALUE")
+            }
+            settings[String(kv[0])] = String(kv[1])
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeServer
+import ScanBridgeStore
+import ServiceLifecycle
+
+/// `scanbridged`: finds the scanners, normalises every read into a scan event, routes it
+/// to its domain handler, and streams the results over a Unix socket (PROTOCOL.md).
+@main
+struct ScanBridgeDaemon: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "scanbridged",
+        abstract: "The ScanBridge daemon: scanners, card readers and QR cameras to a JSON-RPC socket.",
+        version: version)
+
+    @Option(help: "The Unix socket to serve (default: $SCANBRIDGE_SOCKET, $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock as root).")
+    var socket: String?
+
+    @Option(help: "The SQLite database file, created with its schema when missing.")
+    var database: String?
+
+    @Option(help: "A YAML config file.")
+    var config: String?
+
+    @Option(name: .customLong("mock"), help: "Attach a mock device at start: KIND[:ID] with KIND nfc, barcode or qr. Repeatable.")
+    var mocks: [String] = []
+
+    @Option(name: .customLong("device"), help: "Open a node with a driver, bypassing discovery: DRIVER:PATH[,KEY=VALUE...]. Repeatable.")
+    var devices: [String] = []
+
+    @Option(help: "Only these drivers run, comma-separated (e.g. mock or mock,pcsc).")
+    var drivers: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String?
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        let settings: DaemonSettings
+        do {
+            settings = try DaemonSettings(options: self)
+        } catch {
+            FileHandle.standardError.write(Data("scanbridged: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let logger = Logger(label: "scanbridge")
+        do {
+            try await Daemon(settings: settings, logger: logger, started: started).run()
+        } catch {
+            logger.critical("scanbridged stopped: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
