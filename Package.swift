@@ -50,7 +50,7 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC"] + nio, swiftSettings: strict),
-        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"], swiftSettings: strict),
+        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"] + nio, swiftSettings: strict),
 
         // Plugins: each driver and handler in its own folder.
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
@@ -81,7 +81,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "MockDriverTests", dependencies: ["MockDriver"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient"],
+        .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC"],
                     swiftSettings: strict),
     ]
 )

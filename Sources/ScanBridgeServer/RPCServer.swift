@@ -47,14 +47,18 @@ public final class RPCServer: Service {
         try SocketFile.restrict(socketPath, group: socketGroup)
         logger.info("listening", metadata: ["socket": "\(socketPath)"])
         onReady()
-        try await cancelWhenGracefulShutdown {
-            try await server.executeThenClose { inbound in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await (channel, peer) in inbound {
-                        group.addTask { await self.serve(channel, peer: peer) }
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await server.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        for try await (channel, peer) in inbound {
+                            group.addTask { await self.serve(channel, peer: peer) }
+                        }
                     }
                 }
             }
+        } catch is CancellationError {
+            // Graceful shutdown cancels the accept loop and the connections: a normal stop.
         }
         logger.info("stopped listening")
     }

@@ -1,0 +1,142 @@
+import Foundation
+import ScanBridgeClient
+import Synchronization
+
+/// Runs the real `scanbridged` binary on a temporary socket and database, for end-to-end
+/// tests and benchmarks: start, stop with SIGTERM, kill -9, restart on the same database.
+public final class DaemonHarness: Sendable {
+    /// The harness's own folder; everything it writes is inside.
+    public let directory: URL
+    public let socketPath: String
+    public let databasePath: String
+    /// The daemon's stderr, kept across restarts.
+    public let logPath: String
+    public let arguments: [String]
+    private let process = Mutex<Process?>(nil)
+    /// Set when another harness took over the folder.
+    private let keepsFolder = Mutex(false)
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// - Parameter arguments: extra `scanbridged` options (`--mock barcode:till-1`, `--config …`).
+    public convenience init(arguments: [String] = []) throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scanbridge-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.init(directory: directory, arguments: arguments)
+    }
+
+    private init(directory: URL, arguments: [String]) {
+        self.directory = directory
+        socketPath = directory.appendingPathComponent("scanbridge.sock").path
+        databasePath = directory.appendingPathComponent("scanbridge.sqlite").path
+        logPath = directory.appendingPathComponent("scanbridged.log").path
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        self.arguments = arguments
+    }
+
+    /// A harness on the same folder, socket and database with other options (e.g. after
+    /// writing a config file into the folder). The old harness must not be running.
+    public static func reusing(_ other: DaemonHarness, arguments: [String]) throws -> DaemonHarness {
+        other.keepsFolder.withLock { $0 = true }
+        return DaemonHarness(directory: other.directory, arguments: arguments)
+    }
+
+    deinit {
+        process.withLock { process in
+            if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        if !keepsFolder.withLock({ $0 }) { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// The folder of the built products (`.build/debug`): where this test binary is, or `SCANBRIDGE_BIN_DIR`.
+    public static var productsDirectory: URL {
+        if let dir = ProcessInfo.processInfo.environment["SCANBRIDGE_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        // In a bundle layout the binary sits in X.xctest/…; step out of it.
+        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
+        return folder
+    }
+
+    /// Writes a file into the harness folder (a config, a script) and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ contents: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// Starts the daemon and waits until it says READY=1 through `NOTIFY_SOCKET`, as it
+    /// would to systemd; fails with the daemon's log when it exits or stays silent.
+    public func start(timeout: Duration = .seconds(20), environment: [String: String] = [:]) async throws {
+        let binary = Self.productsDirectory.appendingPathComponent("scanbridged")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Failure(description: "no scanbridged binary at \(binary.path); run `swift build` first")
+        }
+        let readiness = try ReadinessSocket(path: directory.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path)
+        let child = Process()
+        child.executableURL = binary
+        child.arguments = ["--socket", socketPath, "--database", databasePath] + arguments
+        child.environment = ProcessInfo.processInfo.environment
+            .merging(environment) { $1 }
+            .merging(["NOTIFY_SOCKET": readiness.path]) { $1 }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        try log.seekToEnd()
+        child.standardError = log
+        child.standardOutput = log
+        try child.run()
+        process.withLock { $0 = child }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if readiness.receive().contains(where: { $0.split(separator: "\n").contains("READY=1") }) { return }
+            guard child.isRunning else {
+                process.withLock { $0 = nil }
+                throw Failure(description: "scanbridged exited with status \(child.terminationStatus):\n\(self.log)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw Failure(description: "scanbridged was not ready on \(socketPath) within \(timeout):\n\(self.log)")
+    }
+
+    /// The running daemon's process id.
+    public var pid: Int32? {
+        process.withLock { $0?.isRunning == true ? $0?.processIdentifier : nil }
+    }
+
+    /// Sends `signal` and waits for the process to exit; returns its termination status.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
+        guard let child = process.withLock({ $0 }) else { throw Failure(description: "the daemon is not running") }
+        if child.isRunning { kill(child.processIdentifier, signal) }
+        let deadline = ContinuousClock.now + timeout
+        while child.isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill(child.processIdentifier, SIGKILL)
+                throw Failure(description: "scanbridged did not stop within \(timeout) of signal \(signal)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        process.withLock { $0 = nil }
+        return child.terminationStatus
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash or power-cut of the process would.
+    public func crash() async throws {
+        try await stop(signal: SIGKILL)
+    }
+
+    /// A new client connection to the daemon.
+    public func connect() async throws -> ScanBridgeClient {
+        try await ScanBridgeClient.connect(socketPath: socketPath)
+    }
+
+    /// The daemon's log so far.
+    public var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+}

@@ -1,0 +1,74 @@
+import NIOCore
+import NIOPosix
+
+/// A bare connection to the daemon's socket that sends and reads lines as they are:
+/// for malformed input, and for a client that stops reading (`autoRead: false`).
+public final class RawConnection: Sendable {
+    private let channel: any Channel
+    /// Every line received, without its LF.
+    public let lines: AsyncStream<String>
+
+    private init(channel: any Channel, lines: AsyncStream<String>) {
+        self.channel = channel
+        self.lines = lines
+    }
+
+    /// - Parameter reading: false makes a client that reads nothing until `startReading()`.
+    public static func connect(socketPath: String, reading: Bool = true) async throws -> RawConnection {
+        let (lines, sink) = AsyncStream.makeStream(of: String.self)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: reading)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(NIOSplitLinesMessageDecoder(omittingEmptySubsequences: true)),
+                        LineCollector(sink: sink))
+                }
+            }
+            .connect(unixDomainSocketPath: socketPath).get()
+        return RawConnection(channel: channel, lines: lines)
+    }
+
+    public func send(_ line: String) async throws {
+        try await send(Array(line.utf8) + [0x0A])
+    }
+
+    public func send(_ bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+    }
+
+    /// Turns reading on for a connection made with `reading: false`.
+    public func startReading() async throws {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
+    }
+
+    public var isActive: Bool { channel.isActive }
+
+    public func close() async {
+        try? await channel.close()
+    }
+
+    private final class LineCollector: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let sink: AsyncStream<String>.Continuation
+
+        init(sink: AsyncStream<String>.Continuation) {
+            self.sink = sink
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            sink.yield(String(buffer: unwrapInboundIn(data)))
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            sink.finish()
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            sink.finish()
+            context.close(promise: nil)
+        }
+    }
+}

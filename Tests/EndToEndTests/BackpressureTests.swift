@@ -1,0 +1,80 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeTesting
+import Testing
+
+/// A client that stops reading costs a bounded queue, never slows the others, and is told
+/// how many events it missed so it can catch up with `since`.
+@Suite("Backpressure end to end")
+struct BackpressureTests {
+    @Test func stalledSubscriberNextToAReadingOne() async throws {
+        let total = 10_000
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "server:\n  subscription_queue: 64\n")
+        let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
+        try await stalled.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
+
+        let reader = try await daemon.connect()
+        _ = try await reader.call("events.subscribe")
+        let received = Task {
+            var seqs = Set<UInt64>()
+            for await notification in reader.notifications where notification.method == "scan" {
+                if let event = try? notification.scanEvent() { seqs.insert(event.seq) }
+                if seqs.count == total { break }
+            }
+            return seqs
+        }
+        let injector = try await daemon.connect()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for n in stride(from: worker, to: total, by: 8) {
+                        _ = try await injector.inject(device: "mock:till-1", text: "item-\(n)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seqs = try await within(60, "the reading subscriber's events") { await received.value }
+        #expect(seqs == Set(1...UInt64(total)), "the reading subscriber got every event")
+
+        // Now the stalled client reads: what was queued, then one overflow notice.
+        try await stalled.startReading()
+        let (lastSeq, dropped) = try await within(60, "the overflow notice") { () async throws -> (UInt64, Int64?) in
+            var lastSeq: UInt64 = 0
+            var lines = stalled.lines.makeAsyncIterator()
+            while let line = await lines.next() {
+                let message = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+                switch message["method"]?.stringValue {
+                case "scan": lastSeq = UInt64(message["params"]?["event"]?["seq"]?.intValue ?? 0)
+                case "events.overflow": return (lastSeq, message["params"]?["dropped"]?.intValue)
+                default: break
+                }
+            }
+            return (lastSeq, nil)
+        }
+        let missed = try #require(dropped)
+        #expect(missed > 0)
+        #expect(lastSeq < UInt64(total), "the stalled client did not get everything")
+
+        // It catches up with since: every later event, once, in order.
+        try await stalled.send(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{"since":\#(lastSeq)}}"#)
+        let expected = try await within(60, "the catch-up replay") { () async throws -> UInt64 in
+            var expected = lastSeq + 1
+            var lines = stalled.lines.makeAsyncIterator()
+            while expected <= UInt64(total), let line = await lines.next() {
+                let message = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+                guard message["method"] == "scan", message["params"]?["subscription"] == "s2" else { continue }
+                let seq = UInt64(message["params"]?["event"]?["seq"]?.intValue ?? 0)
+                #expect(seq == expected)
+                expected = seq + 1
+            }
+            return expected
+        }
+        #expect(expected == UInt64(total) + 1)
+        await stalled.close()
+        await reader.close()
+        await injector.close()
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeTesting
+import Testing
+
+/// Every error code of PROTOCOL.md, and bad input that must not close the connection.
+@Suite("Bad input end to end")
+struct BadInputTests {
+    @Test func malformedLinesGetErrorsAndTheConnectionStays() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        let cases: [(String, Int64)] = [
+            ("this is not json", -32700),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"devices.list\"", -32700),
+            ("[1, 2", -32700),
+            ("42", -32600),
+            ("[]", -32600),
+            ("{\"id\":1,\"method\":\"devices.list\"}", -32600),
+            ("{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"devices.list\"}", -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}", -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"devices.list\"}", -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"devices.list\",\"params\":3}", -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no.such\"}", -32601),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"events.recent\",\"params\":{\"limit\":5000}}", -32602),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"events.recent\",\"params\":[1]}", -32602),
+        ]
+        for (line, code) in cases {
+            try await raw.send(line)
+            let answer = try await raw.nextJSON()
+            #expect(answer.errorCode == code, "\(line) → \(answer)")
+            #expect(answer["error"]?["message"]?.stringValue?.isEmpty == false)
+        }
+        try await raw.send([0xFF, 0xFE, 0x7B, 0x0A])
+        #expect(try await raw.nextJSON().errorCode == -32700, "invalid UTF-8 is a parse error")
+        try await raw.send("{\"jsonrpc\":\"2.0\",\"id\":\"still-here\",\"method\":\"bridge.hello\"}\r")
+        let hello = try await raw.nextJSON()
+        #expect(hello["id"] == "still-here" && hello["result"]?["name"] == "scanbridge", "CRLF accepted, connection usable")
+        await raw.close()
+    }
+
+    @Test func batchesAndNotifications() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        try await raw.send("""
+            [{"jsonrpc":"2.0","id":1,"method":"devices.list"},{"jsonrpc":"2.0","method":"devices.list"},{"jsonrpc":"2.0","id":2,"method":"nope"},5]
+            """)
+        let batch = try #require(try await raw.nextJSON().arrayValue)
+        #expect(batch.count == 3, "the notification gets no answer")
+        #expect(batch[0]["id"] == 1 && batch[0]["result"]?["devices"] != nil)
+        #expect(batch[1]["id"] == 2 && batch[1].errorCode == -32601)
+        #expect(batch[2]["id"] == .null && batch[2].errorCode == -32600)
+        // A batch of notifications only gets nothing; the next answer is for the next request.
+        try await raw.send("[{\"jsonrpc\":\"2.0\",\"method\":\"bridge.hello\"}]")
+        try await raw.send("{\"jsonrpc\":\"2.0\",\"method\":\"no.such\"}")
+        try await raw.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"bridge.hello\"}")
+        #expect(try await raw.nextJSON()["id"] == 3)
+        await raw.close()
+    }
+
+    @Test func domainErrorCodes() async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1", "--mock", "nfc:reader"],
+            config: "server:\n  subscriptions_per_connection: 2\n")
+        let client = try await daemon.connect()
+        let missing = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("scan.inject", ["text": "123"])
+        }
+        #expect(missing?.data?["field"] == "device")
+        let badUID = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.inject(device: "mock:reader", uid: "04A1B2")
+        }
+        #expect(badUID?.data?["field"] == "uid")
+        let noUID = await expectRPCError(RPCError.invalidParams) { _ = try await client.inject(device: "mock:reader") }
+        #expect(noUID?.data?["field"] == "uid")
+        let badSymbology = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.inject(device: "mock:till-1", text: "x", symbology: "morse")
+        }
+        #expect(badSymbology?.data?["field"] == "symbology")
+        await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.inject(device: "mock:till-1", text: String(repeating: "9", count: 10_000))
+        }
+        await expectRPCError(RPCError.invalidParams) { _ = try await client.call("mock.attach", ["kind": "laser"]) }
+        await expectRPCError(RPCError.invalidParams) { _ = try await client.call("events.subscribe", ["since": -1]) }
+        await expectRPCError(RPCError.notFound) { _ = try await client.inject(device: "mock:nowhere", text: "1") }
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("mock.detach", ["id": "mock:nowhere"]) }
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("events.unsubscribe", ["subscription": "s9"]) }
+        await expectRPCError(RPCError.conflict) { _ = try await client.call("mock.attach", ["kind": "barcode", "id": "till-1"]) }
+        _ = try await client.call("mock.detach", ["id": "mock:till-1"])
+        await expectRPCError(RPCError.unavailable) { _ = try await client.inject(device: "mock:till-1", text: "1") }
+        _ = try await client.call("events.subscribe")
+        _ = try await client.call("events.subscribe")
+        await expectRPCError(RPCError.overloaded) { _ = try await client.call("events.subscribe") }
+        _ = try await client.call("events.unsubscribe", ["subscription": "s1"])
+        _ = try await client.call("events.subscribe")
+        // The connection survived all of it.
+        #expect(try await client.call("bridge.hello")["name"] == "scanbridge")
+        await client.close()
+    }
+
+    @Test func tooLargeLineIsRefusedAndClosed() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  max_line_bytes: 4096\n")
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        let padding = String(repeating: "x", count: 5000)
+        try await raw.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"bridge.hello\",\"params\":{\"pad\":\"\(padding)\"}}")
+        let answer = try await raw.nextJSON()
+        #expect(answer.errorCode == -32600)
+        #expect(answer["error"]?["message"]?.stringValue?.contains("too large") == true)
+        try await within(10, "the connection to close") {
+            var lines = raw.lines.makeAsyncIterator()
+            while await lines.next() != nil {}
+        }
+        // Others are still served.
+        let client = try await daemon.connect()
+        #expect(try await client.call("bridge.hello")["name"] == "scanbridge")
+        await client.close()
+    }
+
+    @Test func endlessLineWithoutNewlineIsCutOff() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  max_line_bytes: 4096\n")
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        try await raw.send(Array(repeating: UInt8(ascii: "["), count: 10_000))
+        #expect(try await raw.nextJSON().errorCode == -32600)
+        await raw.close()
+    }
+}

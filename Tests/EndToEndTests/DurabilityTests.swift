@@ -1,0 +1,83 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeTesting
+import Synchronization
+import Testing
+
+/// seq is gap-free and durable: restarts, `since` replays, and kill -9 lose nothing answered.
+@Suite("Durability end to end")
+struct DurabilityTests {
+    @Test func restartThenReplaySince() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        var client = try await daemon.connect()
+        for code in ["4006381333931", "5901234123457", "96385074"] {
+            _ = try await client.inject(device: "mock:till-1", text: code)
+        }
+        await client.close()
+        #expect(try await daemon.stop() == 0, "SIGTERM is a clean exit")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket file is removed")
+
+        try await daemon.start()
+        client = try await daemon.connect()
+        let fourth = try await client.inject(device: "mock:till-1", text: "036000291452")
+        #expect(fourth.seq == 4, "seq continues across restarts")
+        let subscribed = try await client.call("events.subscribe", ["since": 1])
+        #expect(subscribed["seq"] == 4)
+        var notifications = client.notifications.makeAsyncIterator()
+        var seqs: [UInt64] = []
+        for _ in 0..<3 { seqs.append(try #require(try await next("scan", from: &notifications).scanEvent()).seq) }
+        #expect(seqs == [2, 3, 4])
+        let live = try await client.inject(device: "mock:till-1", text: "5901234123457")
+        let delivered = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(delivered.seq == live.seq && live.seq == 5, "live events follow the replay with no gap or duplicate")
+        await client.close()
+    }
+
+    @Test func killNineLosesNothingAnswered() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let client = try await daemon.connect()
+        let answered = Shared<[UInt64: String]>([:])
+        // Keep injecting from several tasks while the daemon is killed under them.
+        let injectors = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for n in 0..<100_000 {
+                            guard let event = try? await client.inject(device: "mock:till-1", text: "w\(worker)-\(n)") else { return }
+                            answered.withLock { $0[event.seq] = event.text }
+                        }
+                    }
+                }
+            }
+        }
+        try await within(30, "200 answered injects") {
+            while answered.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        try await daemon.crash()
+        await injectors.value
+        await client.close()
+        let before = answered.value
+
+        try await daemon.start()
+        let reader = try await daemon.connect()
+        _ = try await reader.call("events.subscribe", ["since": 0])
+        var notifications = reader.notifications.makeAsyncIterator()
+        let head = before.keys.max()!
+        var replayed: [UInt64: String] = [:]
+        var expected: UInt64 = 1
+        while expected <= head {
+            let event = try #require(try await next("scan", from: &notifications).scanEvent())
+            #expect(event.seq == expected, "replay is gap-free and in order")
+            replayed[event.seq] = event.text
+            expected = event.seq + 1
+        }
+        for (seq, text) in before {
+            #expect(replayed[seq] == text, "answered event \(seq) survived kill -9")
+        }
+        let after = try await reader.inject(device: "mock:till-1", text: "after-restart")
+        #expect(after.seq > head)
+        await reader.close()
+    }
+}

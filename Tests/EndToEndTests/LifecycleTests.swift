@@ -1,0 +1,55 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeTesting
+import Testing
+
+/// Starting and stopping: stale sockets, a live daemon already there, signals.
+@Suite("Daemon lifecycle")
+struct LifecycleTests {
+    @Test func staleSocketFromACrashIsReclaimed() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc"])
+        try await daemon.crash()
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath), "kill -9 leaves the socket file")
+        try await daemon.start()
+        let client = try await daemon.connect()
+        #expect(try await client.devices().count == 1)
+        await client.close()
+    }
+
+    @Test func aLiveDaemonIsNotReplaced() async throws {
+        let first = try await startDaemon()
+        let second = try DaemonHarness.reusing(first, arguments: [])
+        await #expect(throws: DaemonHarness.Failure.self) { try await second.start(timeout: .seconds(20)) }
+        #expect(second.log.contains("already running"))
+        let client = try await first.connect()
+        #expect(try await client.call("bridge.hello")["name"] == "scanbridge", "the first daemon still serves")
+        await client.close()
+    }
+
+    @Test func aFileInTheWayIsNotRemoved() async throws {
+        let harness = try DaemonHarness()
+        try harness.write("scanbridge.sock", "not a socket")
+        await #expect(throws: DaemonHarness.Failure.self) { try await harness.start() }
+        #expect(harness.log.contains("not a socket"))
+        #expect(try String(contentsOfFile: harness.socketPath, encoding: .utf8) == "not a socket")
+    }
+
+    @Test func badConfigIsAClearError() async throws {
+        let harness = try DaemonHarness()
+        let config = try harness.write("bad.yaml", "server:\n  max_line_bytez: 10\n")
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])
+        await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+        #expect(daemon.log.contains("unknown key 'max_line_bytez'"))
+    }
+
+    @Test func sigintStopsCleanly() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode"])
+        let client = try await daemon.connect()
+        _ = try await client.call("events.subscribe")
+        #expect(try await daemon.stop(signal: SIGINT) == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+        await client.close()
+    }
+}
