@@ -15,7 +15,7 @@ public enum GTIN {
 
     /// True when `code` is all digits and its last digit is the right check digit.
     public static func hasValidCheckDigit(_ code: some StringProtocol) -> Bool {
-        guard code.count >= 2, let last = code.last?.wholeNumberValue,
+        guard code.count >= 2, let lastChar = code.last, lastChar.isASCII, let last = lastChar.wholeNumberValue,
               let expected = checkDigit(forData: code.dropLast()) else { return false }
         return last == expected
     }

@@ -21,7 +21,7 @@ public enum IncomingMessage: Sendable, Hashable {
     public static func parse(_ bytes: some Collection<UInt8>) -> Line {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            value = try JSONValue(parsing: bytes)
         } catch {
             return .unparsable(RPCError(
                 code: RPCError.parseError,

@@ -37,10 +37,11 @@ public final class RPCServer: Service {
             .serverChannelOption(.backlog, value: 256)
             .bind(unixDomainSocketPath: socketPath) { channel in
                 Self.peerCredentials(of: channel).flatMapThrowing { peer in
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLine)))
+                    let watcher = WritabilityWatcher()
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLine)), watcher)
                     let async = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    return (async, peer)
+                    return Accepted(channel: async, peer: peer, watcher: watcher)
                 }
             }
         defer { unlink(socketPath) }
@@ -51,8 +52,8 @@ public final class RPCServer: Service {
             try await cancelWhenGracefulShutdown {
                 try await server.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { group in
-                        for try await (channel, peer) in inbound {
-                            group.addTask { await self.serve(channel, peer: peer) }
+                        for try await accepted in inbound {
+                            group.addTask { await self.serve(accepted) }
                         }
                     }
                 }
@@ -63,7 +64,15 @@ public final class RPCServer: Service {
         logger.info("stopped listening")
     }
 
-    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerCredentials) async {
+    /// A new connection, as the channel initializer prepared it.
+    private struct Accepted: Sendable {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        let peer: PeerCredentials
+        let watcher: WritabilityWatcher
+    }
+
+    private func serve(_ accepted: Accepted) async {
+        let (channel, peer) = (accepted.channel, accepted.peer)
         let number = connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
         var logger = self.logger
         logger[metadataKey: "connection.id"] = "\(number)"
@@ -82,8 +91,12 @@ public final class RPCServer: Service {
                 }
                 logger[metadataKey: "peer.role"] = "\(role)"
                 logger.debug("connected")
-                let connection = Connection(id: number, role: role, peer: peer, services: services, logger: logger)
-                await connection.run(inbound: inbound, outbound: outbound)
+                // Answers and notifications go straight to the channel (see SocketWriter).
+                let writer = SocketWriter(channel: channel.channel)
+                accepted.watcher.watch(with: writer)
+                let connection = Connection(
+                    id: number, role: role, peer: peer, services: services, writer: writer, logger: logger)
+                await connection.run(inbound: inbound)
                 logger.debug("disconnected")
             }
         } catch {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import GRDB
 import Logging
@@ -8,12 +9,16 @@ import Synchronization
 /// is being written wait and go together into the next one, so throughput is not one
 /// transaction per event. `seq` is assigned inside the transaction that stores the event,
 /// so a failed commit never burns a number: the sequence stays gap-free.
+///
+/// One dedicated writer thread does the blocking SQLite writes (never the cooperative
+/// pool), and hands each committed batch to the publisher in order.
 public final class SQLiteJournal: Journal {
     private typealias Waiter = (event: ScanEvent, continuation: CheckedContinuation<JournaledEvent, any Error>)
 
     private struct State {
         var pending: [Waiter] = []
-        var writing = false
+        /// The writer is waiting for work and needs a signal.
+        var writerIdle = false
         var lastSeq: UInt64
         var prunedAt: UInt64
     }
@@ -23,6 +28,7 @@ public final class SQLiteJournal: Journal {
     private let onCommit: @Sendable ([JournaledEvent]) -> Void
     private let logger: Logger
     private let state: Mutex<State>
+    private let wakeWriter = DispatchSemaphore(value: 0)
     /// Bounds one transaction, so a burst does not hold every waiter behind one huge commit.
     private let maxBatch = 1024
     private let pruneEvery: UInt64 = 1024
@@ -41,34 +47,55 @@ public final class SQLiteJournal: Journal {
         }
         self.state = Mutex(State(lastSeq: lastSeq, prunedAt: lastSeq))
         try prune()
+        let wake = wakeWriter
+        // The thread holds the journal only while it works, so a dropped journal ends it.
+        let writer = Thread { [weak self] in
+            while let idle = self?.drainThenCheckIdle() {
+                if idle { wake.wait() }
+            }
+        }
+        writer.name = "scanbridge-journal"
+        writer.start()
+    }
+
+    deinit {
+        // Wakes the writer thread, which then finds the journal gone and ends.
+        wakeWriter.signal()
     }
 
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
         try await withCheckedThrowingContinuation { continuation in
-            let leads = state.withLock { state in
+            let wake = state.withLock { state in
                 state.pending.append((event, continuation))
-                if state.writing { return false }
-                state.writing = true
-                return true
+                defer { state.writerIdle = false }
+                return state.writerIdle
             }
-            // The first append finding no writer becomes it, until the queue is empty.
-            if leads { Task { await self.drain() } }
+            if wake { wakeWriter.signal() }
         }
     }
 
-    private func drain() async {
+    /// Writes what is pending; true when the writer should then wait for a signal.
+    private func drainThenCheckIdle() -> Bool {
+        drain()
+        return state.withLock { state in
+            state.writerIdle = state.pending.isEmpty
+            return state.writerIdle
+        }
+    }
+
+    /// Writes what is pending, in batches, until nothing is. Runs on the writer thread.
+    private func drain() {
         while true {
             let (batch, firstSeq) = state.withLock { state -> ([Waiter], UInt64) in
                 let batch = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(batch.count)
-                if batch.isEmpty { state.writing = false }
                 return (batch, state.lastSeq + 1)
             }
             guard !batch.isEmpty else { return }
             do {
-                let stored = try await database.pool.write { db in
+                let stored = try database.pool.write { db in
                     try Self.insert(batch.map(\.event), firstSeq: firstSeq, db: db)
                 }
                 let due = state.withLock { state -> Bool in
@@ -90,17 +117,15 @@ public final class SQLiteJournal: Journal {
     private static func insert(_ events: [ScanEvent], firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO event (seq, id, timeMs, device, kind, json) VALUES (?, ?, ?, ?, ?, ?)")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
         var stored: [JournaledEvent] = []
         stored.reserveCapacity(events.count)
         var seq = firstSeq
         for var event in events {
             event.seq = seq
-            let json = try encoder.encode(event)
+            let json = event.json()
             let timeMs = Int64((event.time.timeIntervalSince1970 * 1000).rounded())
-            try statement.execute(arguments: [Int64(seq), event.id, timeMs, event.device, event.kind.rawValue, json])
-            stored.append(JournaledEvent(seq: seq, kind: event.kind, device: event.device, json: Array(json)))
+            try statement.execute(arguments: [Int64(seq), event.id, timeMs, event.device, event.kind.rawValue, Data(json)])
+            stored.append(JournaledEvent(seq: seq, kind: event.kind, device: event.device, json: json))
             seq += 1
         }
         return stored

@@ -22,11 +22,11 @@ public final class MemoryJournal: Journal {
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
-        let stored = try state.withLock { state in
+        let stored = state.withLock { state in
             var event = event
             event.seq = state.lastSeq + 1
             let stored = JournaledEvent(
-                seq: event.seq, kind: event.kind, device: event.device, json: Array(try JSONEncoder().encode(event)))
+                seq: event.seq, kind: event.kind, device: event.device, json: event.json())
             state.lastSeq = event.seq
             state.events.append(stored)
             if state.events.count > retention { state.events.removeFirst(state.events.count - retention) }

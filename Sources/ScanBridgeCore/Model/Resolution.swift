@@ -22,14 +22,6 @@ public struct Resolution: Sendable, Hashable {
 }
 
 extension Resolution: Codable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
         var members = try JSONValue(from: decoder).objectValue ?? [:]
         handler = members.removeValue(forKey: "handler")?.stringValue
@@ -37,12 +29,10 @@ extension Resolution: Codable {
         details = members
     }
 
+    /// Encodes through `write(to:)`, the one definition of the wire form.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(handler, forKey: Key("handler"))
-        try container.encode(status, forKey: Key("status"))
-        for key in details.keys.sorted() where key != "handler" && key != "status" {
-            try container.encode(details[key], forKey: Key(key))
-        }
+        var out = JSONOutput()
+        write(to: &out)
+        try JSONValue(parsing: out.bytes).encode(to: encoder)
     }
 }

@@ -80,24 +80,8 @@ extension ScanEvent: Codable {
         resolution = try c.decodeIfPresent(Resolution.self, forKey: .resolution) ?? .unhandled
     }
 
+    /// Encodes through `json()`, the one definition of the wire form.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(seq, forKey: .seq)
-        try c.encode(id, forKey: .id)
-        try c.encode(EventTime.format(time), forKey: .time)
-        try c.encode(device, forKey: .device)
-        try c.encode(driver, forKey: .driver)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(symbology, forKey: .symbology)
-        try c.encodeIfPresent(aim, forKey: .aim)
-        try c.encode(text, forKey: .text)
-        try c.encodeIfPresent(raw, forKey: .raw)
-        try c.encodeIfPresent(uid, forKey: .uid)
-        try c.encodeIfPresent(uidDisplay, forKey: .uidDisplay)
-        try c.encodeIfPresent(atr, forKey: .atr)
-        try c.encodeIfPresent(cardType, forKey: .cardType)
-        try c.encodeIfPresent(ndef, forKey: .ndef)
-        try c.encodeIfPresent(gs1, forKey: .gs1)
-        try c.encode(resolution, forKey: .resolution)
+        try JSONValue(parsing: json()).encode(to: encoder)
     }
 }

@@ -73,6 +73,6 @@ public struct Normalizer: Sendable {
     }
 
     static func newID() -> String {
-        UUID().uuidString.lowercased()
+        EventID.make()
     }
 }

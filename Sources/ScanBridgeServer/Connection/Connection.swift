@@ -6,7 +6,8 @@ import Synchronization
 
 /// One client connection: reads requests line by line, answers them, and carries its
 /// subscriptions' notifications. Requests run concurrently (bounded); their answers, the
-/// notifications and daemon requests share one ordered outbox, written by one writer.
+/// notifications and daemon requests share one ordered outbox, which the socket writer
+/// empties on the event loop.
 final class Connection: Sendable {
     let id: Int
     let role: Role
@@ -23,7 +24,9 @@ final class Connection: Sendable {
 
     private let state = Mutex(State())
 
-    init(id: Int, role: Role, peer: PeerCredentials, services: ServerServices, logger: Logger) {
+    init(
+        id: Int, role: Role, peer: PeerCredentials, services: ServerServices, writer: SocketWriter, logger: Logger
+    ) {
         self.id = id
         self.role = role
         self.peer = peer
@@ -31,28 +34,33 @@ final class Connection: Sendable {
         self.logger = logger
         self.outbox = Outbox(
             subscriptionCapacity: services.limits.subscriptionQueue,
-            responseCapacity: services.limits.pendingRequests)
+            responseCapacity: services.limits.pendingRequests,
+            onReady: { writer.schedule() })
+        writer.attach(outbox) { [weak self] subscription in
+            let dropped = subscription.closeAfterOverflow()
+            self?.removeSubscription(subscription.id)
+            self?.logger.warning("subscriber too slow; subscription closed",
+                                 metadata: ["subscription": "\(subscription.id)", "dropped": "\(dropped)"])
+            return dropped
+        }
     }
 
-    /// Serves the connection until the client closes it, it breaks the framing, or the server stops.
-    func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
-        async
-    {
-        do {
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { try await self.write(to: outbound) }
-                await withDiscardingTaskGroup { requests in
-                    await self.read(inbound, into: &requests)
-                    // The client is gone or done: stop replays and deliveries, let running requests finish.
-                    self.closeSubscriptions()
-                }
-                self.outbox.finish()
-            }
-        } catch {
-            logger.debug("connection ended", metadata: ["error": "\(error)"])
+    /// Serves the connection until the client closes it, it breaks the framing, or the server
+    /// stops; then flushes what is queued (for at most `drainTimeout`).
+    func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, drainTimeout: Duration = .seconds(2)) async {
+        await withDiscardingTaskGroup { requests in
+            await self.read(inbound, into: &requests)
+            // The client is gone or done: stop replays and deliveries, let running requests finish.
+            self.closeSubscriptions()
         }
-        closeSubscriptions()
         outbox.finish()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.outbox.drained() }
+            group.addTask { try? await Task.sleep(for: drainTimeout) }
+            await group.next()
+            group.cancelAll()
+            outbox.abandon()
+        }
     }
 
     private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into requests: inout DiscardingTaskGroup)
@@ -132,26 +140,6 @@ final class Connection: Sendable {
             message: "overloaded: more than \(services.limits.pendingRequests) requests are pending on this connection; wait for answers before sending more"))
     }
 
-    private func write(to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        while let items = await outbox.next() {
-            var buffer = ByteBufferAllocator().buffer(capacity: 0)
-            for item in items {
-                switch item {
-                case .message(let bytes, _):
-                    buffer.writeBytes(bytes)
-                case .overflow(let subscription):
-                    let dropped = subscription.closeAfterOverflow()
-                    removeSubscription(subscription.id)
-                    logger.warning("subscriber too slow; subscription closed",
-                                   metadata: ["subscription": "\(subscription.id)", "dropped": "\(dropped)"])
-                    buffer.writeBytes(Outbox.overflowNotification(subscription: subscription.id, dropped: dropped))
-                }
-                buffer.writeInteger(UInt8(ascii: "\n"))
-            }
-            try await outbound.write(buffer)
-        }
-    }
-
     // MARK: Subscriptions
 
     /// Makes and keeps a subscription under a new id (`s1`, `s2`…); nil when the
@@ -172,6 +160,7 @@ final class Connection: Sendable {
     func removeSubscription(_ id: String) -> Bool {
         guard let subscription = state.withLock({ $0.subscriptions.removeValue(forKey: id) }) else { return false }
         services.bridge.publisher.remove(subscription)
+        outbox.forget(subscription)
         return true
     }
 

@@ -10,18 +10,28 @@ import Synchronization
 /// it overflows instead of growing memory, so a client that stops reading costs a bounded
 /// amount and never slows anyone else. Responses are bounded by the connection, which stops
 /// reading requests while too many answers wait.
+///
+/// The outbox does no I/O: it calls `onReady` when messages arrive, and the connection's
+/// flusher `take`s them while the socket is writable. What the socket cannot take stays
+/// here, counted, so the bound holds however slow the client is.
 final class Outbox: SubscriptionSink, Sendable {
     enum Item {
-        case message([UInt8], countedFor: ObjectIdentifier?)
+        case message([UInt8])
+        /// A `scan` notification: written as prefix, the event's JSON, suffix, without copying the event.
+        case scan(JournaledEvent, prefix: [UInt8], subscription: ObjectIdentifier)
         case overflow(Subscription)
     }
 
     private struct State {
-        var queue: Deque<Item> = []
+        var queue: Deque<(item: Item, isResponse: Bool)> = []
         var perSubscription: [ObjectIdentifier: Int] = [:]
+        /// Each subscription's notification prefix, built once.
+        var prefixes: [ObjectIdentifier: [UInt8]] = [:]
         var responses = 0
-        var writer: CheckedContinuation<[Item]?, Never>?
+        /// `onReady` was called and the queue has not been emptied since.
+        var signalled = false
         var roomWaiters: [CheckedContinuation<Bool, any Error>] = []
+        var drainWaiters: [CheckedContinuation<Void, Never>] = []
         var finished = false
     }
 
@@ -29,31 +39,34 @@ final class Outbox: SubscriptionSink, Sendable {
 
     let subscriptionCapacity: Int
     let responseCapacity: Int
+    private let onReady: @Sendable () -> Void
     private let state = Mutex(State())
 
-    init(subscriptionCapacity: Int, responseCapacity: Int) {
+    init(subscriptionCapacity: Int, responseCapacity: Int, onReady: @escaping @Sendable () -> Void) {
         self.subscriptionCapacity = subscriptionCapacity
         self.responseCapacity = responseCapacity
+        self.onReady = onReady
     }
 
     // MARK: Producers
 
     /// A response or other message that must not be dropped.
     func enqueue(_ message: [UInt8]) {
-        push(.message(message, countedFor: nil), countsAsResponse: true)
+        push(.message(message), isResponse: true)
     }
 
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
         let key = ObjectIdentifier(subscription)
-        let bytes = Self.scanNotification(event, subscription: subscription.id)
-        let (accepted, writer) = state.withLock { state -> (Bool, CheckedContinuation<[Item]?, Never>?) in
-            guard !state.finished else { return (true, nil) }
-            guard state.perSubscription[key, default: 0] < subscriptionCapacity else { return (false, nil) }
+        let (accepted, signal) = state.withLock { state -> (Bool, Bool) in
+            guard !state.finished else { return (true, false) }
+            guard state.perSubscription[key, default: 0] < subscriptionCapacity else { return (false, false) }
             state.perSubscription[key, default: 0] += 1
-            state.queue.append(.message(bytes, countedFor: key))
-            return (true, Self.takeWriter(&state))
+            let prefix = state.prefixes[key] ?? Self.scanPrefix(subscription: subscription.id)
+            state.prefixes[key] = prefix
+            state.queue.append((.scan(event, prefix: prefix, subscription: key), false))
+            return (true, Self.signal(&state))
         }
-        writer?.resume(returning: takeAll())
+        if signal { onReady() }
         return accepted
     }
 
@@ -66,12 +79,16 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     func notify(_ notice: SubscriptionNotice, for subscription: Subscription) {
-        push(.message(Self.noticeNotification(notice, subscription: subscription.id), countedFor: nil),
-             countsAsResponse: false)
+        push(.message(Self.noticeNotification(notice, subscription: subscription.id)), isResponse: false)
     }
 
     func overflowed(_ subscription: Subscription) {
-        push(.overflow(subscription), countsAsResponse: false)
+        push(.overflow(subscription), isResponse: false)
+    }
+
+    /// Drops what the outbox kept for a subscription that ended.
+    func forget(_ subscription: Subscription) {
+        _ = state.withLock { $0.prefixes.removeValue(forKey: ObjectIdentifier(subscription)) }
     }
 
     /// Waits while too many responses are queued: the caller stops reading requests meanwhile.
@@ -79,70 +96,86 @@ final class Outbox: SubscriptionSink, Sendable {
         try await waitForRoom { $0.responses < responseCapacity }
     }
 
-    /// No more messages: the writer drains what is queued and stops; waiters are released.
+    // MARK: Consumer
+
+    /// Takes queued messages, about `maxBytes` of them (at least one), oldest first.
+    /// Returns none when the queue is empty; `onReady` is called again on the next message.
+    func take(maxBytes: Int = 64 * 1024) -> [Item] {
+        let (items, waiters, drained) = state.withLock { state in
+            var items: [Item] = []
+            var bytes = 0
+            while bytes < maxBytes, let (item, isResponse) = state.queue.popFirst() {
+                items.append(item)
+                switch item {
+                case .message(let message): bytes += message.count
+                case .scan(let event, _, let key):
+                    bytes += event.json.count + 64
+                    state.perSubscription[key, default: 1] -= 1
+                case .overflow: break
+                }
+                if isResponse { state.responses -= 1 }
+            }
+            var drained: [CheckedContinuation<Void, Never>] = []
+            if state.queue.isEmpty {
+                state.signalled = false
+                if state.finished { swap(&drained, &state.drainWaiters) }
+            }
+            var waiters: [CheckedContinuation<Bool, any Error>] = []
+            if !items.isEmpty { swap(&waiters, &state.roomWaiters) }
+            return (items, waiters, drained)
+        }
+        for waiter in waiters { waiter.resume(returning: false) }
+        for waiter in drained { waiter.resume() }
+        return items
+    }
+
+    /// No more messages are accepted; waiters for room are released.
     func finish() {
-        let (writer, waiters) = state.withLock { state in
+        let waiters = state.withLock { state in
             state.finished = true
             defer { state.roomWaiters = [] }
-            return (state.queue.isEmpty ? Self.takeWriter(&state) : nil, state.roomWaiters)
+            return state.roomWaiters
         }
-        writer?.resume(returning: nil)
         for waiter in waiters { waiter.resume(throwing: Closed()) }
     }
 
-    // MARK: Writer
-
-    /// Everything queued, waiting until there is something; nil once finished and drained.
-    func next() async -> [Item]? {
-        let ready = takeAll()
-        if !ready.isEmpty { return ready }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let result: [Item]?? = state.withLock { state in
-                    if !state.queue.isEmpty { return .some(Self.drain(&state)) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    state.writer = continuation
-                    return .none
-                }
-                if let result { continuation.resume(returning: result) }
+    /// Waits until everything queued before `finish()` was taken.
+    func drained() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.queue.isEmpty { return true }
+                state.drainWaiters.append(continuation)
+                return false
             }
-        } onCancel: {
-            let writer = state.withLock { Self.takeWriter(&$0) }
-            writer?.resume(returning: nil)
+            if done { continuation.resume() }
         }
     }
 
-    private func takeAll() -> [Item] {
-        let (items, waiters) = state.withLock { state in
-            let items = Self.drain(&state)
-            defer { state.roomWaiters = [] }
-            return (items, items.isEmpty ? [] : state.roomWaiters)
+    /// Releases `drained()` waiters without the queue emptying (the socket closed).
+    func abandon() {
+        let waiters = state.withLock { state in
+            state.finished = true
+            state.queue.removeAll()
+            defer { state.drainWaiters = []; state.roomWaiters = [] }
+            return (state.drainWaiters, state.roomWaiters)
         }
-        for waiter in waiters { waiter.resume(returning: false) }
-        return items
+        for waiter in waiters.0 { waiter.resume() }
+        for waiter in waiters.1 { waiter.resume(throwing: Closed()) }
     }
 
-    private static func drain(_ state: inout State) -> [Item] {
-        let items = Array(state.queue)
-        state.queue.removeAll(keepingCapacity: true)
-        state.perSubscription.removeAll(keepingCapacity: true)
-        state.responses = 0
-        return items
-    }
-
-    private static func takeWriter(_ state: inout State) -> CheckedContinuation<[Item]?, Never>? {
-        defer { state.writer = nil }
-        return state.writer
-    }
-
-    private func push(_ item: Item, countsAsResponse: Bool) {
-        let writer = state.withLock { state -> CheckedContinuation<[Item]?, Never>? in
-            guard !state.finished else { return nil }
-            state.queue.append(item)
-            if countsAsResponse { state.responses += 1 }
-            return Self.takeWriter(&state)
+    private func push(_ item: Item, isResponse: Bool) {
+        let signal = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.queue.append((item, isResponse))
+            if isResponse { state.responses += 1 }
+            return Self.signal(&state)
         }
-        writer?.resume(returning: takeAll())
+        if signal { onReady() }
+    }
+
+    private static func signal(_ state: inout State) -> Bool {
+        defer { state.signalled = true }
+        return !state.signalled
     }
 
     /// Returns once `hasRoom` holds; checked under the lock, so a wake-up is never missed.
@@ -179,11 +212,16 @@ final class Outbox: SubscriptionSink, Sendable {
 
     // MARK: Messages
 
-    static func scanNotification(_ event: JournaledEvent, subscription: String) -> [UInt8] {
-        RPCMessage.notification(
-            method: MethodCatalog.scan,
-            params: .object([("subscription", .string(subscription)), ("event", .raw(event.json))]))
+    /// `{"jsonrpc":"2.0","method":"scan","params":{"subscription":"s1","event":` — the event
+    /// and `scanSuffix` follow.
+    static func scanPrefix(subscription: String) -> [UInt8] {
+        var out = Array(#"{"jsonrpc":"2.0","method":"scan","params":{"subscription":"#.utf8)
+        JSONOutput.appendString(subscription, to: &out)
+        out.append(contentsOf: #","event":"#.utf8)
+        return out
     }
+
+    static let scanSuffix: [UInt8] = Array("}}".utf8)
 
     static func noticeNotification(_ notice: SubscriptionNotice, subscription: String) -> [UInt8] {
         let method: String

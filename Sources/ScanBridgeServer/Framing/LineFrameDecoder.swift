@@ -47,7 +47,9 @@ public struct LineFrameDecoder: ByteToMessageDecoder {
         let start = view.index(view.startIndex, offsetBy: min(scanned, view.count))
         guard let newline = view[start...].firstIndex(of: UInt8(ascii: "\n")) else {
             scanned = view.count
-            if view.count > maxLineBytes { throw LineTooLong(limit: maxLineBytes) }
+            // A trailing CR may be the first half of the CRLF ending a line of exactly the limit.
+            let limit = view.last == UInt8(ascii: "\r") ? maxLineBytes + 1 : maxLineBytes
+            if view.count > limit { throw LineTooLong(limit: maxLineBytes) }
             return nil
         }
         let length = newline - view.startIndex

@@ -27,7 +27,7 @@ public struct MockScript: Sendable, Hashable {
     /// Parses a script; errors name the line.
     public init(parsing source: String, name: String = "script") throws(CodeError) {
         var steps: [Step] = []
-        for (index, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingPrefix(while: \.isWhitespace)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let where_ = "\(name) line \(index + 1)"

@@ -1,0 +1,82 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A connection that counts the lines it receives without parsing them, so the benchmark's
+/// own CPU does not limit what it measures. Waiters are woken when a count is reached.
+final class LineCounter: Sendable {
+    private struct State {
+        var lines = 0
+        var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+
+    let channel: any Channel
+    private let state = Mutex(State())
+
+    private init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    static func connect(socketPath: String) async throws -> LineCounter {
+        let box = CounterBox()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Handler(box: box))
+                }
+            }
+            .connect(unixDomainSocketPath: socketPath).get()
+        let counter = LineCounter(channel: channel)
+        box.counter.withLock { $0 = counter }
+        return counter
+    }
+
+    var lines: Int { state.withLock { $0.lines } }
+
+    func send(_ bytes: [UInt8]) {
+        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+    }
+
+    /// Returns once at least `count` lines have arrived.
+    func wait(forLines count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                if state.lines >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func close() async {
+        try? await channel.close()
+    }
+
+    fileprivate func add(_ lines: Int) {
+        let due = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.lines += lines
+            let total = state.lines
+            let due = state.waiters.filter { $0.0 <= total }.map(\.1)
+            state.waiters.removeAll { $0.0 <= total }
+            return due
+        }
+        for waiter in due { waiter.resume() }
+    }
+
+    private final class CounterBox: Sendable {
+        let counter = Mutex<LineCounter?>(nil)
+    }
+
+    private final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let box: CounterBox
+        init(box: CounterBox) { self.box = box }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            let lines = buffer.readableBytesView.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            box.counter.withLock { $0 }?.add(lines)
+        }
+    }
+}

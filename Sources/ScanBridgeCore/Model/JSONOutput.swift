@@ -1,0 +1,86 @@
+/// Compact JSON written straight into bytes, members in the order given: how events are
+/// encoded once for the journal and every subscriber, and how RPC messages are framed.
+public struct JSONOutput: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = [false]
+
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    // MARK: Objects, in order
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Writes a member name; the next value written is its value.
+    public mutating func key(_ name: String) {
+        separate()
+        Self.appendString(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    public mutating func member(_ name: String, _ value: String) { key(name); string(value) }
+    public mutating func member(_ name: String, _ value: String?) { key(name); if let value { string(value) } else { null() } }
+    public mutating func member(_ name: String, _ value: UInt64) { key(name); raw(Array(String(value).utf8)) }
+    public mutating func member(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
+
+    /// A member only when the value is there (optional fields are left out, not null).
+    public mutating func memberIfPresent(_ name: String, _ value: String?) { if let value { member(name, value) } }
+
+    // MARK: Values
+
+    public mutating func string(_ text: String) { separate(); Self.appendString(text, to: &bytes) }
+    public mutating func null() { raw(Array("null".utf8)) }
+
+    /// Pre-encoded JSON, inserted as is.
+    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): raw(Array((flag ? "true" : "false").utf8))
+        case .int(let number): raw(Array(String(number).utf8))
+        // JSON has no NaN or infinity.
+        case .double(let number): raw(Array((number.isFinite ? "\(number)" : "null").utf8))
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for name in members.keys.sorted() { member(name, members[name]!) }
+            endObject()
+        }
+    }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped; UTF-8 kept.
+    public static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,69 @@
+import NIOCore
+import ScanBridgeCore
+import Synchronization
+
+/// Moves a connection's outbox to its socket, on the channel's event loop, while the socket
+/// takes more: straight from the thread that queued a message to the event loop, with no
+/// task in between, and nothing taken while the client is not reading.
+final class SocketWriter: Sendable {
+    private let channel: any Channel
+    private let target = Mutex<(outbox: Outbox, closeOverflowed: @Sendable (Subscription) -> Int)?>(nil)
+
+    init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Connects the outbox; `closeOverflowed` ends an overflowed subscription and returns how many events it missed.
+    func attach(_ outbox: Outbox, closeOverflowed: @escaping @Sendable (Subscription) -> Int) {
+        target.withLock { $0 = (outbox, closeOverflowed) }
+        channel.closeFuture.whenComplete { _ in outbox.abandon() }
+    }
+
+    /// Called when the outbox has new messages, from any thread.
+    func schedule() {
+        channel.eventLoop.execute { self.flush() }
+    }
+
+    /// Writes while the socket is writable; called again when it becomes writable.
+    func flush() {
+        channel.eventLoop.preconditionInEventLoop()
+        guard let (outbox, closeOverflowed) = target.withLock({ $0 }) else { return }
+        while channel.isWritable {
+            let items = outbox.take()
+            guard !items.isEmpty else { return }
+            var buffer = channel.allocator.buffer(capacity: 0)
+            for item in items {
+                switch item {
+                case .message(let bytes):
+                    buffer.writeBytes(bytes)
+                case .scan(let event, let prefix, _):
+                    buffer.writeBytes(prefix)
+                    buffer.writeBytes(event.json)
+                    buffer.writeBytes(Outbox.scanSuffix)
+                case .overflow(let subscription):
+                    let dropped = closeOverflowed(subscription)
+                    buffer.writeBytes(Outbox.overflowNotification(subscription: subscription.id, dropped: dropped))
+                }
+                buffer.writeInteger(UInt8(ascii: "\n"))
+            }
+            channel.writeAndFlush(buffer, promise: nil)
+        }
+    }
+}
+
+/// Tells the socket writer when a socket that was full can take more.
+final class WritabilityWatcher: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let writer = Mutex<SocketWriter?>(nil)
+
+    func watch(with socketWriter: SocketWriter) {
+        writer.withLock { $0 = socketWriter }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { writer.withLock { $0 }?.flush() }
+        context.fireChannelWritabilityChanged()
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+
+/// `--socket`, shared by every command that talks to the daemon, and the one place that
+/// turns a failure into a sentence on standard error and exit status 1.
+struct ConnectionOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The daemon's socket (default: $SCANBRIDGE_SOCKET, then $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock).",
+            valueName: "path"))
+    var socket: String?
+
+    /// The socket to connect to, resolved as PROTOCOL.md "Transport" says.
+    var socketPath: String { SocketPath.resolve(explicit: socket) }
+
+    /// Connects, runs `body` with the client, and closes.
+    ///
+    /// A missing daemon, a lost connection or an error answer is printed as one sentence
+    /// (an error answer as `error CODE: message`) and ends the command with status 1,
+    /// never with a stack trace.
+    func withClient<Result>(_ body: (ScanBridgeClient) async throws -> Result) async throws -> Result {
+        let client: ScanBridgeClient
+        do {
+            client = try await ScanBridgeClient.connect(socketPath: socketPath)
+        } catch {
+            await Console.error(error.message)
+            throw ExitCode.failure
+        }
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw await Self.report(error)
+        }
+    }
+
+    /// Prints `error` if it is one the daemon or the connection caused; returns what to throw.
+    static func report(_ error: any Error) async -> any Error {
+        switch error {
+        case let error as RPCError:
+            await Console.error("error \(error.code): \(error.message)")
+            if let data = error.data {
+                await Console.error("  data: \(JSONText.compact(data))")
+            }
+            return ExitCode.failure
+        case let error as ClientError:
+            await Console.error(error.message)
+            return ExitCode.failure
+        default:
+            return error
+        }
+    }
+}

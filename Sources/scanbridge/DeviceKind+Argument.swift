@@ -1,0 +1,5 @@
+import ArgumentParser
+import ScanBridgeCore
+
+// Lets `--kind nfc` parse straight into the protocol's kind, with the valid values in --help.
+extension DeviceKind: ExpressibleByArgument {}

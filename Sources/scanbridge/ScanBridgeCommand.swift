@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `scanbridge`: the command-line client of the ScanBridge daemon.
+@main
+struct ScanBridgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scanbridge",
+        abstract: "Talk to the ScanBridge daemon: list devices, watch scans, inject test reads.",
+        discussion: """
+            The daemon's socket is --socket PATH, else $SCANBRIDGE_SOCKET, else \
+            $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, else /run/scanbridge/scanbridge.sock (as root) \
+            or /tmp/scanbridge-<uid>/scanbridge.sock.
+            """,
+        subcommands: [
+            DevicesCommand.self, WatchCommand.self, InjectCommand.self, MockCommand.self, CallCommand.self,
+        ])
+}

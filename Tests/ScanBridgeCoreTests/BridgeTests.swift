@@ -1,0 +1,162 @@
+import Foundation
+import ScanBridgeCore
+import Testing
+
+/// A bridge on a memory journal whose commits feed the publisher, as the daemon wires it.
+func makeBridge(retention: Int = .max, handlers: [any ScanHandler] = []) -> Bridge {
+    let publisher = Publisher()
+    let journal = MemoryJournal(retention: retention) { publisher.publish($0) }
+    return Bridge(journal: journal, publisher: publisher, router: Router(handlers: handlers))
+}
+
+@Suite("Bridge")
+struct BridgeTests {
+    @Test("ingest normalises, resolves, journals and publishes")
+    func ingest() async throws {
+        let bridge = makeBridge(handlers: [StubHandler(name: "product-lookup", priority: 0)])
+        let sink = RecordingSink()
+        _ = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        let stored = try await bridge.ingest(barcodeRead("5901234123457"))
+        #expect(stored.seq == 1)
+        #expect(stored.kind == .barcode)
+        #expect(stored.device == "mock:barcode-1")
+        let event = try JSONDecoder().decode(ScanEvent.self, from: Data(stored.json))
+        #expect(event.seq == 1)
+        #expect(event.symbology == "ean-13")
+        #expect(event.resolution.handler == "product-lookup")
+        #expect(event.resolution.status == "found")
+        #expect(sink.eventSeqs == [1])
+        #expect(bridge.journal.latestSeq == 1)
+        #expect(bridge.publisher.lastSeq == 1)
+        #expect(try await bridge.ingest(barcodeRead("x")).seq == 2)
+    }
+
+    @Test("an invalid read is rejected and takes no seq")
+    func invalidRead() async throws {
+        let bridge = makeBridge()
+        await #expect(throws: ScanBridgeError.self) {
+            try await bridge.ingest(RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc))
+        }
+        #expect(bridge.journal.latestSeq == 0)
+        #expect(try await bridge.ingest(barcodeRead("x")).seq == 1)
+    }
+
+    @Test("a subscription with since gets every later seq once, in order, then live events")
+    func replayThenLive() async throws {
+        let bridge = makeBridge()
+        for index in 1...5 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        #expect(head == 5)
+        // Live events arrive while the replay runs.
+        async let live: Void = {
+            for index in 6...200 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        }()
+        try await bridge.replay(subscription, after: 2, through: head)
+        try await live
+        _ = try await bridge.ingest(barcodeRead("after"))
+        #expect(sink.eventSeqs == Array(3...201))
+        #expect(sink.replayed == [3, 4, 5])
+        #expect(sink.notices.isEmpty)
+    }
+
+    @Test("a replay spanning several pages misses nothing")
+    func replayPages() async throws {
+        let bridge = makeBridge()
+        for index in 1...1100 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        try await bridge.replay(subscription, after: 0, through: head)
+        #expect(sink.eventSeqs == Array(1...1100))
+    }
+
+    @Test("a replay honours the subscription's filter")
+    func replayFiltered() async throws {
+        let bridge = makeBridge()
+        for index in 1...6 {
+            if index.isMultiple(of: 2) {
+                _ = try await bridge.ingest(RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc, uid: [1, 2, 3, UInt8(index)]))
+            } else {
+                _ = try await bridge.ingest(barcodeRead("item \(index)"))
+            }
+        }
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(
+            id: "s1", filter: SubscriptionFilter(kinds: [.nfc]), sink: sink, replaying: true)
+        try await bridge.replay(subscription, after: 0, through: head)
+        _ = try await bridge.ingest(barcodeRead("live barcode"))
+        _ = try await bridge.ingest(RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc, uid: [9, 9, 9, 9]))
+        #expect(sink.eventSeqs == [2, 4, 6, 8])
+    }
+
+    @Test("since at or past the head replays nothing and goes live")
+    func sinceAtHead() async throws {
+        let bridge = makeBridge()
+        for index in 1...3 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        for since: UInt64 in [3, 10] {
+            let sink = RecordingSink()
+            let (subscription, head) = bridge.publisher.subscribe(id: "s\(since)", filter: .all, sink: sink, replaying: true)
+            try await bridge.replay(subscription, after: since, through: head)
+            let next = try await bridge.ingest(barcodeRead("live"))
+            #expect(sink.messages == [.event(next.seq)])
+        }
+    }
+
+    @Test("events older than the retention are reported as a gap, then the rest is replayed")
+    func gap() async throws {
+        let bridge = makeBridge(retention: 3)
+        for index in 1...10 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        #expect(try await bridge.journal.oldestRetainedSeq() == 8)
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        try await bridge.replay(subscription, after: 2, through: head)
+        #expect(sink.messages == [.notice(.gap(from: 3, to: 7)), .event(8), .event(9), .event(10)])
+    }
+
+    @Test("no gap when the journal still holds everything after since")
+    func noGap() async throws {
+        let bridge = makeBridge(retention: 3)
+        for index in 1...10 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        try await bridge.replay(subscription, after: 7, through: head)
+        #expect(sink.messages == [.event(8), .event(9), .event(10)])
+    }
+
+    @Test("a journal that kept nothing reports the whole range as a gap")
+    func everythingPruned() async throws {
+        let bridge = makeBridge(retention: 0)
+        for index in 1...4 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        #expect(try await bridge.journal.oldestRetainedSeq() == nil)
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        try await bridge.replay(subscription, after: 1, through: head)
+        let live = try await bridge.ingest(barcodeRead("live"))
+        #expect(sink.messages == [.notice(.gap(from: 2, to: 4)), .event(live.seq)])
+    }
+}
+
+@Suite("MemoryJournal")
+struct MemoryJournalTests {
+    @Test("seq, retention, events(after:through:) and recent")
+    func contract() async throws {
+        let committed = RecordingCommits()
+        let journal = MemoryJournal(retention: 5) { committed.add($0) }
+        #expect(try await journal.oldestRetainedSeq() == nil)
+        for index in 0..<8 {
+            let kind: DeviceKind = index.isMultiple(of: 2) ? .barcode : .nfc
+            let stored = try await journal.append(scanEvent(kind: kind, device: "dev\(index % 3)"))
+            #expect(stored.seq == UInt64(index + 1))
+        }
+        #expect(committed.seqs == Array(1...8))
+        #expect(journal.latestSeq == 8)
+        #expect(try await journal.oldestRetainedSeq() == 4)
+        let all = try await journal.events(after: 0, through: 8, filter: .all, limit: 100)
+        #expect(all.map(\.seq) == [4, 5, 6, 7, 8])
+        let nfc = try await journal.events(after: 4, through: 7, filter: SubscriptionFilter(kinds: [.nfc]), limit: 100)
+        #expect(nfc.map(\.seq) == [6])
+        #expect(try await journal.events(after: 0, through: 8, filter: .all, limit: 2).map(\.seq) == [4, 5])
+        #expect(try await journal.recent(limit: 2, kinds: nil).map(\.seq) == [7, 8])
+        #expect(try await journal.recent(limit: 10, kinds: [.barcode]).map(\.seq) == [5, 7])
+    }
+}

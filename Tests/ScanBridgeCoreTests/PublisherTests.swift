@@ -1,0 +1,212 @@
+import ScanBridgeCore
+import Testing
+
+@Suite("Publisher and Subscription")
+struct PublisherTests {
+    @Test("live events reach a subscription in order")
+    func liveInOrder() {
+        let publisher = Publisher()
+        let sink = RecordingSink()
+        let (subscription, head) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        #expect(head == 0)
+        #expect(subscription.id == "s1")
+        publisher.publish([journaled(1), journaled(2)])
+        publisher.publish([])
+        publisher.publish([journaled(3)])
+        #expect(sink.eventSeqs == [1, 2, 3])
+        #expect(publisher.lastSeq == 3)
+        #expect(sink.overflowCalls == 0)
+    }
+
+    @Test("the head is the last published seq")
+    func head() {
+        let publisher = Publisher(lastSeq: 7)
+        #expect(publisher.subscribe(id: "s1", filter: .all, sink: RecordingSink(), replaying: false).head == 7)
+        publisher.publish([journaled(8), journaled(9)])
+        #expect(publisher.subscribe(id: "s2", filter: .all, sink: RecordingSink(), replaying: false).head == 9)
+        publisher.resume(after: 5) // never goes back
+        #expect(publisher.lastSeq == 9)
+        publisher.resume(after: 20)
+        #expect(publisher.lastSeq == 20)
+        #expect(publisher.subscriptionCount == 2)
+    }
+
+    @Test("subscriptions only get the kinds and devices they asked for")
+    func filters() {
+        let publisher = Publisher()
+        let nfc = RecordingSink(), till = RecordingSink(), both = RecordingSink(), all = RecordingSink()
+        _ = publisher.subscribe(id: "nfc", filter: SubscriptionFilter(kinds: [.nfc]), sink: nfc, replaying: false)
+        _ = publisher.subscribe(id: "till", filter: SubscriptionFilter(devices: ["mock:till"]), sink: till, replaying: false)
+        _ = publisher.subscribe(
+            id: "both", filter: SubscriptionFilter(kinds: [.barcode], devices: ["mock:till"]), sink: both, replaying: false)
+        _ = publisher.subscribe(id: "all", filter: .all, sink: all, replaying: false)
+        publisher.publish([
+            journaled(1, kind: .nfc, device: "mock:nfc-1"),
+            journaled(2, kind: .barcode, device: "mock:till"),
+            journaled(3, kind: .qr, device: "mock:till"),
+            journaled(4, kind: .barcode, device: "mock:barcode-1"),
+            journaled(5, kind: .nfc, device: "mock:till"),
+        ])
+        #expect(nfc.eventSeqs == [1, 5])
+        #expect(till.eventSeqs == [2, 3, 5])
+        #expect(both.eventSeqs == [2])
+        #expect(all.eventSeqs == [1, 2, 3, 4, 5])
+    }
+
+    @Test("device notices respect the filter too")
+    func noticeFilter() {
+        let publisher = Publisher()
+        let nfc = RecordingSink(), all = RecordingSink()
+        _ = publisher.subscribe(id: "nfc", filter: SubscriptionFilter(kinds: [.nfc]), sink: nfc, replaying: false)
+        _ = publisher.subscribe(id: "all", filter: .all, sink: all, replaying: false)
+        let scanner = device()
+        publisher.publish(.deviceAdded(scanner), about: scanner)
+        #expect(nfc.notices.isEmpty)
+        #expect(all.notices == [.deviceAdded(scanner)])
+    }
+
+    @Test("a replaying subscription holds live events, then flushes only those after the head")
+    func replayHoldsLive() {
+        let publisher = Publisher(lastSeq: 5)
+        let sink = RecordingSink()
+        let (subscription, head) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        #expect(head == 5)
+        publisher.publish([journaled(6), journaled(7)])
+        publisher.publish([journaled(8)])
+        #expect(sink.messages.isEmpty)
+        // The replay (by the caller) went as far as 6: 6 must not come twice.
+        subscription.finishReplay(through: 6)
+        #expect(sink.eventSeqs == [7, 8])
+        publisher.publish([journaled(9)])
+        #expect(sink.eventSeqs == [7, 8, 9])
+        subscription.finishReplay(through: 9) // no effect once live
+        #expect(sink.eventSeqs == [7, 8, 9])
+    }
+
+    @Test("a subscription that is not replaying ignores finishReplay")
+    func finishReplayWhenLive() {
+        let publisher = Publisher()
+        let sink = RecordingSink()
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        subscription.finishReplay(through: 0)
+        publisher.publish([journaled(1)])
+        #expect(sink.eventSeqs == [1])
+    }
+
+    @Test("a full queue overflows once, counts what it dropped, and closes")
+    func liveOverflow() {
+        let publisher = Publisher()
+        let sink = RecordingSink(capacity: 2)
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        publisher.publish([journaled(1), journaled(2)])
+        #expect(sink.overflowCalls == 0)
+        publisher.publish([journaled(3), journaled(4)])
+        #expect(sink.overflowCalls == 1)
+        sink.drain() // room again, but the subscription has already overflowed
+        publisher.publish([journaled(5)])
+        #expect(sink.overflowCalls == 1)
+        #expect(sink.eventSeqs == [1, 2])
+        #expect(!subscription.isClosed)
+        #expect(subscription.closeAfterOverflow() == 3)
+        #expect(subscription.isClosed)
+        #expect(subscription.closeAfterOverflow() == 0)
+        publisher.publish([journaled(6)])
+        #expect(sink.eventSeqs == [1, 2])
+        #expect(sink.overflowCalls == 1)
+    }
+
+    @Test("a subscription that drains keeps up")
+    func drainKeepsUp() {
+        let publisher = Publisher()
+        let sink = RecordingSink(capacity: 2)
+        _ = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        for seq in UInt64(1)...20 {
+            publisher.publish([journaled(seq)])
+            if seq % 2 == 0 { sink.drain() }
+        }
+        #expect(sink.eventSeqs == Array(1...20))
+        #expect(sink.overflowCalls == 0)
+    }
+
+    @Test("closeAfterOverflow does nothing to a healthy subscription")
+    func closeAfterOverflowHealthy() {
+        let publisher = Publisher()
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: RecordingSink(), replaying: false)
+        #expect(subscription.closeAfterOverflow() == 0)
+        #expect(!subscription.isClosed)
+    }
+
+    @Test("holding too many live events during a replay overflows")
+    func holdOverflow() {
+        let publisher = Publisher(holdCapacity: 2)
+        let sink = RecordingSink()
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        publisher.publish([journaled(1), journaled(2), journaled(3), journaled(4)])
+        #expect(sink.overflowCalls == 1)
+        subscription.finishReplay(through: 0)
+        #expect(sink.eventSeqs.isEmpty)
+        #expect(subscription.closeAfterOverflow() == 4)
+    }
+
+    @Test("a queue too small for the held events overflows when the replay ends")
+    func finishReplayOverflow() {
+        let publisher = Publisher()
+        let sink = RecordingSink(capacity: 1)
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        publisher.publish([journaled(1), journaled(2), journaled(3)])
+        subscription.finishReplay(through: 0)
+        #expect(sink.eventSeqs == [1])
+        #expect(sink.overflowCalls == 1)
+        publisher.publish([journaled(4)])
+        #expect(subscription.closeAfterOverflow() == 3)
+    }
+
+    @Test("a removed subscription gets nothing more")
+    func remove() {
+        let publisher = Publisher()
+        let sink = RecordingSink()
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        publisher.publish([journaled(1)])
+        publisher.remove(subscription)
+        #expect(subscription.isClosed)
+        #expect(publisher.subscriptionCount == 0)
+        publisher.publish([journaled(2)])
+        let scanner = device()
+        publisher.publish(.deviceAdded(scanner), about: scanner)
+        #expect(sink.messages == [.event(1)])
+    }
+
+    @Test("a closed subscription gets no notices")
+    func closedGetsNoNotices() {
+        let publisher = Publisher()
+        let sink = RecordingSink()
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        subscription.close()
+        let scanner = device()
+        publisher.publish(.deviceAdded(scanner), about: scanner)
+        publisher.publish([journaled(1)])
+        #expect(sink.messages.isEmpty)
+    }
+
+    @Test("publishing from many tasks reaches every subscriber in the publish order")
+    func concurrentSubscribers() async {
+        let publisher = Publisher()
+        let sinks = (0..<8).map { _ in RecordingSink() }
+        for (index, sink) in sinks.enumerated() {
+            _ = publisher.subscribe(id: "s\(index)", filter: .all, sink: sink, replaying: false)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for seq in UInt64(1)...500 { publisher.publish([journaled(seq)]) }
+            }
+            for index in 0..<4 {
+                group.addTask {
+                    let (subscription, _) = publisher.subscribe(
+                        id: "extra\(index)", filter: .all, sink: RecordingSink(), replaying: false)
+                    publisher.remove(subscription)
+                }
+            }
+        }
+        for sink in sinks { #expect(sink.eventSeqs == Array(1...500)) }
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ScanBridge needs, when they are missing, and checks for Swift.
+# Usage: scripts/deps.sh [extra-package ...]
+set -euo pipefail
+
+packages=(libsqlite3-dev util-linux "$@")
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+    echo "Installing Debian packages: ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        echo "Swift is in /opt/swift/usr/bin but not on PATH: export PATH=/opt/swift/usr/bin:\$PATH" >&2
+    else
+        echo "Swift 6 is not installed: get a Swift 6.1+ toolchain for Linux and put it on PATH." >&2
+    fi
+    exit 1
+fi
