@@ -75,7 +75,11 @@ final class LineCounter: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
-            let lines = buffer.readableBytesView.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let lines = buffer.withUnsafeReadableBytes { bytes in
+                var count = 0
+                for byte in bytes where byte == 0x0A { count += 1 }
+                return count
+            }
             box.counter.withLock { $0 }?.add(lines)
         }
     }

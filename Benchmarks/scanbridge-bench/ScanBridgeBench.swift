@@ -7,7 +7,15 @@ import ScanBridgeTesting
 @main
 struct ScanBridgeBench {
     static func main() async throws {
-        let quick = CommandLine.arguments.contains("--quick")
+        let arguments = CommandLine.arguments
+        let quick = arguments.contains("--quick")
+        // `--socket PATH`: only the throughput scenario, against a daemon already running
+        // there with a `mock:bench` barcode device (for profiling it).
+        if let index = arguments.firstIndex(of: "--socket"), index + 1 < arguments.count {
+            let (rate, lost) = try await Scenarios.throughput(socketPath: arguments[index + 1], events: 200_000, subscribers: 8)
+            print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
+            return
+        }
         let scale = quick ? 10 : 1
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,7 +33,7 @@ struct ScanBridgeBench {
 
         let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 400_000 / scale)
         report.figure("baseline: bare Unix-socket echo", String(format: "%.0f lines/s", echoRate), target: "")
-        let (rate, lost) = try await Scenarios.throughput(daemon: daemon, events: 200_000 / scale, subscribers: 8)
+        let (rate, lost) = try await Scenarios.throughput(socketPath: daemon.socketPath, events: 200_000 / scale, subscribers: 8)
         report.figure("sustained events/s to 8 subscribers", String(format: "%.0f events/s, %d lost", rate, lost),
                       target: "≥ 50,000/s, 0 lost")
         try await daemon.stop()

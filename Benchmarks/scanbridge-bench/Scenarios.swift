@@ -1,25 +1,30 @@
 import Foundation
 import Histogram
+import NIOCore
 import ScanBridgeTesting
 import Synchronization
 
 /// The measured scenarios. Each returns figures for the report table.
 enum Scenarios {
-    /// Round trips of a short line through a bare Unix socket: the floor under any latency here.
+    /// Round trips of an inject-sized line through a bare Unix socket, timed the same way as
+    /// the daemon's figures: the floor under any latency on this machine, now.
     static func pingPongBaseline(directory: URL, count: Int) async throws -> Histogram<UInt64> {
         let server = try await EchoServer.start(path: directory.appendingPathComponent("echo.sock").path)
-        defer { Task { await server.stop() } }
-        let client = try await RawConnection.connect(socketPath: server.path)
-        var lines = client.lines.makeAsyncIterator()
-        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-        let line = #"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:bench","text":"bench-000001"}}"#
-        for index in 0..<(count + count / 10) {
-            let sent = Nanos.now()
-            try await client.send(line)
-            _ = await lines.next()
-            if index >= count / 10 { _ = histogram.record(Nanos.now() - sent) }
+        let sendTimes = SendTimes(count: count + count / 10)
+        let warmup = count / 10
+        let client = try await LineStamper.connect(socketPath: server.path) { line, arrived in
+            guard let index = benchIndex(in: line), index >= warmup else { return nil }
+            return arrived - sendTimes.time(of: index)
         }
+        for index in 0..<(count + warmup) {
+            sendTimes.set(index, Nanos.now())
+            client.send(injectLine(id: index, index: index))
+            await client.wait(forLines: index + 1)
+            try await Task.sleep(for: .microseconds(200))
+        }
+        let histogram = client.histogram
         await client.close()
+        await server.stop()
         return histogram
     }
 
@@ -30,53 +35,48 @@ enum Scenarios {
         let warmup = count / 10
         let total = count + warmup
         let sendTimes = SendTimes(count: total)
-        var readers: [Task<Histogram<UInt64>, Never>] = []
+        var readers: [LineStamper] = []
         for _ in 0..<subscribers {
-            let connection = try await RawConnection.connect(socketPath: daemon.socketPath)
-            try await connection.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
-            var lines = connection.lines.makeAsyncIterator()
-            _ = await lines.next()
-            readers.append(Task {
-                var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-                var seen = 0
-                while seen < total, let line = await lines.next() {
-                    guard let index = benchIndex(in: line) else { continue }
-                    let latency = Nanos.now() - sendTimes.time(of: index)
-                    seen += 1
-                    if index >= warmup { _ = histogram.record(latency) }
-                }
-                await connection.close()
-                return histogram
-            })
+            let reader = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
+                guard let index = benchIndex(in: line), index >= warmup else { return nil }
+                return arrived - sendTimes.time(of: index)
+            }
+            reader.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
+            await reader.wait(forLines: 1)
+            readers.append(reader)
         }
-        let injector = try await RawConnection.connect(socketPath: daemon.socketPath)
+        let injector = try await LineStamper.connect(socketPath: daemon.socketPath) { _, _ in nil }
         let interval = UInt64(1_000_000_000 / rate)
         let start = Nanos.now() + 10_000_000
         for index in 0..<total {
             await Nanos.sleep(until: start + UInt64(index) * interval)
             sendTimes.set(index, Nanos.now())
-            try await injector.send(injectLine(id: index, index: index))
+            injector.send(injectLine(id: index, index: index))
         }
         var merged = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-        for reader in readers { merged.add(await reader.value) }
+        for reader in readers {
+            await reader.wait(forLines: total + 1)
+            merged.add(reader.histogram)
+            await reader.close()
+        }
         await injector.close()
         return merged
     }
 
     /// The highest rate at which events reach every subscriber with none lost: inject in
     /// JSON-RPC batches, as fast as the daemon answers, and time delivery to all of them.
-    static func throughput(daemon: DaemonHarness, events: Int, subscribers: Int, batch: Int = 64) async throws
+    static func throughput(socketPath: String, events: Int, subscribers: Int, batch: Int = 64) async throws
         -> (eventsPerSecond: Double, lost: Int)
     {
         var counters: [LineCounter] = []
         for _ in 0..<subscribers {
-            let counter = try await LineCounter.connect(socketPath: daemon.socketPath)
+            let counter = try await LineCounter.connect(socketPath: socketPath)
             counter.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A])
             await counter.wait(forLines: 1)
             counters.append(counter)
         }
         let started = Nanos.now()
-        try await inject(events: events, into: daemon, batch: batch)
+        try await inject(events: events, socketPath: socketPath, batch: batch)
         for counter in counters { await counter.wait(forLines: events + 1) }
         let seconds = Double(Nanos.now() - started) / 1e9
         let lost = counters.map { events + 1 - $0.lines }.reduce(0, +)
@@ -105,8 +105,8 @@ enum Scenarios {
     }
 
     /// Injects `events` in batches, keeping a few batches in flight.
-    static func inject(events: Int, into daemon: DaemonHarness, batch: Int, window: Int = 16) async throws {
-        let injector = try await LineCounter.connect(socketPath: daemon.socketPath)
+    static func inject(events: Int, socketPath: String, batch: Int, window: Int = 16) async throws {
+        let injector = try await LineCounter.connect(socketPath: socketPath)
         var sent = 0
         var batches = 0
         while sent < events {
@@ -125,7 +125,7 @@ enum Scenarios {
     static func memoryWithStalledSubscriber(daemon: DaemonHarness, events: Int) async throws -> (rssMB: Double, peakMB: Double) {
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
-        try await inject(events: events, into: daemon, batch: 256)
+        try await inject(events: events, socketPath: daemon.socketPath, batch: 256)
         let status = try String(contentsOfFile: "/proc/\(daemon.pid ?? 0)/status", encoding: .utf8)
         func megabytes(_ key: String) -> Double {
             let line = status.split(separator: "\n").first { $0.hasPrefix(key) } ?? ""
@@ -140,10 +140,25 @@ enum Scenarios {
         return #"{"jsonrpc":"2.0","id":\#(id),"method":"scan.inject","params":{"device":"mock:bench","text":"bench-\#(padded)"}}"#
     }
 
-    /// The index of a `scan` notification's event, read without parsing the JSON.
-    static func benchIndex(in line: String) -> Int? {
-        guard line.contains("\"method\":\"scan\""), let range = line.range(of: "bench-") else { return nil }
-        return Int(line[range.upperBound...].prefix(while: \.isNumber))
+    /// The index in a line's `bench-NNNNNNN` text, read without parsing the JSON.
+    static func benchIndex(in line: ByteBuffer) -> Int? {
+        let bytes = line.readableBytesView
+        let marker = Array("bench-".utf8)
+        guard bytes.count > marker.count else { return nil }
+        var start = bytes.startIndex
+        while start <= bytes.endIndex - marker.count {
+            if bytes[start] == marker[0], bytes[start..<(start + marker.count)].elementsEqual(marker) {
+                var value = 0
+                var index = start + marker.count
+                while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    value = value * 10 + Int(bytes[index] - 0x30)
+                    index += 1
+                }
+                return value
+            }
+            start += 1
+        }
+        return nil
     }
 }
 

@@ -35,13 +35,16 @@ public final class RPCServer: Service {
         let maxLine = services.limits.maxLineBytes
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
+            // Nothing is read before the connection's role is known and its reader installed.
+            .childChannelOption(.autoRead, value: false)
+            // A client may send its requests, shut its side, and still read the answers.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: socketPath) { channel in
                 Self.peerCredentials(of: channel).flatMapThrowing { peer in
                     let watcher = WritabilityWatcher()
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLine)), watcher)
-                    let async = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    return Accepted(channel: async, peer: peer, watcher: watcher)
+                    return Accepted(channel: channel, peer: peer, watcher: watcher)
                 }
             }
         defer { unlink(socketPath) }
@@ -66,7 +69,7 @@ public final class RPCServer: Service {
 
     /// A new connection, as the channel initializer prepared it.
     private struct Accepted: Sendable {
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        let channel: any Channel
         let peer: PeerCredentials
         let watcher: WritabilityWatcher
     }
@@ -80,28 +83,32 @@ public final class RPCServer: Service {
         logger[metadataKey: "peer.pid"] = "\(peer.pid)"
         // Reading /proc for the peer's groups is file I/O: keep it off the cooperative pool.
         let role = try? await NIOThreadPool.singleton.runIfActive { [policy] in policy.role(for: peer) }
-        do {
-            try await channel.executeThenClose { inbound, outbound in
-                guard let role = role ?? nil else {
-                    logger.warning("connection refused: the peer's user is in none of the configured groups")
-                    try await outbound.write(ByteBuffer(bytes: RPCMessage.error(id: .null, RPCError(
-                        code: RPCError.forbidden,
-                        message: "forbidden: user \(peer.uid) is not allowed to use ScanBridge; add it to the reader, operator or admin group in the daemon's config")) + [0x0A]))
-                    return
-                }
-                logger[metadataKey: "peer.role"] = "\(role)"
-                logger.debug("connected")
-                // Answers and notifications go straight to the channel (see SocketWriter).
-                let writer = SocketWriter(channel: channel.channel)
-                accepted.watcher.watch(with: writer)
-                let connection = Connection(
-                    id: number, role: role, peer: peer, services: services, writer: writer, logger: logger)
-                await connection.run(inbound: inbound)
-                logger.debug("disconnected")
-            }
-        } catch {
-            logger.debug("connection closed with an error", metadata: ["error": "\(error)"])
+        guard let role = role ?? nil else {
+            logger.warning("connection refused: the peer's user is in none of the configured groups")
+            let refusal = RPCMessage.error(id: .null, RPCError(
+                code: RPCError.forbidden,
+                message: "forbidden: user \(peer.uid) is not allowed to use ScanBridge; add it to the reader, operator or admin group in the daemon's config"))
+            try? await channel.writeAndFlush(ByteBuffer(bytes: refusal + [0x0A]))
+            try? await channel.close()
+            return
         }
+        logger[metadataKey: "peer.role"] = "\(role)"
+        logger.debug("connected")
+        // Answers and notifications go straight to the channel (see SocketWriter).
+        let writer = SocketWriter(channel: channel)
+        accepted.watcher.watch(with: writer)
+        let connection = Connection(
+            id: number, role: role, peer: peer, services: services, channel: channel, writer: writer, logger: logger)
+        do {
+            try await channel.pipeline.addHandler(RequestReader(connection: connection))
+            try await channel.setOption(.autoRead, value: true).get()
+            channel.read()
+        } catch {
+            connection.inputEnded()
+        }
+        await connection.run()
+        try? await channel.close()
+        logger.debug("disconnected")
     }
 
     private static func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {

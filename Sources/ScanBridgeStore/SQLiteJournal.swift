@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GRDB
 import Logging
@@ -10,17 +9,21 @@ import Synchronization
 /// transaction per event. `seq` is assigned inside the transaction that stores the event,
 /// so a failed commit never burns a number: the sequence stays gap-free.
 ///
-/// One dedicated writer thread does the blocking SQLite writes (never the cooperative
-/// pool), and hands each committed batch to the publisher in order.
+/// The blocking SQLite writes run on GRDB's own serial writer queue (never the cooperative
+/// pool): the first append that finds the journal idle schedules a drain there, which
+/// writes batch after batch until nothing is pending, handing each committed batch to the
+/// publisher in order. One hop from the request to the disk, none back to publish.
 public final class SQLiteJournal: Journal {
     private typealias Waiter = (event: ScanEvent, continuation: CheckedContinuation<JournaledEvent, any Error>)
 
     private struct State {
         var pending: [Waiter] = []
-        /// The writer is waiting for work and needs a signal.
-        var writerIdle = false
+        /// A drain is scheduled or running on the writer queue.
+        var draining = false
         var lastSeq: UInt64
         var prunedAt: UInt64
+        var checkpointedAt: UInt64 = 0
+        var writerCheckpointedAt: UInt64 = 0
     }
 
     private let database: StoreDatabase
@@ -28,10 +31,14 @@ public final class SQLiteJournal: Journal {
     private let onCommit: @Sendable ([JournaledEvent]) -> Void
     private let logger: Logger
     private let state: Mutex<State>
-    private let wakeWriter = DispatchSemaphore(value: 0)
     /// Bounds one transaction, so a burst does not hold every waiter behind one huge commit.
     private let maxBatch = 1024
     private let pruneEvery: UInt64 = 1024
+    /// About a megabyte of log between background checkpoints.
+    private let checkpointEvery: UInt64 = 512
+    /// Under a sustained burst the background checkpoint never catches up with the writer and
+    /// the log would only grow; the writer itself checkpoints this often, so the log restarts.
+    private let writerCheckpointEvery: UInt64 = 16_384
 
     /// - Parameter onCommit: receives each committed batch in `seq` order (the publisher).
     public init(
@@ -46,65 +53,57 @@ public final class SQLiteJournal: Journal {
             try UInt64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'") ?? 0
         }
         self.state = Mutex(State(lastSeq: lastSeq, prunedAt: lastSeq))
-        try prune()
-        let wake = wakeWriter
-        // The thread holds the journal only while it works, so a dropped journal ends it.
-        let writer = Thread { [weak self] in
-            while let idle = self?.drainThenCheckIdle() {
-                if idle { wake.wait() }
-            }
-        }
-        writer.name = "scanbridge-journal"
-        writer.start()
-    }
-
-    deinit {
-        // Wakes the writer thread, which then finds the journal gone and ends.
-        wakeWriter.signal()
+        try database.pool.write { db in try self.prune(db) }
     }
 
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
         try await withCheckedThrowingContinuation { continuation in
-            let wake = state.withLock { state in
+            let schedule = state.withLock { state in
                 state.pending.append((event, continuation))
-                defer { state.writerIdle = false }
-                return state.writerIdle
+                defer { state.draining = true }
+                return !state.draining
             }
-            if wake { wakeWriter.signal() }
+            if schedule {
+                database.pool.asyncWriteWithoutTransaction { db in self.drain(db) }
+            }
         }
     }
 
-    /// Writes what is pending; true when the writer should then wait for a signal.
-    private func drainThenCheckIdle() -> Bool {
-        drain()
-        return state.withLock { state in
-            state.writerIdle = state.pending.isEmpty
-            return state.writerIdle
-        }
-    }
-
-    /// Writes what is pending, in batches, until nothing is. Runs on the writer thread.
-    private func drain() {
+    /// Writes what is pending, one transaction per batch, until nothing is. On the writer queue.
+    private func drain(_ db: Database) {
         while true {
             let (batch, firstSeq) = state.withLock { state -> ([Waiter], UInt64) in
                 let batch = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
                 return (batch, state.lastSeq + 1)
             }
             guard !batch.isEmpty else { return }
             do {
-                let stored = try database.pool.write { db in
-                    try Self.insert(batch.map(\.event), firstSeq: firstSeq, db: db)
+                var stored: [JournaledEvent] = []
+                try db.inTransaction(.immediate) {
+                    stored = try Self.insert(batch.map(\.event), firstSeq: firstSeq, db: db)
+                    return .commit
                 }
-                let due = state.withLock { state -> Bool in
+                let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
                     state.lastSeq = stored.last!.seq
-                    return state.lastSeq - state.prunedAt >= pruneEvery
+                    let checkpointDue = state.lastSeq - state.checkpointedAt >= checkpointEvery
+                    if checkpointDue { state.checkpointedAt = state.lastSeq }
+                    let writerCheckpointDue = state.lastSeq - state.writerCheckpointedAt >= writerCheckpointEvery
+                    if writerCheckpointDue { state.writerCheckpointedAt = state.lastSeq }
+                    return (state.lastSeq - state.prunedAt >= pruneEvery, checkpointDue, writerCheckpointDue)
                 }
+                // Deliver first: pruning and checkpoints never delay an event.
                 onCommit(stored)
                 for (waiter, event) in zip(batch, stored) { waiter.continuation.resume(returning: event) }
-                if due { try? prune() }
+                if pruneDue { try? prune(db) }
+                if writerCheckpointDue {
+                    _ = try? db.checkpoint(.passive)
+                } else if checkpointDue {
+                    database.checkpointInBackground()
+                }
             } catch {
                 logger.error("journal write failed", metadata: ["error": "\(error)", "events": "\(batch.count)"])
                 let failure = ScanBridgeError.unavailable(
@@ -132,16 +131,14 @@ public final class SQLiteJournal: Journal {
     }
 
     /// Drops what retention no longer keeps. The last seq stays in sqlite_sequence.
-    private func prune() throws {
+    private func prune(_ db: Database) throws {
         let lastSeq = state.withLock { state in
             state.prunedAt = state.lastSeq
             return state.lastSeq
         }
         let cutoffMs = Int64((Date().timeIntervalSince1970 - Double(retention.maxAge.components.seconds)) * 1000)
         let keepFrom = Int64(lastSeq) - Int64(retention.maxEvents)
-        try database.pool.write { db in
-            try db.execute(sql: "DELETE FROM event WHERE seq <= ? OR timeMs < ?", arguments: [keepFrom, cutoffMs])
-        }
+        try db.execute(sql: "DELETE FROM event WHERE seq <= ? OR timeMs < ?", arguments: [keepFrom, cutoffMs])
     }
 
     public func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws

@@ -14,6 +14,8 @@ public struct StoreDatabase: Sendable {
 
     public let pool: DatabasePool
     public let path: String
+    /// A connection of its own for WAL checkpoints, so their fsyncs never hold up a commit.
+    private let checkpointer: DatabaseQueue
 
     /// Opens (creating when missing, with its folder) and migrates the database at `path`.
     public init(path: String, durability: Durability = .normal) throws {
@@ -23,10 +25,21 @@ public struct StoreDatabase: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            // Checkpoints run on `checkpointer`, not in whichever commit crosses the threshold.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         self.path = path
         self.pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+        self.checkpointer = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// Copies the write-ahead log into the database file in the background (passive: it
+    /// waits for no reader or writer), keeping the log from growing without bound.
+    public func checkpointInBackground() {
+        checkpointer.asyncWriteWithoutTransaction { db in
+            _ = try? db.checkpoint(.passive)
+        }
     }
 
     /// Migrations are never edited once shipped: add a new one instead.

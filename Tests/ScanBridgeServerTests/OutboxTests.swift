@@ -219,22 +219,19 @@ struct OutboxTests {
         await #expect(throws: CancellationError.self) { try await sender.value }
     }
 
-    @Test("waitForResponseRoom waits while too many responses are queued")
-    func responseRoom() async throws {
+    @Test("whenResponseRoom calls back once answers queued fall under the capacity")
+    func responseRoom() {
         let outbox = Outbox(subscriptionCapacity: 1, responseCapacity: 2, onReady: {})
-        try await outbox.waitForResponseRoom()
+        let calls = Counter()
+        outbox.whenResponseRoom { calls.add(1) }
+        #expect(calls.count == 1, "room now: called at once")
         outbox.enqueue(Array("1".utf8))
         outbox.enqueue(Array("2".utf8))
-        let room = Flag()
-        let reader = Task {
-            try await outbox.waitForResponseRoom()
-            room.set()
-        }
-        for _ in 0..<100 { await Task.yield() }
-        #expect(!room.isSet)
+        #expect(outbox.responsesQueued == 2)
+        outbox.whenResponseRoom { calls.add(1) }
+        #expect(calls.count == 1)
         #expect(describe(outbox.take()) == ["1", "2"])
-        try await reader.value
-        #expect(room.isSet)
+        #expect(calls.count == 2)
     }
 
     @Test("a replaying sender and a writer running flat out lose nothing", arguments: [1, 3])

@@ -20,17 +20,27 @@ final class Connection: Sendable {
         var subscriptions: [String: Subscription] = [:]
         var nextSubscription = 1
         var pendingRequests = 0
+        /// Tasks answering requests, still running.
+        var running = 0
+        var idleWaiter: CheckedContinuation<Void, Never>?
+        var inputEnded = false
+        var inputWaiter: CheckedContinuation<Void, Never>?
     }
 
     private let state = Mutex(State())
+    private let channel: any Channel
+    private let executor: EventLoopTaskExecutor
 
     init(
-        id: Int, role: Role, peer: PeerCredentials, services: ServerServices, writer: SocketWriter, logger: Logger
+        id: Int, role: Role, peer: PeerCredentials, services: ServerServices, channel: any Channel,
+        writer: SocketWriter, logger: Logger
     ) {
         self.id = id
         self.role = role
         self.peer = peer
         self.services = services
+        self.channel = channel
+        self.executor = EventLoopTaskExecutor(eventLoop: channel.eventLoop)
         self.logger = logger
         self.outbox = Outbox(
             subscriptionCapacity: services.limits.subscriptionQueue,
@@ -45,13 +55,31 @@ final class Connection: Sendable {
         }
     }
 
-    /// Serves the connection until the client closes it, it breaks the framing, or the server
-    /// stops; then flushes what is queued (for at most `drainTimeout`).
-    func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, drainTimeout: Duration = .seconds(2)) async {
-        await withDiscardingTaskGroup { requests in
-            await self.read(inbound, into: &requests)
-            // The client is gone or done: stop replays and deliveries, let running requests finish.
-            self.closeSubscriptions()
+    /// Serves the connection until the client closes its side, breaks the framing, or the
+    /// server stops; lets running requests finish, then flushes what is queued (for at most
+    /// `drainTimeout`).
+    func run(drainTimeout: Duration = .seconds(2)) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ended = state.withLock { state in
+                    if state.inputEnded { return true }
+                    state.inputWaiter = continuation
+                    return false
+                }
+                if ended { continuation.resume() }
+            }
+        } onCancel: {
+            self.inputEnded()
+        }
+        // Stop replays and deliveries, let running requests finish.
+        closeSubscriptions()
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state in
+                if state.running == 0 { return true }
+                state.idleWaiter = continuation
+                return false
+            }
+            if idle { continuation.resume() }
         }
         outbox.finish()
         await withTaskGroup(of: Void.self) { group in
@@ -63,25 +91,10 @@ final class Connection: Sendable {
         }
     }
 
-    private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, into requests: inout DiscardingTaskGroup)
-        async
-    {
-        do {
-            for try await line in inbound {
-                try await outbox.waitForResponseRoom()
-                handle(line: line, requests: &requests)
-            }
-        } catch let error as LineFrameDecoder.LineTooLong {
-            logger.warning("message too large; closing", metadata: ["limit": "\(error.limit)"])
-            outbox.enqueue(RPCMessage.error(id: .null, RPCError(
-                code: RPCError.invalidRequest,
-                message: "message too large: a line may hold at most \(error.limit) bytes; the connection is closed")))
-        } catch {
-            logger.debug("read ended", metadata: ["error": "\(error)"])
-        }
-    }
+    // MARK: Input (on the event loop)
 
-    private func handle(line: ByteBuffer, requests: inout DiscardingTaskGroup) {
+    /// One line from the client. Parsing happens here; each request is answered in a task of its own.
+    func received(_ line: ByteBuffer) {
         let bytes = line.readableBytesView
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
         switch IncomingMessage.parse(bytes) {
@@ -89,7 +102,7 @@ final class Connection: Sendable {
             outbox.enqueue(RPCMessage.error(id: .null, error))
         case .single(let message):
             guard admit(message) else { return }
-            requests.addTask {
+            spawn {
                 defer { self.release(message) }
                 let (payload, afterResponse) = await self.services.dispatcher.answer(message, on: self)
                 if let payload { self.outbox.enqueue(JSONWriter.bytes(payload)) }
@@ -97,7 +110,7 @@ final class Connection: Sendable {
             }
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
-            requests.addTask {
+            spawn {
                 var answers: [Payload] = []
                 var followUps: [@Sendable () async -> Void] = []
                 for (message, admitted) in zip(messages, admitted) {
@@ -113,6 +126,49 @@ final class Connection: Sendable {
                 if !answers.isEmpty { self.outbox.enqueue(JSONWriter.bytes(.array(answers))) }
                 for followUp in followUps { await followUp() }
             }
+        }
+        // A client that sends requests but reads no answers is not read from until it does.
+        if outbox.responsesQueued >= services.limits.pendingRequests {
+            channel.setOption(ChannelOptions.autoRead, value: false).whenSuccess { [outbox, channel] in
+                outbox.whenResponseRoom {
+                    channel.eventLoop.execute {
+                        channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { channel.read() }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The client sent a line over the limit: answer, then close once answered.
+    func receivedTooLong(limit: Int) {
+        logger.warning("message too large; closing", metadata: ["limit": "\(limit)"])
+        outbox.enqueue(RPCMessage.error(id: .null, RPCError(
+            code: RPCError.invalidRequest,
+            message: "message too large: a line may hold at most \(limit) bytes; the connection is closed")))
+        inputEnded()
+    }
+
+    /// The client closed its side, the socket broke, or the server stops: no more requests.
+    func inputEnded() {
+        let waiter = state.withLock { state in
+            state.inputEnded = true
+            defer { state.inputWaiter = nil }
+            return state.inputWaiter
+        }
+        waiter?.resume()
+    }
+
+    private func spawn(_ work: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.running += 1 }
+        Task(executorPreference: executor) {
+            await work()
+            let waiter = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.running -= 1
+                guard state.running == 0 else { return nil }
+                defer { state.idleWaiter = nil }
+                return state.idleWaiter
+            }
+            waiter?.resume()
         }
     }
 

@@ -32,6 +32,7 @@ final class Outbox: SubscriptionSink, Sendable {
         var signalled = false
         var roomWaiters: [CheckedContinuation<Bool, any Error>] = []
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        var responseRoomWaiters: [@Sendable () -> Void] = []
         var finished = false
     }
 
@@ -91,9 +92,18 @@ final class Outbox: SubscriptionSink, Sendable {
         _ = state.withLock { $0.prefixes.removeValue(forKey: ObjectIdentifier(subscription)) }
     }
 
-    /// Waits while too many responses are queued: the caller stops reading requests meanwhile.
-    func waitForResponseRoom() async throws {
-        try await waitForRoom { $0.responses < responseCapacity }
+    /// Answers queued and not yet taken by the socket.
+    var responsesQueued: Int { state.withLock { $0.responses } }
+
+    /// Calls `resume` once fewer than `responseCapacity` answers are queued (at once if so now).
+    /// The connection stops reading requests until then.
+    func whenResponseRoom(_ resume: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if state.responses < responseCapacity || state.finished { return true }
+            state.responseRoomWaiters.append(resume)
+            return false
+        }
+        if now { resume() }
     }
 
     // MARK: Consumer
@@ -101,7 +111,7 @@ final class Outbox: SubscriptionSink, Sendable {
     /// Takes queued messages, about `maxBytes` of them (at least one), oldest first.
     /// Returns none when the queue is empty; `onReady` is called again on the next message.
     func take(maxBytes: Int = 64 * 1024) -> [Item] {
-        let (items, waiters, drained) = state.withLock { state in
+        let (items, waiters, drained, resumes) = state.withLock { state in
             var items: [Item] = []
             var bytes = 0
             while bytes < maxBytes, let (item, isResponse) = state.queue.popFirst() {
@@ -122,9 +132,12 @@ final class Outbox: SubscriptionSink, Sendable {
             }
             var waiters: [CheckedContinuation<Bool, any Error>] = []
             if !items.isEmpty { swap(&waiters, &state.roomWaiters) }
-            return (items, waiters, drained)
+            var resumes: [@Sendable () -> Void] = []
+            if state.responses < responseCapacity { swap(&resumes, &state.responseRoomWaiters) }
+            return (items, waiters, drained, resumes)
         }
         for waiter in waiters { waiter.resume(returning: false) }
+        for resume in resumes { resume() }
         for waiter in drained { waiter.resume() }
         return items
     }
@@ -156,11 +169,13 @@ final class Outbox: SubscriptionSink, Sendable {
         let waiters = state.withLock { state in
             state.finished = true
             state.queue.removeAll()
-            defer { state.drainWaiters = []; state.roomWaiters = [] }
-            return (state.drainWaiters, state.roomWaiters)
+            state.responses = 0
+            defer { state.drainWaiters = []; state.roomWaiters = []; state.responseRoomWaiters = [] }
+            return (state.drainWaiters, state.roomWaiters, state.responseRoomWaiters)
         }
         for waiter in waiters.0 { waiter.resume() }
         for waiter in waiters.1 { waiter.resume(throwing: Closed()) }
+        for resume in waiters.2 { resume() }
     }
 
     private func push(_ item: Item, isResponse: Bool) {
