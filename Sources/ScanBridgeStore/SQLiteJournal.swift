@@ -14,7 +14,8 @@ import Synchronization
 /// writes batch after batch until nothing is pending, handing each committed batch to the
 /// publisher in order. One hop from the request to the disk, none back to publish.
 public final class SQLiteJournal: Journal {
-    private typealias Waiter = (event: ScanEvent, continuation: CheckedContinuation<JournaledEvent, any Error>)
+    /// An event waiting for its commit, already encoded but for its `seq`.
+    private typealias Waiter = (event: ScanEvent, body: [UInt8], continuation: CheckedContinuation<JournaledEvent, any Error>)
 
     private struct State {
         var pending: [Waiter] = []
@@ -59,9 +60,11 @@ public final class SQLiteJournal: Journal {
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
-        try await withCheckedThrowingContinuation { continuation in
+        // Encoded here, on the caller's thread: the single writer only adds the seq.
+        let body = event.jsonBody()
+        return try await withCheckedThrowingContinuation { continuation in
             let schedule = state.withLock { state in
-                state.pending.append((event, continuation))
+                state.pending.append((event, body, continuation))
                 defer { state.draining = true }
                 return !state.draining
             }
@@ -84,7 +87,7 @@ public final class SQLiteJournal: Journal {
             do {
                 var stored: [JournaledEvent] = []
                 try db.inTransaction(.immediate) {
-                    stored = try Self.insert(batch.map(\.event), firstSeq: firstSeq, db: db)
+                    stored = try Self.insert(batch, firstSeq: firstSeq, db: db)
                     return .commit
                 }
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
@@ -113,15 +116,14 @@ public final class SQLiteJournal: Journal {
         }
     }
 
-    private static func insert(_ events: [ScanEvent], firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
+    private static func insert(_ events: [Waiter], firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO event (seq, id, timeMs, device, kind, json) VALUES (?, ?, ?, ?, ?, ?)")
         var stored: [JournaledEvent] = []
         stored.reserveCapacity(events.count)
         var seq = firstSeq
-        for var event in events {
-            event.seq = seq
-            let json = event.json()
+        for (event, body, _) in events {
+            let json = ScanEvent.json(seq: seq, body: body)
             let timeMs = Int64((event.time.timeIntervalSince1970 * 1000).rounded())
             try statement.execute(arguments: [Int64(seq), event.id, timeMs, event.device, event.kind.rawValue, Data(json)])
             stored.append(JournaledEvent(seq: seq, kind: event.kind, device: event.device, json: json))

@@ -1,9 +1,24 @@
 extension ScanEvent {
     /// The event as compact JSON, fields in protocol order; optional fields left out when absent.
     public func json() -> [UInt8] {
+        Self.json(seq: seq, body: jsonBody())
+    }
+
+    /// The JSON of an event with `seq`, from its `jsonBody()`: what a journal does when it
+    /// assigns the number, so the encoding itself can happen before, outside its lock.
+    public static func json(seq: UInt64, body: [UInt8]) -> [UInt8] {
+        var out = Array(#"{"seq":"#.utf8)
+        out.reserveCapacity(body.count + 24)
+        out.append(contentsOf: String(seq).utf8)
+        out.append(UInt8(ascii: ","))
+        out.append(contentsOf: body)
+        return out
+    }
+
+    /// Every member after `seq`, and the closing brace.
+    public func jsonBody() -> [UInt8] {
         var out = JSONOutput(capacity: 384)
         out.beginObject()
-        out.member("seq", seq)
         out.member("id", id)
         out.member("time", EventTime.format(time))
         out.member("device", device)
@@ -32,7 +47,7 @@ extension ScanEvent {
         out.key("resolution")
         resolution.write(to: &out)
         out.endObject()
-        return out.bytes
+        return Array(out.bytes.dropFirst())
     }
 }
 

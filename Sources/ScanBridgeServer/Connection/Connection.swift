@@ -111,20 +111,24 @@ final class Connection: Sendable {
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             spawn {
-                var answers: [Payload] = []
-                var followUps: [@Sendable () async -> Void] = []
-                for (message, admitted) in zip(messages, admitted) {
-                    guard admitted else {
-                        answers.append(self.overloaded(message))
-                        continue
+                // The elements run concurrently (their journal writes share commits); the
+                // answers keep the batch's order.
+                let outcomes = await withTaskGroup(of: (Int, Payload?, (@Sendable () async -> Void)?).self) { group in
+                    for (index, (message, admitted)) in zip(messages, admitted).enumerated() {
+                        group.addTask {
+                            guard admitted else { return (index, self.overloaded(message), nil) }
+                            defer { self.release(message) }
+                            let (payload, afterResponse) = await self.services.dispatcher.answer(message, on: self)
+                            return (index, payload, afterResponse)
+                        }
                     }
-                    defer { self.release(message) }
-                    let (payload, afterResponse) = await self.services.dispatcher.answer(message, on: self)
-                    if let payload { answers.append(payload) }
-                    if let afterResponse { followUps.append(afterResponse) }
+                    var outcomes = [(Payload?, (@Sendable () async -> Void)?)](repeating: (nil, nil), count: messages.count)
+                    for await (index, payload, afterResponse) in group { outcomes[index] = (payload, afterResponse) }
+                    return outcomes
                 }
+                let answers = outcomes.compactMap(\.0)
                 if !answers.isEmpty { self.outbox.enqueue(JSONWriter.bytes(.array(answers))) }
-                for followUp in followUps { await followUp() }
+                for followUp in outcomes.compactMap(\.1) { await followUp() }
             }
         }
         // A client that sends requests but reads no answers is not read from until it does.
