@@ -59,6 +59,7 @@ let package = Package(
         .executableTarget(
             name: "scanbridged",
             dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", log,
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Yams", package: "Yams")],

@@ -6,16 +6,21 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
+    static let scenarios = ["latency", "throughput", "memory", "startup"]
+
     static func main() async throws {
         let arguments = CommandLine.arguments
         let quick = arguments.contains("--quick")
         // `--socket PATH`: only the throughput scenario, against a daemon already running
         // there with a `mock:bench` barcode device (for profiling it).
-        if let index = arguments.firstIndex(of: "--socket"), index + 1 < arguments.count {
-            let (rate, lost) = try await Scenarios.throughput(socketPath: arguments[index + 1], events: 200_000, subscribers: 8)
+        if let socket = value(of: "--socket", in: arguments) {
+            let (rate, lost) = try await Scenarios.throughput(socketPath: socket, events: 200_000, subscribers: 8)
             print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
             return
         }
+        // `--only latency,memory`: a subset of the scenarios.
+        let only = value(of: "--only", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
+            ?? Set(scenarios)
         let scale = quick ? 10 : 1
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,38 +28,56 @@ struct ScanBridgeBench {
         var report = Report()
         print("ScanBridge benchmarks (\(quick ? "quick" : "full") run, binaries in \(DaemonHarness.productsDirectory.path))")
 
-        let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: 20_000 / scale)
-        report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
+        if only.contains("latency") {
+            let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: 20_000 / scale)
+            report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
+            let daemon = try await freshDaemon()
+            let latency = try await Scenarios.injectToScanLatency(
+                daemon: daemon, rate: 1000, count: 20_000 / scale, subscribers: 8)
+            report.latency("scan.inject → scan, 1,000/s, 8 subscribers", latency, target: "p50 ≤ 200 µs, p99 ≤ 1 ms")
+            try await daemon.stop()
+        }
+        if only.contains("throughput") {
+            let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 400_000 / scale)
+            report.figure("baseline: bare Unix-socket echo", String(format: "%.0f lines/s", echoRate), target: "")
+            let daemon = try await freshDaemon()
+            let (rate, lost) = try await Scenarios.throughput(
+                socketPath: daemon.socketPath, events: 200_000 / scale, subscribers: 8)
+            report.figure("sustained events/s to 8 subscribers", String(format: "%.0f events/s, %d lost", rate, lost),
+                          target: "≥ 50,000/s, 0 lost")
+            try await daemon.stop()
+        }
+        if only.contains("memory") {
+            let daemon = try await freshDaemon()
+            let memory = try await Scenarios.memoryWithStalledSubscriber(daemon: daemon, events: 1_000_000 / scale)
+            report.figure("RSS after \(1_000_000 / scale) events, 1 stalled subscriber",
+                          String(format: "%.1f MB (peak %.1f MB, heap %.1f MB)", memory.rssMB, memory.peakMB, memory.anonymousMB), target: "≤ 40 MB")
+            try await daemon.stop()
+        }
+        if only.contains("startup") {
+            var readiness = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+            let daemon = try DaemonHarness(arguments: ["--mock", "barcode", "--log-level", "warning"])
+            for _ in 0..<(quick ? 3 : 10) {
+                let started = Nanos.now()
+                try await daemon.start()
+                _ = readiness.record(Nanos.now() - started)
+                try await daemon.stop()
+            }
+            report.latency("start to ready (spawn → READY=1)", readiness, target: "≤ 200 ms")
+        }
+        report.print()
+    }
 
+    /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.
+    static func freshDaemon() async throws -> DaemonHarness {
         let daemon = try DaemonHarness(arguments: ["--mock", "barcode:bench", "--log-level", "warning"])
         try await daemon.start()
-        let latency = try await Scenarios.injectToScanLatency(daemon: daemon, rate: 1000, count: 10_000 / scale, subscribers: Int(ProcessInfo.processInfo.environment["SUBS"] ?? "8")!)
-        report.latency("scan.inject → scan, 1,000/s, 8 subscribers", latency, target: "p50 ≤ 200 µs, p99 ≤ 1 ms")
+        return daemon
+    }
 
-        let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 400_000 / scale)
-        report.figure("baseline: bare Unix-socket echo", String(format: "%.0f lines/s", echoRate), target: "")
-        let (rate, lost) = try await Scenarios.throughput(socketPath: daemon.socketPath, events: 200_000 / scale, subscribers: 8)
-        report.figure("sustained events/s to 8 subscribers", String(format: "%.0f events/s, %d lost", rate, lost),
-                      target: "≥ 50,000/s, 0 lost")
-        try await daemon.stop()
-
-        let memoryDaemon = try DaemonHarness(arguments: ["--mock", "barcode:bench", "--log-level", "warning"])
-        try await memoryDaemon.start()
-        let memory = try await Scenarios.memoryWithStalledSubscriber(daemon: memoryDaemon, events: 1_000_000 / scale)
-        report.figure("RSS after \(1_000_000 / scale) events, 1 stalled subscriber",
-                      String(format: "%.1f MB (peak %.1f MB)", memory.rssMB, memory.peakMB), target: "≤ 40 MB")
-        try await memoryDaemon.stop()
-
-        var readiness = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-        let startup = try DaemonHarness(arguments: ["--mock", "barcode", "--log-level", "warning"])
-        for _ in 0..<(quick ? 3 : 10) {
-            let started = Nanos.now()
-            try await startup.start()
-            _ = readiness.record(Nanos.now() - started)
-            try await startup.stop()
-        }
-        report.latency("start to ready (spawn → READY=1)", readiness, target: "≤ 200 ms")
-        report.print()
+    static func value(of option: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
     }
 }
 

@@ -122,17 +122,21 @@ enum Scenarios {
     }
 
     /// The daemon's resident memory after `events` with one subscriber that never reads.
-    static func memoryWithStalledSubscriber(daemon: DaemonHarness, events: Int) async throws -> (rssMB: Double, peakMB: Double) {
+    static func memoryWithStalledSubscriber(daemon: DaemonHarness, events: Int) async throws
+        -> (rssMB: Double, peakMB: Double, anonymousMB: Double)
+    {
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
-        try await inject(events: events, socketPath: daemon.socketPath, batch: 256)
+        try await inject(events: events, socketPath: daemon.socketPath, batch: 256, window: 2)
+        // Settled: the daemon gives memory freed after the burst back within a few seconds.
+        try await Task.sleep(for: .seconds(5))
         let status = try String(contentsOfFile: "/proc/\(daemon.pid ?? 0)/status", encoding: .utf8)
         func megabytes(_ key: String) -> Double {
             let line = status.split(separator: "\n").first { $0.hasPrefix(key) } ?? ""
             return (Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "0") ?? 0) / 1024
         }
         await stalled.close()
-        return (megabytes("VmRSS:"), megabytes("VmHWM:"))
+        return (megabytes("VmRSS:"), megabytes("VmHWM:"), megabytes("RssAnon:"))
     }
 
     static func injectLine(id: Int, index: Int) -> String {

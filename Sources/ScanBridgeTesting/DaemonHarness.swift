@@ -67,7 +67,8 @@ public final class DaemonHarness: Sendable {
     @discardableResult
     public func write(_ name: String, _ contents: String) throws -> String {
         let url = directory.appendingPathComponent(name)
-        try contents.write(to: url, atomically: true, encoding: .utf8)
+        // Not atomically: Foundation on Linux leaves an empty TemporaryDirectory.* behind for each atomic write.
+        try contents.write(to: url, atomically: false, encoding: .utf8)
         return url.path
     }
 

@@ -37,6 +37,7 @@ struct Daemon {
             services: [
                 .init(service: DriverService(host: DriverHost(drivers: drivers, bridge: bridge, logger: logger))),
                 .init(service: server),
+                .init(service: MemoryTrimmer()),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
