@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 
 bin=.build/debug
 data="${SCANBRIDGE_DATA:-$PWD/.demo}"
-socket="$data/scanbridge.sock"
+export SCANBRIDGE_SOCKET="$data/scanbridge.sock"
 mkdir -p "$data"
 
-"$bin/scanbridged" --config demo/scanbridge.yaml --socket "$socket" --database "$data/scanbridge.sqlite" \
+"$bin/scanbridged" --config demo/scanbridge.yaml --socket "$SCANBRIDGE_SOCKET" --database "$data/scanbridge.sqlite" \
     2>>"$data/scanbridged.log" &
 daemon=$!
 stop() {
@@ -20,15 +20,15 @@ trap stop EXIT
 trap 'exit 0' INT TERM
 
 for _ in $(seq 1 100); do
-    "$bin/scanbridge" --socket "$socket" devices >/dev/null 2>&1 && break
+    "$bin/scanbridge" devices >/dev/null 2>&1 && break
     kill -0 "$daemon" 2>/dev/null || { echo "scanbridged did not start; see $data/scanbridged.log" >&2; tail -5 "$data/scanbridged.log" >&2; exit 1; }
     sleep 0.1
 done
 
-echo "ScanBridge demo: daemon log in $data/scanbridged.log, socket $socket"
-echo "Try in another terminal: $bin/scanbridge --socket $socket inject mock:till-1 5901234123457"
+echo "ScanBridge demo: daemon log in $data/scanbridged.log, socket $SCANBRIDGE_SOCKET"
+echo "Try in another terminal: SCANBRIDGE_SOCKET=$SCANBRIDGE_SOCKET $bin/scanbridge inject till-1 5901234123457"
 echo
-"$bin/scanbridge" --socket "$socket" devices
+"$bin/scanbridge" devices
 echo
 echo "Watching scans (Ctrl-C to stop):"
-"$bin/scanbridge" --socket "$socket" watch
+"$bin/scanbridge" watch

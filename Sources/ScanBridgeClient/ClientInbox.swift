@@ -13,6 +13,9 @@ final class ClientInbox: Sendable {
     private struct State {
         var calls = PendingCalls()
         var requestHandler: DaemonRequestHandler?
+        /// The daemon refused the connection (a `forbidden` error with id null):
+        /// if the connection then closes, the waiting calls fail with it, not a bare "closed".
+        var connectionError: RPCError?
     }
 
     let socketPath: String
@@ -88,6 +91,7 @@ final class ClientInbox: Sendable {
         case .result(let id, let result):
             if !complete(id, with: .success(result)) { unmatched.yield(line) }
         case .error(let id, let error):
+            if id == .null, error.code == RPCError.forbidden { state.withLock { $0.connectionError = error } }
             if !complete(id, with: .failure(error)) { unmatched.yield(line) }
         case .notification(let method, let params):
             notifications.yield(ClientNotification(method: method, params: params ?? .object([:])))
@@ -136,9 +140,9 @@ final class ClientInbox: Sendable {
 
     /// Fails every outstanding call and ends both streams. Only the first reason counts.
     func close(with error: ClientError) {
-        let (reason, waiting) = state.withLock { state in
+        let (reason, waiting) = state.withLock { state -> (any Error, _) in
             let waiting = state.calls.close(with: error)
-            return (state.calls.closedBy ?? error, waiting)
+            return (state.connectionError ?? state.calls.closedBy ?? error, waiting)
         }
         for continuation in waiting {
             continuation.resume(throwing: reason)

@@ -23,6 +23,7 @@ public final class SQLiteJournal: Journal {
         var draining = false
         var lastSeq: UInt64
         var prunedAt: UInt64
+        var prunedTime = ContinuousClock.now
         var checkpointedAt: UInt64 = 0
         var writerCheckpointedAt: UInt64 = 0
     }
@@ -34,7 +35,10 @@ public final class SQLiteJournal: Journal {
     private let state: Mutex<State>
     /// Bounds one transaction, so a burst does not hold every waiter behind one huge commit.
     private let maxBatch = 1024
-    private let pruneEvery: UInt64 = 1024
+    /// Events between prunes: often enough that retention holds within a tenth of its size.
+    private let pruneEvery: UInt64
+    /// Age-based retention is applied at least this often while events come in.
+    private let pruneInterval: Duration = .seconds(60)
     /// About a megabyte of log between background checkpoints.
     private let checkpointEvery: UInt64 = 512
     /// Under a sustained burst the background checkpoint never catches up with the writer and
@@ -50,6 +54,7 @@ public final class SQLiteJournal: Journal {
         self.retention = retention
         self.logger = logger
         self.onCommit = onCommit
+        self.pruneEvery = UInt64(max(1, min(1024, retention.maxEvents / 10)))
         let lastSeq = try database.pool.read { db in
             try UInt64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'") ?? 0
         }
@@ -96,7 +101,9 @@ public final class SQLiteJournal: Journal {
                     if checkpointDue { state.checkpointedAt = state.lastSeq }
                     let writerCheckpointDue = state.lastSeq - state.writerCheckpointedAt >= writerCheckpointEvery
                     if writerCheckpointDue { state.writerCheckpointedAt = state.lastSeq }
-                    return (state.lastSeq - state.prunedAt >= pruneEvery, checkpointDue, writerCheckpointDue)
+                    let pruneDue = state.lastSeq - state.prunedAt >= pruneEvery
+                        || ContinuousClock.now - state.prunedTime >= pruneInterval
+                    return (pruneDue, checkpointDue, writerCheckpointDue)
                 }
                 // Deliver first: pruning and checkpoints never delay an event.
                 onCommit(stored)
@@ -136,6 +143,7 @@ public final class SQLiteJournal: Journal {
     private func prune(_ db: Database) throws {
         let lastSeq = state.withLock { state in
             state.prunedAt = state.lastSeq
+            state.prunedTime = ContinuousClock.now
             return state.lastSeq
         }
         let cutoffMs = Int64((Date().timeIntervalSince1970 - Double(retention.maxAge.components.seconds)) * 1000)

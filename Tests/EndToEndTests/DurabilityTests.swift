@@ -81,3 +81,28 @@ struct DurabilityTests {
         await reader.close()
     }
 }
+
+/// Retention drops old events; a replay from before them says so with `events.gap`.
+@Suite("Retention end to end")
+struct RetentionTests {
+    @Test func replayFromBeforeRetentionReportsAGap() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "journal:\n  retention_events: 5\n")
+        let client = try await daemon.connect()
+        for n in 1...20 { _ = try await client.inject(device: "mock:till-1", text: "item-\(n)") }
+        _ = try await client.call("events.subscribe", ["since": 0])
+        var notifications = client.notifications.makeAsyncIterator()
+        let gap = try await next("events.gap", from: &notifications)
+        let from = try #require(gap.params["from"]?.intValue)
+        let to = try #require(gap.params["to"]?.intValue)
+        #expect(from == 1)
+        #expect(to >= 14 && to < 20, "at most 5 events (and a tenth more) are kept")
+        var seqs: [UInt64] = []
+        while seqs.last != 20 {
+            seqs.append(try #require(try await next("scan", from: &notifications).scanEvent()).seq)
+        }
+        #expect(seqs == Array(UInt64(to + 1)...20), "the kept events follow the gap, in order")
+        let recent = try await client.call("events.recent", ["limit": 1000])
+        #expect(recent["events"]?.arrayValue?.count == seqs.count)
+        await client.close()
+    }
+}

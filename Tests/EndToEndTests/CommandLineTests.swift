@@ -1,0 +1,53 @@
+import Foundation
+import ScanBridgeTesting
+import Testing
+
+/// The `scanbridge` CLI against the real daemon, run as a person would.
+@Suite("Command line end to end")
+struct CommandLineTests {
+    @Test func devicesInjectCallAndMock() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let socket = ["--socket", daemon.socketPath]
+
+        let devices = try await run("scanbridge", ["devices"] + socket)
+        #expect(devices.status == 0)
+        #expect(devices.out.contains("mock:till-1") && devices.out.contains("ready"))
+
+        let inject = try await run("scanbridge", ["inject", "till-1", "5901234123457", "--json"] + socket)
+        #expect(inject.status == 0, "\(inject.err)")
+        #expect(inject.out.contains("\"symbology\": \"ean-13\""), "\(inject.out)")
+
+        let attach = try await run("scanbridge", ["mock", "attach", "nfc", "--id", "door"] + socket)
+        #expect(attach.status == 0, "\(attach.err)")
+        let tap = try await run("scanbridge", ["inject", "door", "--uid", "04:a1:b2:c3:d4:e5:f6"] + socket)
+        #expect(tap.status == 0 && tap.out.contains("04:A1:B2:C3:D4:E5:F6"), "\(tap.out) \(tap.err)")
+
+        let call = try await run("scanbridge", ["call", "events.recent", #"{"limit": 1}"#] + socket)
+        #expect(call.status == 0 && call.out.contains("04A1B2C3D4E5F6"))
+
+        let bad = try await run("scanbridge", ["call", "scan.inject", #"{"device": "mock:till-1"}"#] + socket)
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("error -32602"))
+    }
+
+    @Test func noDaemonIsOneClearSentence() async throws {
+        let harness = try DaemonHarness()
+        let result = try await run("scanbridge", ["devices", "--socket", harness.socketPath])
+        #expect(result.status == 1)
+        #expect(result.err.contains(harness.socketPath))
+        #expect(result.err.contains("scanbridged"), "it says how to start a daemon: \(result.err)")
+        #expect(!result.err.contains("Fatal error"))
+    }
+
+    @Test func watchPrintsScansAsTheyHappen() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let client = try await daemon.connect()
+        _ = try await client.inject(device: "mock:till-1", text: "4006381333931")
+        let watch = try Spawned(
+            "scanbridge", ["watch", "--since", "0", "--json", "--socket", daemon.socketPath])
+        let line = try await within(20, "watch's first line") { try await watch.firstLine() }
+        #expect(line.contains("4006381333931"))
+        watch.interrupt()
+        await client.close()
+    }
+}

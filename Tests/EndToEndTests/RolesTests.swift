@@ -1,0 +1,40 @@
+import Foundation
+import ScanBridgeTesting
+import Testing
+
+/// Roles from the peer's credentials (SO_PEERCRED), with a real second user: the CLI run
+/// as `nobody` through setpriv. Needs root to switch users.
+@Suite("Roles end to end", .enabled(if: getuid() == 0, "switching to another user needs root"))
+struct RolesTests {
+    static let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    @Test func aReaderMayReadButNotInject() async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"], config: "socket_group: nogroup\nroles:\n  reader_groups: [nogroup]\n")
+        try openFolder(daemon)
+        let socket = ["--socket", daemon.socketPath]
+        let hello = try await run("scanbridge", ["call", "bridge.hello"] + socket, prefix: Self.asNobody)
+        #expect(hello.status == 0, "\(hello.err)")
+        #expect(hello.out.contains("\"reader\""))
+        let devices = try await run("scanbridge", ["devices"] + socket, prefix: Self.asNobody)
+        #expect(devices.status == 0 && devices.out.contains("mock:till-1"))
+        let inject = try await run("scanbridge", ["inject", "till-1", "123"] + socket, prefix: Self.asNobody)
+        #expect(inject.status == 1)
+        #expect(inject.err.contains("error -32003"), "\(inject.err)")
+    }
+
+    @Test func aUserInNoRoleGroupIsRefused() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "socket_group: nogroup\n")
+        try openFolder(daemon)
+        let hello = try await run(
+            "scanbridge", ["call", "bridge.hello", "--socket", daemon.socketPath], prefix: Self.asNobody)
+        #expect(hello.status == 1)
+        #expect(hello.err.contains("-32003") && hello.err.contains("not allowed"), "\(hello.err)")
+        #expect(daemon.log.contains("connection refused"))
+    }
+
+    /// The harness folder must be searchable by the other user to reach the socket.
+    private func openFolder(_ daemon: DaemonHarness) throws {
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory.path)
+    }
+}
