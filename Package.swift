@@ -49,7 +49,7 @@ let package = Package(
             dependencies: ["ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict),
-        .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC"] + nio, swiftSettings: strict),
+        .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC", "ScanBridgeCore"] + nio, swiftSettings: strict),
         .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"] + nio, swiftSettings: strict),
 
         // Plugins: each driver and handler in its own folder.
@@ -66,7 +66,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge",
-            dependencies: ["ScanBridgeClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeCore",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge-bench",
@@ -74,13 +75,16 @@ let package = Package(
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeCore"], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeStoreTests", dependencies: ["ScanBridgeStore"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeCore", "ScanBridgeTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeStoreTests",
+            dependencies: ["ScanBridgeStore", "ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeServerTests",
-            dependencies: ["ScanBridgeServer", .product(name: "NIOTestUtils", package: "swift-nio")] + nio,
+            dependencies: ["ScanBridgeServer", "ScanBridgeCore", "ScanBridgeTesting", .product(name: "NIOTestUtils", package: "swift-nio")] + nio,
             swiftSettings: strict),
-        .testTarget(name: "MockDriverTests", dependencies: ["MockDriver"],
+        .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC"],
                     swiftSettings: strict),

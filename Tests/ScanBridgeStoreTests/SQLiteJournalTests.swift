@@ -163,12 +163,14 @@ struct SQLiteJournalTests {
         let file = try TemporaryDatabase()
         let journal = try openJournal(file.path, retention: JournalRetention(maxEvents: 100))
         for index in 1...1100 { _ = try await journal.append(event(index)) }
-        let oldest = try #require(try await journal.oldestRetainedSeq())
-        #expect(oldest > 1)
+        // Pruning runs after each batch is delivered, so the last one may still be on its way:
+        // retention holds within a tenth of its size.
         let kept = try await journal.events(after: 0, through: 1100, filter: .all, limit: 2000)
-        #expect(kept.count < 1100)
+        let oldest = try #require(kept.first?.seq)
+        #expect(oldest > 1)
+        #expect(kept.count <= 110)
         #expect(kept.last?.seq == 1100)
-        #expect(kept.map(\.seq) == Array(oldest...1100))
+        #expect(kept.map(\.seq) == Array(oldest...1100), "what is kept has no hole")
     }
 
     @Test("the sequence continues after a reopen even when every row was pruned")

@@ -2,17 +2,9 @@ import Foundation
 import MockDriver
 import ScanBridgeCore
 import Synchronization
+import ScanBridgeTesting
 import Testing
 
-/// Polls `condition` until it holds or `timeout` passes; true when it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
-}
 
 /// Consumes a driver's events as the driver host would, applying barriers, and records them.
 final class EventRecorder: Sendable {
