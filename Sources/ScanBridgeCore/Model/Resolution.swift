@@ -23,10 +23,7 @@ public struct Resolution: Sendable, Hashable {
 
 extension Resolution: Codable {
     public init(from decoder: any Decoder) throws {
-        var members = try JSONValue(from: decoder).objectValue ?? [:]
-        handler = members.removeValue(forKey: "handler")?.stringValue
-        status = members.removeValue(forKey: "status")?.stringValue ?? "unknown"
-        details = members
+        try self.init(wire: JSONValue(from: decoder))
     }
 
     /// Encodes through `write(to:)`, the one definition of the wire form.

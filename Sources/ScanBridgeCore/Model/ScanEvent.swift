@@ -50,34 +50,9 @@ public struct ScanEvent: Sendable, Hashable {
 }
 
 extension ScanEvent: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case seq, id, time, device, driver, kind, symbology, aim, text, raw, uid, uidDisplay, atr, cardType,
-            ndef, gs1, resolution
-    }
-
+    /// Decodes through `init(wire:)`, the one definition of how an event is read.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        seq = try c.decode(UInt64.self, forKey: .seq)
-        id = try c.decode(String.self, forKey: .id)
-        let timeText = try c.decode(String.self, forKey: .time)
-        guard let parsed = EventTime.parse(timeText) else {
-            throw DecodingError.dataCorruptedError(forKey: .time, in: c, debugDescription: "not an RFC 3339 time")
-        }
-        time = parsed
-        device = try c.decode(String.self, forKey: .device)
-        driver = try c.decode(String.self, forKey: .driver)
-        kind = try c.decode(DeviceKind.self, forKey: .kind)
-        symbology = try c.decode(String.self, forKey: .symbology)
-        aim = try c.decodeIfPresent(String.self, forKey: .aim)
-        text = try c.decode(String.self, forKey: .text)
-        raw = try c.decodeIfPresent(String.self, forKey: .raw)
-        uid = try c.decodeIfPresent(String.self, forKey: .uid)
-        uidDisplay = try c.decodeIfPresent(String.self, forKey: .uidDisplay)
-        atr = try c.decodeIfPresent(String.self, forKey: .atr)
-        cardType = try c.decodeIfPresent(String.self, forKey: .cardType)
-        ndef = try c.decodeIfPresent([NDEFRecord].self, forKey: .ndef)
-        gs1 = try c.decodeIfPresent([String: String].self, forKey: .gs1)
-        resolution = try c.decodeIfPresent(Resolution.self, forKey: .resolution) ?? .unhandled
+        try self.init(wire: JSONValue(from: decoder))
     }
 
     /// Encodes through `json()`, the one definition of the wire form.

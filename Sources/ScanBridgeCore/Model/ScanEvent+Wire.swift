@@ -1,11 +1,11 @@
-import ScanBridgeCore
-
 extension ScanEvent {
-    /// Reads an event from its parsed wire form (PROTOCOL.md "ScanEvent").
+    /// Reads an event from its parsed wire form (PROTOCOL.md "ScanEvent"); the one definition
+    /// of how an event is read, which `Decodable` also uses.
     ///
-    /// Going through `Decodable` would write the value back to JSON text and decode it
-    /// again, several times slower; a subscriber may receive tens of thousands per second.
-    init(wire value: JSONValue) throws(WireError) {
+    /// Clients call it on the `JSONValue` they already parsed: going through `Decodable` would
+    /// write the value back to JSON text and decode it again, several times slower, and a
+    /// subscriber may receive tens of thousands per second.
+    public init(wire value: JSONValue) throws(WireError) {
         guard case .object(let members) = value else { throw WireError("the event is \(value.typeName), not an object") }
         func required(_ key: String) throws(WireError) -> String {
             guard let text = members[key]?.stringValue else { throw WireError("\"\(key)\" is missing or not a string") }
@@ -31,7 +31,7 @@ extension ScanEvent {
             text: try required("text"), raw: try optional("raw"), uid: try optional("uid"),
             uidDisplay: try optional("uidDisplay"), atr: try optional("atr"), cardType: try optional("cardType"),
             ndef: try Self.ndef(members["ndef"]), gs1: try Self.gs1(members["gs1"]),
-            resolution: try Self.resolution(members["resolution"]))
+            resolution: try Resolution(wire: members["resolution"]))
     }
 
     private static func ndef(_ value: JSONValue?) throws(WireError) -> [NDEFRecord]? {
@@ -64,21 +64,26 @@ extension ScanEvent {
         }
     }
 
-    // As `Resolution`'s own decoding: absent is unhandled, a missing status is "unknown".
-    private static func resolution(_ value: JSONValue?) throws(WireError) -> Resolution {
+}
+
+/// Why a JSON value is not a valid event.
+public struct WireError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension Resolution {
+    /// Absent or null is `unhandled`; a missing status is `unknown`; other members are details.
+    public init(wire value: JSONValue?) throws(WireError) {
         switch value {
-        case nil, .null?: return .unhandled
+        case nil, .null?:
+            self = .unhandled
         case .object(var members)?:
             let handler = members.removeValue(forKey: "handler")?.stringValue
             let status = members.removeValue(forKey: "status")?.stringValue ?? "unknown"
-            return Resolution(handler: handler, status: status, details: members)
-        case .some(let other): throw WireError("\"resolution\" is \(other.typeName), not an object")
+            self.init(handler: handler, status: status, details: members)
+        case .some(let other):
+            throw WireError("\"resolution\" is \(other.typeName), not an object")
         }
-    }
-
-    /// Why a value is not a valid event.
-    struct WireError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
     }
 }
