@@ -51,6 +51,12 @@ final class ClientInbox: Sendable {
         state.withLock { $0.calls.closedBy }
     }
 
+    /// What a call that could not be sent should report: the daemon's refusal when it sent
+    /// one, else why the connection closed.
+    var closeReason: (any Error)? {
+        state.withLock { state -> (any Error)? in state.connectionError ?? state.calls.closedBy }
+    }
+
     /// Waits for the response to call `id`. Cancelling the waiting task abandons the call
     /// with `CancellationError`; its late response then counts as unmatched.
     func response(to id: Int64) async throws -> JSONValue {

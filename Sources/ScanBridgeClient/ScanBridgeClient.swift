@@ -154,7 +154,7 @@ public final class ScanBridgeClient: Sendable {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw inbox.closedBy ?? .connectionClosed(socketPath: socketPath)
+            throw inbox.closeReason ?? ClientError.connectionClosed(socketPath: socketPath)
         }
     }
 }

@@ -23,7 +23,11 @@ public struct Resolution: Sendable, Hashable {
 
 extension Resolution: Codable {
     public init(from decoder: any Decoder) throws {
-        try self.init(wire: JSONValue(from: decoder))
+        do {
+            try self.init(wire: JSONValue(from: decoder))
+        } catch let error as WireError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
     }
 
     /// Encodes through `write(to:)`, the one definition of the wire form.

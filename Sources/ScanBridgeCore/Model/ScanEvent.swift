@@ -52,7 +52,11 @@ public struct ScanEvent: Sendable, Hashable {
 extension ScanEvent: Codable {
     /// Decodes through `init(wire:)`, the one definition of how an event is read.
     public init(from decoder: any Decoder) throws {
-        try self.init(wire: JSONValue(from: decoder))
+        do {
+            try self.init(wire: JSONValue(from: decoder))
+        } catch let error as WireError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
     }
 
     /// Encodes through `json()`, the one definition of the wire form.
