@@ -16,13 +16,18 @@ public struct NFCUID: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// Parses `04A1B2C3D4E5F6`, `04:a1:b2:…`, `04-A1-…` or `04 A1 …`.
+    /// Parses `04A1B2C3D4E5F6`, `04:a1:b2:…`, `04-A1-…` or `04 A1 …`: hex digits, either
+    /// together or in pairs with one kind of separator between every byte.
     public init(parsing text: String) throws(CodeError) {
-        let separators: Set<Character> = [":", "-", " "]
-        let digits = text.filter { !separators.contains($0) }
-        guard !digits.isEmpty else { throw CodeError("the card UID is empty") }
-        guard let bytes = Hex.decode(digits) else {
-            throw CodeError("'\(text)' is not a card UID: use hex digits, optionally separated by ':' or '-'")
+        let trimmed = text.trimmingPrefix(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        guard !trimmed.isEmpty else { throw CodeError("the card UID is empty") }
+        let separator = trimmed.first { $0 == ":" || $0 == "-" || $0 == " " }
+        let groups = separator.map { sep in trimmed.split(separator: sep, omittingEmptySubsequences: false).map(String.init) }
+            ?? [String(trimmed)]
+        let wellFormed = groups.count == 1 || groups.allSatisfy { $0.count == 2 }
+        guard wellFormed, let bytes = Hex.decode(groups.joined()) else {
+            throw CodeError(
+                "'\(text)' is not a card UID: use hex digits, e.g. 04A1B2C3D4E5F6 or 04:A1:B2:C3:D4:E5:F6")
         }
         try self.init(bytes: bytes)
     }

@@ -58,9 +58,9 @@ extension DaemonConfig {
         let folder = configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return try mock.map { entry in
-            var spec = MockDeviceSpec(kind: entry.kind, id: entry.id, name: entry.name, loop: entry.loop ?? false)
-            if let script = entry.script {
-                let url = script.hasPrefix("/") ? URL(fileURLWithPath: script) : folder.appendingPathComponent(script)
+            var script: MockScript?
+            if let path = entry.script {
+                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
                 let source: String
                 do {
                     source = try String(contentsOf: url, encoding: .utf8)
@@ -68,12 +68,17 @@ extension DaemonConfig {
                     throw LoadError(description: "cannot read the mock script \(url.path): \(error.localizedDescription)")
                 }
                 do throws(CodeError) {
-                    spec.script = try MockScript(parsing: source, name: url.lastPathComponent)
+                    script = try MockScript(parsing: source, name: url.lastPathComponent)
                 } catch {
                     throw LoadError(description: error.message)
                 }
             }
-            return spec
+            do throws(ScanBridgeError) {
+                return try MockDeviceSpec(
+                    kind: entry.kind, id: entry.id, name: entry.name, script: script, loop: entry.loop ?? false)
+            } catch {
+                throw LoadError(description: "mock device \(entry.id ?? entry.kind.rawValue): \(error.message)")
+            }
         }
     }
 }

@@ -60,6 +60,22 @@ struct BridgeTests {
         #expect(sink.notices.isEmpty)
     }
 
+    @Test("a replay stops at once when the subscription overflows: nothing follows the overflow")
+    func replayStopsOnOverflow() async throws {
+        let publisher = Publisher(holdCapacity: 2)
+        let journal = MemoryJournal { publisher.publish($0) }
+        let bridge = Bridge(journal: journal, publisher: publisher, router: Router())
+        for index in 1...5 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        let sink = RecordingSink()
+        let (subscription, head) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        // Three live events while replaying, with room to hold two: the subscription overflows.
+        for index in 6...8 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        #expect(sink.overflowCalls == 1)
+        try await bridge.replay(subscription, after: 0, through: head)
+        #expect(sink.replayed.isEmpty, "an overflowed subscription replays nothing more")
+        #expect(subscription.closeAfterOverflow() == 3)
+    }
+
     @Test("a replay spanning several pages misses nothing")
     func replayPages() async throws {
         let bridge = makeBridge()

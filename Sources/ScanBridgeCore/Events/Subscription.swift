@@ -95,6 +95,14 @@ public final class Subscription: Sendable {
         mode.withLock { $0 = .closed }
     }
 
+    /// Still replaying: neither live yet, nor overflowed or closed.
+    public var isReplaying: Bool {
+        mode.withLock { mode in
+            if case .replaying = mode { return true }
+            return false
+        }
+    }
+
     public var isClosed: Bool {
         mode.withLock { mode in
             if case .closed = mode { return true }

@@ -35,10 +35,13 @@ public final class Bridge: Sendable {
             }
             var cursor = since
             let pageSize = 512
-            while cursor < head, !subscription.isClosed {
+            while cursor < head, subscription.isReplaying {
                 let page = try await journal.events(
                     after: cursor, through: head, filter: subscription.filter, limit: pageSize)
                 for event in page {
+                    // An overflow (too many live events held meanwhile) ends the replay at once:
+                    // nothing may follow its events.overflow.
+                    guard subscription.isReplaying else { return }
                     try await subscription.sink.send(event, for: subscription)
                 }
                 guard page.count == pageSize, let last = page.last else { break }

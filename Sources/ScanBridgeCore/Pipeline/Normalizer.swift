@@ -31,9 +31,12 @@ public struct Normalizer: Sendable {
             throw .invalidParams(error.message, field: "uid")
         }
         let symbology = try validated(read.symbology, in: Symbology.nfc) ?? uid.likelySymbology
+        // The text of a tap is its UID unless the reader said more (a text record, say).
+        let text = read.text.flatMap { $0.isEmpty ? nil : $0 } ?? uid.hex
+        try checkLength(text)
         return ScanEvent(
             id: Self.newID(), time: read.time, device: read.device, driver: read.driver, kind: read.kind,
-            symbology: symbology, aim: read.aim, text: read.text ?? uid.hex, uid: uid.hex, uidDisplay: uid.display,
+            symbology: symbology, aim: read.aim, text: text, uid: uid.hex, uidDisplay: uid.display,
             atr: read.atr.map { Hex.encode($0) }, cardType: read.cardType, ndef: read.ndef)
     }
 
@@ -51,16 +54,20 @@ public struct Normalizer: Sendable {
             throw .invalidParams("a \(read.kind.rawValue) read needs its text", field: "text")
         }
         guard !text.isEmpty else { throw .invalidParams("the scanned text is empty", field: "text") }
-        guard text.utf8.count <= maxTextBytes else {
-            throw .invalidParams(
-                "the scanned text has \(text.utf8.count) bytes; at most \(maxTextBytes) are accepted", field: "text")
-        }
+        try checkLength(text)
         let symbology = try validated(read.symbology, in: Symbology.barcode)
             ?? (read.kind == .qr ? "qr" : Symbology.infer(fromText: text))
         let aim = read.aim ?? Symbology.aimIdentifier(for: symbology)
         return ScanEvent(
             id: Self.newID(), time: read.time, device: read.device, driver: read.driver, kind: read.kind,
             symbology: symbology, aim: aim, text: text, raw: raw)
+    }
+
+    private func checkLength(_ text: String) throws(ScanBridgeError) {
+        guard text.utf8.count <= maxTextBytes else {
+            throw .invalidParams(
+                "the scanned text has \(text.utf8.count) bytes; at most \(maxTextBytes) are accepted", field: "text")
+        }
     }
 
     private func validated(_ symbology: String?, in names: [String]) throws(ScanBridgeError) -> String? {

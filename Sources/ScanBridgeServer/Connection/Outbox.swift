@@ -18,15 +18,16 @@ final class Outbox: SubscriptionSink, Sendable {
     enum Item {
         case message([UInt8])
         /// A `scan` notification: written as prefix, the event's JSON, suffix, without copying the event.
-        case scan(JournaledEvent, prefix: [UInt8], subscription: ObjectIdentifier)
+        case scan(JournaledEvent, prefix: [UInt8], subscription: String)
         case overflow(Subscription)
     }
 
     private struct State {
         var queue: Deque<(item: Item, isResponse: Bool)> = []
-        var perSubscription: [ObjectIdentifier: Int] = [:]
+        /// Events queued per subscription id (ids are never reused on a connection).
+        var perSubscription: [String: Int] = [:]
         /// Each subscription's notification prefix, built once.
-        var prefixes: [ObjectIdentifier: [UInt8]] = [:]
+        var prefixes: [String: [UInt8]] = [:]
         var responses = 0
         /// `onReady` was called and the queue has not been emptied since.
         var signalled = false
@@ -57,7 +58,7 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
-        let key = ObjectIdentifier(subscription)
+        let key = subscription.id
         let (accepted, signal) = state.withLock { state -> (Bool, Bool) in
             guard !state.finished else { return (true, false) }
             guard state.perSubscription[key, default: 0] < subscriptionCapacity else { return (false, false) }
@@ -72,7 +73,7 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     func send(_ event: JournaledEvent, for subscription: Subscription) async throws {
-        let key = ObjectIdentifier(subscription)
+        let key = subscription.id
         while !offer(event, for: subscription) {
             try await waitForRoom { $0.perSubscription[key, default: 0] < subscriptionCapacity }
         }
@@ -89,7 +90,7 @@ final class Outbox: SubscriptionSink, Sendable {
 
     /// Drops what the outbox kept for a subscription that ended.
     func forget(_ subscription: Subscription) {
-        _ = state.withLock { $0.prefixes.removeValue(forKey: ObjectIdentifier(subscription)) }
+        _ = state.withLock { $0.prefixes.removeValue(forKey: subscription.id) }
     }
 
     /// Answers queued and not yet taken by the socket.
@@ -120,7 +121,8 @@ final class Outbox: SubscriptionSink, Sendable {
                 case .message(let message): bytes += message.count
                 case .scan(let event, _, let key):
                     bytes += event.json.count + 64
-                    state.perSubscription[key, default: 1] -= 1
+                    let left = state.perSubscription[key, default: 1] - 1
+                    state.perSubscription[key] = left > 0 ? left : nil
                 case .overflow: break
                 }
                 if isResponse { state.responses -= 1 }

@@ -11,7 +11,13 @@ public struct MockDeviceSpec: Sendable, Hashable {
     /// Play the script again from the start when it ends.
     public var loop: Bool
 
-    public init(kind: DeviceKind, id: String? = nil, name: String? = nil, script: MockScript? = nil, loop: Bool = false) {
+    public init(kind: DeviceKind, id: String? = nil, name: String? = nil, script: MockScript? = nil, loop: Bool = false)
+        throws(ScanBridgeError)
+    {
+        // A looping script that never waits would flood the pipeline as fast as it can run.
+        if loop, let script, script.duration < .milliseconds(10) {
+            throw .invalidParams("a looping mock script must wait at least 10 ms per pass", field: "script")
+        }
         self.kind = kind
         self.id = id
         self.name = name
@@ -22,9 +28,9 @@ public struct MockDeviceSpec: Sendable, Hashable {
     /// Parses `KIND[:ID]` as given to `--mock`.
     public init(option: String) throws(ScanBridgeError) {
         let parts = option.split(separator: ":", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let kind = DeviceKind(rawValue: first) else {
+        guard let first = parts.first, let kind = DeviceKind(rawValue: first), parts.count == 1 || !parts[1].isEmpty else {
             throw .invalidParams("--mock takes KIND[:ID] with KIND one of nfc, barcode, qr; got '\(option)'", field: "mock")
         }
-        self.init(kind: kind, id: parts.count > 1 ? parts[1] : nil)
+        try self.init(kind: kind, id: parts.count > 1 ? parts[1] : nil)
     }
 }

@@ -12,6 +12,8 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
         var order: [String] = []
         var devices: [String: Device] = [:]
         var continuation: AsyncStream<DriverEvent>.Continuation?
+        /// Which `events()` stream is current, so an old stream's end cannot unset a newer one.
+        var generation = 0
     }
 
     private let state = Mutex(State())
@@ -32,18 +34,23 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
 
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
-        let devices = state.withLock { state in
+        // Changes are yielded under the lock, so the stream carries them in the order they happened.
+        let (devices, generation) = state.withLock { state in
             state.continuation = continuation
-            return state.order.compactMap { state.devices[$0] }
+            state.generation += 1
+            let devices = state.order.compactMap { state.devices[$0] }
+            for device in devices { continuation.yield(.device(device)) }
+            return (devices, state.generation)
         }
-        for device in devices { continuation.yield(.device(device)) }
         let players = zip(specs, devices).compactMap { spec, device -> Task<Void, Never>? in
             guard let script = spec.script else { return nil }
             return Task { await self.play(script, on: device.id, loop: spec.loop, into: continuation) }
         }
         continuation.onTermination = { [weak self] _ in
             for player in players { player.cancel() }
-            self?.state.withLock { $0.continuation = nil }
+            self?.state.withLock { state in
+                if state.generation == generation { state.continuation = nil }
+            }
         }
         return stream
     }
@@ -67,9 +74,9 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
                 state.order.append(device.id)
             }
             state.devices[device.id] = device
+            continuation.yield(.device(device))
             return (device, continuation)
         }
-        continuation.yield(.device(device))
         await applied(through: continuation)
         logger.info("mock device attached", metadata: ["device.id": "\(device.id)"])
         return device
@@ -84,10 +91,10 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
             if device.state == .gone { return nil }
             device.state = .gone
             state.devices[id] = device
+            continuation.yield(.gone(deviceID: id))
             return continuation
         }
         guard let continuation else { return }
-        continuation.yield(.gone(deviceID: id))
         await applied(through: continuation)
         logger.info("mock device detached", metadata: ["device.id": "\(id)"])
     }
@@ -103,10 +110,13 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
         repeat {
             for step in script.steps {
                 do { try await Task.sleep(for: step.delay) } catch { return }
-                guard let device = state.withLock({ $0.devices[id] }), device.state == .ready else { continue }
-                continuation.yield(.read(RawRead(
-                    device: device.id, driver: name, kind: device.kind, text: step.text, symbology: step.symbology,
-                    uid: step.uid)))
+                // Checked and yielded under the lock: no read slips in after the device's unplug.
+                state.withLock { state in
+                    guard let device = state.devices[id], device.state == .ready else { return }
+                    continuation.yield(.read(RawRead(
+                        device: device.id, driver: name, kind: device.kind, text: step.text, symbology: step.symbology,
+                        uid: step.uid)))
+                }
             }
         } while loop && !Task.isCancelled
     }

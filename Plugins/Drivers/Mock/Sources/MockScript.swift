@@ -39,7 +39,11 @@ public struct MockScript: Sendable, Hashable {
             while true {
                 let word = Self.peekWord(rest)
                 if word.hasPrefix("symbology=") {
-                    step.symbology = String(word.dropFirst("symbology=".count))
+                    let name = String(word.dropFirst("symbology=".count))
+                    guard Symbology.barcode.contains(name) || Symbology.nfc.contains(name) else {
+                        throw CodeError("\(where_): unknown symbology '\(name)'")
+                    }
+                    step.symbology = name
                     _ = Self.takeWord(&rest)
                 } else if word.hasPrefix("uid=") {
                     do throws(CodeError) {
@@ -61,6 +65,11 @@ public struct MockScript: Sendable, Hashable {
         }
         guard !steps.isEmpty else { throw CodeError("\(name) has no steps") }
         self.steps = steps
+    }
+
+    /// The time one pass of the script takes.
+    public var duration: Duration {
+        steps.reduce(.zero) { $0 + $1.delay }
     }
 
     private static func peekWord(_ text: Substring) -> Substring {

@@ -209,7 +209,7 @@ struct MockDriverTests {
 
     @Test("a looping script starts again")
     func scriptLoops() async throws {
-        let script = try MockScript(parsing: "0.001 a\n0.001 b")
+        let script = try MockScript(parsing: "0.005 a\n0.005 b")
         let driver = try MockDriver(devices: [MockDeviceSpec(kind: .barcode, script: script, loop: true)])
         let recorder = EventRecorder(driver)
         #expect(await eventually { recorder.reads.count >= 6 })
@@ -218,6 +218,13 @@ struct MockDriverTests {
             if case .read(_, _, let text, _, _) = record { text } else { nil }
         }
         #expect(Array(texts.prefix(6)) == ["a", "b", "a", "b", "a", "b"])
+    }
+
+    @Test("a looping script that never waits is refused: it would flood the pipeline")
+    func loopWithoutDelayRefused() throws {
+        let script = try MockScript(parsing: "0 a\n0 b")
+        #expect(throws: ScanBridgeError.self) { try MockDeviceSpec(kind: .barcode, script: script, loop: true) }
+        _ = try MockDeviceSpec(kind: .barcode, script: script, loop: false)
     }
 
     @Test("once the stream ends, the driver is no longer running")

@@ -93,6 +93,7 @@ struct MockScriptTests {
         ("1 symbology=qr", "script line 1: say what is scanned"),
         ("0 uid=04A1B", "script line 1: '04A1B' is not a card UID"),
         ("0 x\n0 uid=010203", "script line 2: a card UID has 4, 7, 8 or 10 bytes"),
+        ("0 x\n0 symbology=morse x", "script line 2: unknown symbology 'morse'"),
     ])
     func errors(_ source: String, message: String) {
         #expect {
