@@ -125,3 +125,42 @@ struct BadInputTests {
         await raw.close()
     }
 }
+
+/// Garbage of every kind on one connection: the daemon answers what it must and keeps serving.
+@Suite("Garbage end to end")
+struct GarbageTests {
+    @Test func randomLinesNeverStopTheDaemon() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        var generator = SystemRandomNumberGenerator()
+        var lines: [[UInt8]] = [
+            Array(repeating: UInt8(ascii: "["), count: 500_000),
+            Array(repeating: UInt8(ascii: "{"), count: 100_000),
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"\u0000\ud83d\ude00"}}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":[],"method":"x"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{"since":1e300}}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":3,"method":"events.subscribe","params":{"kinds":["nfc",7]}}"#.utf8),
+        ]
+        for _ in 0..<500 {
+            lines.append((0..<Int.random(in: 1...300, using: &generator)).map { _ in
+                var byte = UInt8.random(in: 0...255, using: &generator)
+                if byte == 0x0A { byte = 0x20 }
+                return byte
+            })
+        }
+        for line in lines { try await raw.send(line + [0x0A]) }
+        try await raw.send(#"{"jsonrpc":"2.0","id":"alive","method":"bridge.hello"}"#)
+        let alive = try await within(30, "the answer after the garbage") { () async throws -> Bool in
+            var iterator = raw.lines.makeAsyncIterator()
+            while let line = await iterator.next() {
+                if line.contains("\"alive\"") { return line.contains("\"scanbridge\"") }
+            }
+            return false
+        }
+        #expect(alive, "the connection survived every bad line")
+        let client = try await daemon.connect()
+        #expect(try await client.devices().count == 1, "and so did the daemon")
+        await client.close()
+        await raw.close()
+    }
+}
