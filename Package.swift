@@ -75,7 +75,7 @@ let package = Package(
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeCore", "ScanBridgeTesting"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeCore", "ScanBridgeTesting", log], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeStoreTests",
             dependencies: ["ScanBridgeStore", "ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift")],

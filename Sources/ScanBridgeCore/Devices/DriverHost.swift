@@ -1,4 +1,5 @@
 import Logging
+import ScanBridgeCodes
 
 /// Runs the drivers: applies their device changes to the registry and sends their reads
 /// through the bridge, one read at a time per driver so each device's reads keep their order.
@@ -7,11 +8,16 @@ public struct DriverHost: Sendable {
     public let drivers: [any DeviceDriver]
     let bridge: Bridge
     let logger: Logger
+    /// The first wait before restarting a stopped driver; it doubles up to 10 s.
+    let restartDelay: Duration
 
-    public init(drivers: [any DeviceDriver], bridge: Bridge, logger: Logger) {
+    public init(
+        drivers: [any DeviceDriver], bridge: Bridge, logger: Logger, restartDelay: Duration = .milliseconds(500)
+    ) {
         self.drivers = drivers
         self.bridge = bridge
         self.logger = logger
+        self.restartDelay = restartDelay
     }
 
     /// Runs until cancelled.
@@ -26,14 +32,15 @@ public struct DriverHost: Sendable {
     private func supervise(_ driver: any DeviceDriver) async {
         var logger = self.logger
         logger[metadataKey: "driver"] = "\(driver.name)"
-        var delay: Duration = .milliseconds(500)
+        var delay = restartDelay
         while !Task.isCancelled {
             let started = ContinuousClock.now
             for await event in driver.events() {
                 await handle(event, logger: logger)
             }
             guard !Task.isCancelled else { return }
-            if ContinuousClock.now - started > .seconds(30) { delay = .milliseconds(500) }
+            // A driver that ran a good while before stopping starts its backoff over.
+            if ContinuousClock.now - started > .seconds(30) { delay = restartDelay }
             logger.warning("driver stopped; restarting", metadata: ["retry.in": "\(delay)"])
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(10))
@@ -55,7 +62,7 @@ public struct DriverHost: Sendable {
                 // Logged in full so that a read the journal could not take is never silently lost.
                 logger.error("read not recorded", metadata: [
                     "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",
-                    "read.uid": "\(read.uid.map { $0.map { String($0, radix: 16) }.joined() } ?? "")",
+                    "read.uid": "\(read.uid.map { Hex.encode($0) } ?? "")",
                     "error": "\(error)",
                 ])
             }
