@@ -28,7 +28,7 @@ public final class SQLiteJournal: Journal {
         var writerCheckpointedAt: UInt64 = 0
     }
 
-    private let database: StoreDatabase
+    let database: StoreDatabase
     private let retention: JournalRetention
     private let onCommit: @Sendable ([JournaledEvent]) -> Void
     private let logger: Logger
@@ -55,11 +55,9 @@ public final class SQLiteJournal: Journal {
         self.logger = logger
         self.onCommit = onCommit
         self.pruneEvery = UInt64(max(1, min(1024, retention.maxEvents / 10)))
-        let lastSeq = try database.pool.read { db in
-            try UInt64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'") ?? 0
-        }
+        let lastSeq = try database.pool.read { db in try JournalRetention.lastSeq(db) }
         self.state = Mutex(State(lastSeq: lastSeq, prunedAt: lastSeq))
-        try database.pool.write { db in try self.prune(db) }
+        try database.pool.writeWithoutTransaction { db in try self.prune(db) }
     }
 
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
@@ -90,11 +88,7 @@ public final class SQLiteJournal: Journal {
             }
             guard !batch.isEmpty else { return }
             do {
-                var stored: [JournaledEvent] = []
-                try db.inTransaction(.immediate) {
-                    stored = try Self.insert(batch, firstSeq: firstSeq, db: db)
-                    return .commit
-                }
+                let stored = try Self.inTransaction(db) { try Self.insert(batch, firstSeq: firstSeq, db: db) }
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
                     state.lastSeq = stored.last!.seq
                     let checkpointDue = state.lastSeq - state.checkpointedAt >= checkpointEvery
@@ -139,64 +133,27 @@ public final class SQLiteJournal: Journal {
         return stored
     }
 
-    /// Drops what retention no longer keeps. The last seq stays in sqlite_sequence.
+    /// Drops what retention no longer keeps (on the writer queue, after delivery).
     private func prune(_ db: Database) throws {
         let lastSeq = state.withLock { state in
             state.prunedAt = state.lastSeq
             state.prunedTime = ContinuousClock.now
             return state.lastSeq
         }
-        let cutoffMs = Int64((Date().timeIntervalSince1970 - Double(retention.maxAge.components.seconds)) * 1000)
-        let keepFrom = Int64(lastSeq) - Int64(retention.maxEvents)
-        try db.execute(sql: "DELETE FROM event WHERE seq <= ? OR timeMs < ?", arguments: [keepFrom, cutoffMs])
+        try Self.inTransaction(db) { try retention.prune(db, lastSeq: lastSeq, now: Date()) }
     }
 
-    public func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
-        -> [JournaledEvent]
-    {
-        try await database.pool.read { db in
-            var sql = "SELECT seq, kind, device, json FROM event WHERE seq > ? AND seq <= ?"
-            var arguments: StatementArguments = [Int64(after), Int64(through)]
-            if let kinds = filter.kinds {
-                sql += " AND kind IN (\(databaseQuestionMarks(count: kinds.count)))"
-                arguments += StatementArguments(kinds.map(\.rawValue))
-            }
-            if let devices = filter.devices {
-                sql += " AND device IN (\(databaseQuestionMarks(count: devices.count)))"
-                arguments += StatementArguments(Array(devices))
-            }
-            sql += " ORDER BY seq LIMIT ?"
-            arguments += [limit]
-            return try Self.fetch(db, sql: sql, arguments: arguments)
-        }
-    }
-
-    public func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
-        try await database.pool.read { db in
-            var sql = "SELECT seq, kind, device, json FROM event"
-            var arguments = StatementArguments()
-            if let kinds {
-                sql += " WHERE kind IN (\(databaseQuestionMarks(count: kinds.count)))"
-                arguments += StatementArguments(kinds.map(\.rawValue))
-            }
-            sql += " ORDER BY seq DESC LIMIT ?"
-            arguments += [limit]
-            return try Self.fetch(db, sql: sql, arguments: arguments).reversed()
-        }
-    }
-
-    public func oldestRetainedSeq() async throws -> UInt64? {
-        try await database.pool.read { db in
-            try UInt64.fetchOne(db, sql: "SELECT MIN(seq) FROM event")
-        }
-    }
-
-    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> [JournaledEvent] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            let json: Data = row["json"]
-            return JournaledEvent(
-                seq: row["seq"], kind: DeviceKind(rawValue: row["kind"]) ?? .barcode, device: row["device"],
-                json: Array(json))
+    /// One write transaction through cached BEGIN and COMMIT statements: the journal commits
+    /// for every batch, and GRDB's general transaction path cost more than the insert itself.
+    static func inTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        do {
+            let result = try body()
+            try db.cachedStatement(sql: "COMMIT").execute()
+            return result
+        } catch {
+            if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+            throw error
         }
     }
 }

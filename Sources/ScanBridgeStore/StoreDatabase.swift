@@ -49,10 +49,11 @@ public struct StoreDatabase: Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-journal") { db in
-            // AUTOINCREMENT: sqlite_sequence remembers the last seq even when retention empties the table.
+            // seq is the rowid: no AUTOINCREMENT bookkeeping on every commit. Pruning records
+            // the last seq in journal_floor, so the sequence survives an emptied table.
             try db.execute(sql: """
                 CREATE TABLE event (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    seq INTEGER PRIMARY KEY,
                     id TEXT NOT NULL,
                     timeMs INTEGER NOT NULL,
                     device TEXT NOT NULL,
@@ -60,7 +61,10 @@ public struct StoreDatabase: Sendable {
                     json BLOB NOT NULL
                 );
                 CREATE INDEX event_kind_seq ON event(kind, seq);
-                CREATE INDEX event_time ON event(timeMs);
+                CREATE TABLE journal_floor (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    seq INTEGER NOT NULL
+                );
                 """)
         }
         return migrator
