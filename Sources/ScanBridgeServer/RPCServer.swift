@@ -42,9 +42,10 @@ public final class RPCServer: Service {
             .bind(unixDomainSocketPath: socketPath) { channel in
                 Self.peerCredentials(of: channel).flatMapThrowing { peer in
                     let watcher = WritabilityWatcher()
+                    let reader = RequestReader()
                     try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLine)), watcher)
-                    return Accepted(channel: channel, peer: peer, watcher: watcher)
+                        ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLine)), watcher, reader)
+                    return Accepted(channel: channel, peer: peer, watcher: watcher, reader: reader)
                 }
             }
         defer { unlink(socketPath) }
@@ -72,6 +73,7 @@ public final class RPCServer: Service {
         let channel: any Channel
         let peer: PeerCredentials
         let watcher: WritabilityWatcher
+        let reader: RequestReader
     }
 
     private func serve(_ accepted: Accepted) async {
@@ -100,9 +102,10 @@ public final class RPCServer: Service {
         let connection = Connection(
             id: number, role: role, peer: peer, services: services, channel: channel, writer: writer, logger: logger)
         do {
-            try await channel.pipeline.addHandler(RequestReader(connection: connection))
-            try await channel.setOption(.autoRead, value: true).get()
-            channel.read()
+            try await channel.eventLoop.submit {
+                accepted.reader.attach(connection)
+                channel.setOption(.autoRead, value: true).whenSuccess { channel.read() }
+            }.get()
         } catch {
             connection.inputEnded()
         }

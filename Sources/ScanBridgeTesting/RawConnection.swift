@@ -43,6 +43,11 @@ public final class RawConnection: Sendable {
         channel.read()
     }
 
+    /// Shuts the writing side only (as `nc -U` or `socat` do at the end of their input).
+    public func finishSending() async throws {
+        try await channel.close(mode: .output)
+    }
+
     public var isActive: Bool { channel.isActive }
 
     public func close() async {

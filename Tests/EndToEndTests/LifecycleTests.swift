@@ -44,6 +44,22 @@ struct LifecycleTests {
         #expect(daemon.log.contains("unknown key 'max_line_bytez'"))
     }
 
+    @Test func aClientThatShutsItsSideStillGetsItsAnswers() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        try await raw.send(#"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"4006381333931"}}"#)
+        try await raw.send(#"{"jsonrpc":"2.0","id":2,"method":"devices.list"}"#)
+        try await raw.finishSending()
+        let ids = try await within(20, "both answers, then the close") { () async -> [Int64] in
+            var ids: [Int64] = []
+            for await line in raw.lines {
+                if let id = (try? JSONValue(parsing: Array(line.utf8)))?["id"]?.intValue { ids.append(id) }
+            }
+            return ids
+        }
+        #expect(Set(ids) == [1, 2])
+    }
+
     @Test func sigintStopsCleanly() async throws {
         let daemon = try await startDaemon(["--mock", "barcode"])
         let client = try await daemon.connect()
