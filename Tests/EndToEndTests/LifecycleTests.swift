@@ -60,6 +60,22 @@ struct LifecycleTests {
         #expect(Set(ids) == [1, 2])
     }
 
+    @Test func aDeviceForADriverNotBuiltInIsLoggedNotFatal() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1", "--device", "evdev:/dev/input/event5,layout=de"])
+        #expect(daemon.log.contains("no driver 'evdev' in this build"))
+        let client = try await daemon.connect()
+        #expect(try await client.devices().map(\.id) == ["mock:till-1"])
+        await client.close()
+    }
+
+    @Test func anUnknownDriverOrMockOptionIsAClearError() async throws {
+        for arguments in [["--drivers", "mock,laser"], ["--mock", "laser:1"], ["--mock", "barcode:"]] {
+            let daemon = try DaemonHarness(arguments: arguments)
+            await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+            #expect(daemon.log.contains("scanbridged: "), "one sentence for \(arguments): \(daemon.log)")
+        }
+    }
+
     @Test func sigintStopsCleanly() async throws {
         let daemon = try await startDaemon(["--mock", "barcode"])
         let client = try await daemon.connect()

@@ -27,7 +27,7 @@ public struct MockDeviceSpec: Sendable, Hashable {
 
     /// Parses `KIND[:ID]` as given to `--mock`.
     public init(option: String) throws(ScanBridgeError) {
-        let parts = option.split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = option.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first, let kind = DeviceKind(rawValue: first), parts.count == 1 || !parts[1].isEmpty else {
             throw .invalidParams("--mock takes KIND[:ID] with KIND one of nfc, barcode, qr; got '\(option)'", field: "mock")
         }
