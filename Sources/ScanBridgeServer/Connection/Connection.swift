@@ -111,11 +111,12 @@ final class Connection: Sendable {
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             spawn {
-                // The elements run concurrently (their journal writes share commits); the
-                // answers keep the batch's order.
+                // The elements run concurrently (their journal writes share commits) on the
+                // shared pool, not this connection's event loop: a batch asks for throughput,
+                // and one loop would do all of its work alone. The answers keep the batch's order.
                 let outcomes = await withTaskGroup(of: (Int, Payload?, (@Sendable () async -> Void)?).self) { group in
                     for (index, (message, admitted)) in zip(messages, admitted).enumerated() {
-                        group.addTask {
+                        group.addTask(executorPreference: globalConcurrentExecutor) {
                             guard admitted else { return (index, self.overloaded(message), nil) }
                             defer { self.release(message) }
                             let (payload, afterResponse) = await self.services.dispatcher.answer(message, on: self)
