@@ -46,8 +46,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ScanBridgeStore",
-            dependencies: ["ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC", "ScanBridgeCore"] + nio, swiftSettings: strict),
         .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"] + nio, swiftSettings: strict),
