@@ -4,7 +4,12 @@ import ScanBridgeCore
 /// Builds the JSON-RPC 2.0 messages the daemon and clients send.
 public enum RPCMessage {
     public static func response(id: JSONValue, result: Payload) -> [UInt8] {
-        JSONWriter.bytes(.object([("jsonrpc", .string("2.0")), ("id", .value(id)), ("result", result)]))
+        JSONWriter.bytes(responsePayload(id: id, result: result))
+    }
+
+    /// A response as a payload, to stand alone or in a batch's array.
+    public static func responsePayload(id: JSONValue, result: Payload) -> Payload {
+        .object([("jsonrpc", .string("2.0")), ("id", .value(id)), ("result", result)])
     }
 
     public static func error(id: JSONValue, _ error: RPCError) -> [UInt8] {

@@ -32,8 +32,7 @@ struct RPCDispatcher: Sendable {
         case .request(let id, let method, let params):
             do {
                 let outcome = try await call(method, params, on: connection)
-                return (.object([("jsonrpc", .string("2.0")), ("id", .value(id)), ("result", outcome.result)]),
-                        outcome.afterResponse)
+                return (RPCMessage.responsePayload(id: id, result: outcome.result), outcome.afterResponse)
             } catch {
                 return (RPCMessage.errorPayload(id: id, ErrorMapping.rpcError(for: error, method: method, logger: connection.logger)), nil)
             }

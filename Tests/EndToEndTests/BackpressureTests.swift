@@ -78,3 +78,34 @@ struct BackpressureTests {
         await injector.close()
     }
 }
+
+/// Many clients coming and going at once: every one is served, and each leaves nothing
+/// behind in the daemon (no file descriptor, no subscription).
+@Suite("Many clients end to end")
+struct ManyClientsTests {
+    @Test func fiftyClientsComeAndGo() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let pid = try #require(daemon.pid)
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<50 {
+                group.addTask {
+                    let client = try await daemon.connect()
+                    _ = try await client.call("events.subscribe")
+                    for n in 0..<20 { _ = try await client.inject(device: "mock:till-1", text: "w\(worker)-\(n)") }
+                    await client.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        let settled = await eventually {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? .max) <= before
+        }
+        #expect(settled, "every connection's socket was closed")
+        let client = try await daemon.connect()
+        let recent = try await client.call("events.recent", ["limit": 1000])
+        #expect(recent["events"]?.arrayValue?.count == 1000)
+        #expect(try await client.call("bridge.hello")["name"] == "scanbridge")
+        await client.close()
+    }
+}
