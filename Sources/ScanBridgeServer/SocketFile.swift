@@ -9,14 +9,19 @@ enum SocketFile {
     /// Makes `path` free to bind: creates the folder, removes a socket left by a dead
     /// daemon, and refuses when a live daemon answers there or the path is not a socket.
     static func prepare(_ path: String) async throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard info.st_mode & S_IFMT == S_IFSOCK else {
-            throw ScanBridgeError.unavailable("\(path) exists and is not a socket; remove it or choose another --socket")
+        // File system calls block: they run on NIO's thread pool, not the cooperative pool.
+        let exists = try await NIOThreadPool.singleton.runIfActive {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return false }
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                throw ScanBridgeError.unavailable("\(path) exists and is not a socket; remove it or choose another --socket")
+            }
+            return true
         }
+        guard exists else { return }
         if let live = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: path).get()
         {
@@ -24,7 +29,7 @@ enum SocketFile {
             throw ScanBridgeError.unavailable(
                 "another scanbridged is already running at \(path); stop it first or choose another --socket")
         }
-        unlink(path)
+        _ = try await NIOThreadPool.singleton.runIfActive { unlink(path) }
     }
 
     /// Mode 0660, and the group that may connect when one is configured.

@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 import ScanBridgeCore
 import ScanBridgeServer
 import ScanBridgeStore
@@ -12,10 +13,13 @@ struct Daemon {
 
     func run() async throws {
         let publisher = Publisher(holdCapacity: settings.limits.subscriptionQueue)
-        let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
-        let journal = try SQLiteJournal(
-            database: database, retention: settings.retention, logger: logger,
-            onCommit: { publisher.publish($0) })
+        // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
+        let journal = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
+            let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
+            return try SQLiteJournal(
+                database: database, retention: settings.retention, logger: logger,
+                onCommit: { publisher.publish($0) })
+        }
         let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: BuiltinPlugins.handlers(), logger: logger))
         let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
         let services = ServerServices(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOPosix
 import ScanBridgeCore
 import ScanBridgeRPC
 import ScanBridgeServer
@@ -43,7 +44,9 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
         let started = ContinuousClock.now
         let settings: DaemonSettings
         do {
-            settings = try DaemonSettings(options: self)
+            // Reads files and the group database: off the cooperative pool.
+            let options = self
+            settings = try await NIOThreadPool.singleton.runIfActive { try DaemonSettings(options: options) }
         } catch {
             FileHandle.standardError.write(Data("scanbridged: \(error)\n".utf8))
             throw ExitCode(2)
