@@ -36,6 +36,17 @@ final class LineStamper: Sendable {
         channel.writeAndFlush(ByteBuffer(string: line + "\n"), promise: nil)
     }
 
+    /// Sends `line` from the event loop, calling `stamp` there just before the write: the
+    /// hop from the sending task to the loop is the benchmark's own, and is not measured.
+    func send(_ line: String, stamp: @escaping @Sendable (UInt64) -> Void) {
+        let buffer = ByteBuffer(string: line + "\n")
+        let channel = self.channel
+        channel.eventLoop.execute {
+            stamp(Nanos.now())
+            channel.writeAndFlush(buffer, promise: nil)
+        }
+    }
+
     var lines: Int { recorder.state.withLock { $0.lines } }
     var histogram: Histogram<UInt64> { recorder.state.withLock { $0.histogram } }
 

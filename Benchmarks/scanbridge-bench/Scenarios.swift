@@ -17,8 +17,7 @@ enum Scenarios {
             return arrived - sendTimes.time(of: index)
         }
         for index in 0..<(count + warmup) {
-            sendTimes.set(index, Nanos.now())
-            client.send(injectLine(id: index, index: index))
+            client.send(injectLine(id: index, index: index)) { sendTimes.set(index, $0) }
             await client.wait(forLines: index + 1)
             try await Task.sleep(for: .microseconds(200))
         }
@@ -50,8 +49,7 @@ enum Scenarios {
         let start = Nanos.now() + 10_000_000
         for index in 0..<total {
             await Nanos.sleep(until: start + UInt64(index) * interval)
-            sendTimes.set(index, Nanos.now())
-            injector.send(injectLine(id: index, index: index))
+            injector.send(injectLine(id: index, index: index)) { sendTimes.set(index, $0) }
         }
         var merged = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         for reader in readers {
