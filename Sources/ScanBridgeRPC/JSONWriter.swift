@@ -1,13 +1,13 @@
 import Foundation
 import ScanBridgeCore
 
-/// Writes `Payload`s as compact JSON (one line, no pretty-printing).
+/// Writes `Payload`s as compact JSON (one line, no pretty-printing), through the same
+/// `JSONOutput` that encodes events.
 public enum JSONWriter {
     public static func bytes(_ payload: Payload) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
+        var out = JSONOutput()
         write(payload, into: &out)
-        return out
+        return out.bytes
     }
 
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
@@ -16,36 +16,21 @@ public enum JSONWriter {
         return Array(try encoder.encode(value))
     }
 
-    public static func write(_ payload: Payload, into out: inout [UInt8]) {
+    static func write(_ payload: Payload, into out: inout JSONOutput) {
         switch payload {
-        case .value(let value): write(value, into: &out)
-        case .raw(let bytes): out.append(contentsOf: bytes)
+        case .value(let value): out.value(value)
+        case .raw(let bytes): out.raw(bytes)
         case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
+            out.beginObject()
+            for (key, value) in members {
+                out.key(key)
                 write(value, into: &out)
             }
-            out.append(UInt8(ascii: "}"))
+            out.endObject()
         case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            out.beginArray()
+            for element in elements { write(element, into: &out) }
+            out.endArray()
         }
-    }
-
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
-        var output = JSONOutput(capacity: 0)
-        output.value(value)
-        out.append(contentsOf: output.bytes)
-    }
-
-    static func writeString(_ text: String, into out: inout [UInt8]) {
-        JSONOutput.appendString(text, to: &out)
     }
 }
