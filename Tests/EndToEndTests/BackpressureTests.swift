@@ -109,3 +109,39 @@ struct ManyClientsTests {
         await client.close()
     }
 }
+
+/// A client that sends requests and reads no answers is not read from until it does: its
+/// answers wait (bounded), and every request gets exactly one answer (a burst past the
+/// pending limit is answered `-32005`, as PROTOCOL.md says), none is lost.
+@Suite("Unread answers end to end")
+struct UnreadAnswersTests {
+    @Test func requestsWaitForTheClientToRead() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  pending_requests: 16\n")
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
+        let total = 2_000
+        // The sends stall once the daemon stops reading (both socket buffers full): that is
+        // the backpressure. Reading the answers lets them go on.
+        let sender = Task {
+            for id in 1...total { try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"bridge.hello"}"#) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try await raw.startReading()
+        let ids = try await within(60, "every answer") { () async throws -> Set<Int64> in
+            var ids = Set<Int64>()
+            var lines = raw.lines.makeAsyncIterator()
+            while ids.count < total, let line = await lines.next() {
+                let answer = try JSONValue(parsing: Array(line.utf8))
+                let code = answer["error"]?["code"]?.intValue
+                #expect(answer["result"] != nil || code == Int64(RPCError.overloaded), "\(line)")
+                if let id = answer["id"]?.intValue {
+                    #expect(!ids.contains(id), "one answer per request")
+                    ids.insert(id)
+                }
+            }
+            return ids
+        }
+        try await sender.value
+        #expect(ids == Set(1...Int64(total)))
+        await raw.close()
+    }
+}

@@ -24,6 +24,8 @@ final class Connection: Sendable {
         var running = 0
         var idleWaiter: CheckedContinuation<Void, Never>?
         var inputEnded = false
+        /// Reading is off until the client takes its answers (one pause at a time).
+        var readingPaused = false
         var inputWaiter: CheckedContinuation<Void, Never>?
     }
 
@@ -133,12 +135,14 @@ final class Connection: Sendable {
             }
         }
         // A client that sends requests but reads no answers is not read from until it does.
-        if outbox.responsesQueued >= services.limits.pendingRequests {
-            channel.setOption(ChannelOptions.autoRead, value: false).whenSuccess { [outbox, channel] in
-                outbox.whenResponseRoom {
-                    channel.eventLoop.execute {
-                        channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { channel.read() }
-                    }
+        guard outbox.responsesQueued >= services.limits.pendingRequests,
+              !state.withLock({ state in defer { state.readingPaused = true }; return state.readingPaused })
+        else { return }
+        channel.setOption(ChannelOptions.autoRead, value: false).whenSuccess { [outbox, channel] in
+            outbox.whenResponseRoom {
+                channel.eventLoop.execute {
+                    self.state.withLock { $0.readingPaused = false }
+                    channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { channel.read() }
                 }
             }
         }
