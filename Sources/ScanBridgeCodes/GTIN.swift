@@ -22,7 +22,7 @@ public enum GTIN {
 
     /// The GTIN-14 form (left-padded with zeros) of a GTIN-8, -12, -13 or -14 with a valid check digit.
     public static func gtin14(_ code: some StringProtocol) -> String? {
-        guard [8, 12, 13, 14].contains(code.count), hasValidCheckDigit(code) else { return nil }
-        return String(repeating: "0", count: 14 - code.count) + code
+        guard lengths.contains(code.count), hasValidCheckDigit(code) else { return nil }
+        return padded(code)
     }
 }

@@ -27,7 +27,7 @@ public enum Hex {
         return bytes
     }
 
-    private static func nibble(_ c: UInt8) -> UInt8? {
+    static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10

@@ -29,6 +29,28 @@ public enum Symbology {
         }
     }
 
+    /// The symbology an AIM identifier names (`]E0` is EAN/UPC, `]C1` GS1-128…), when the
+    /// identifier alone tells; nil for unknown ones.
+    public static func named(aim: String) -> String? {
+        guard aim.count == 3 else { return nil }
+        let code = aim.dropFirst().first!
+        let modifier = aim.last!
+        switch code {
+        case "E": return modifier == "4" ? "ean-8" : "ean-13"
+        case "C": return modifier == "1" ? "gs1-128" : "code-128"
+        case "A": return "code-39"
+        case "G": return "code-93"
+        case "I": return "itf"
+        case "F": return "codabar"
+        case "e": return "databar"
+        case "Q": return "qr"
+        case "d": return "data-matrix"
+        case "L": return "pdf417"
+        case "z": return "aztec"
+        default: return nil
+        }
+    }
+
     /// Infers a barcode symbology from its text alone: EAN-13, EAN-8 and UPC-A are
     /// recognised by length and check digit; anything else is `unknown`.
     public static func infer(fromText text: String) -> String {

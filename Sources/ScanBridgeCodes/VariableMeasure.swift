@@ -1,0 +1,45 @@
+/// A variable-measure EAN-13 from a scale label: a restricted-circulation number
+/// (prefix 02 or 20–29) whose digits hold an item reference and a price or weight,
+/// laid out as the region's GS1 Member Organisation decides (see ``Region``).
+public struct VariableMeasure: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        /// Hundredths of the currency (pence, cents, øre).
+        case price(minorUnits: Int64)
+        case weight(grams: Int64)
+    }
+
+    /// The EAN-13 with the value digits zeroed and the price check digit and final check
+    /// digit recomputed: the same for every label of one item, so the catalogue lookup key.
+    public let itemCode: String
+    public let value: Value
+
+    public init(itemCode: String, value: Value) {
+        self.itemCode = itemCode
+        self.value = value
+    }
+
+    /// Reads `ean13` by `region`'s layouts. Nil when it is not a 13-digit code with a
+    /// variable-measure prefix in that region; throws when it is one but its final check
+    /// digit or price check digit is wrong.
+    public static func parse(_ ean13: some StringProtocol, region: Region) throws(CodeError) -> VariableMeasure? {
+        guard ean13.count == 13, ASCII.firstNonDigit(in: ean13) == nil,
+              let layout = region.layouts[String(ean13.prefix(2))] else { return nil }
+        if let error = GTIN.checkDigitError(ean13) { throw error }
+        var data = Array(ean13.prefix(12))
+        let valueDigits = String(data[layout.valueRange])
+        if let checkIndex = layout.checkIndex, let found = ASCII.digit(data[checkIndex]),
+           let expected = PriceCheckDigit.forValue(valueDigits), found != expected {
+            throw CodeError("the price check digit is \(found) but should be \(expected) for the "
+                            + "\(layout.measure == .price ? "price" : "weight") \(valueDigits) in \(ean13)")
+        }
+        data.replaceSubrange(layout.valueRange, with: repeatElement("0", count: layout.valueRange.count))
+        if let checkIndex = layout.checkIndex, let zeroCheck = PriceCheckDigit.forValue(String(data[layout.valueRange])) {
+            data[checkIndex] = Character(String(zeroCheck))
+        }
+        let key = String(data)
+        // Safe: the value digits are ASCII digits, at most 10 of them, so they fit an Int64,
+        // and `key` is 12 ASCII digits, so it has a check digit.
+        let value = Int64(valueDigits) ?? 0
+        return VariableMeasure(itemCode: key + String(GTIN.checkDigit(forData: key) ?? 0), value: layout.value(value))
+    }
+}
