@@ -9,7 +9,8 @@ enum ASCII {
 
     /// The first character of `text` that is not an ASCII digit.
     static func firstNonDigit(in text: some StringProtocol) -> Character? {
-        text.first { digit($0) == nil }
+        if text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return nil }
+        return text.first { digit($0) == nil }
     }
 
     /// `'A'` for a printable character, `U+001D` for a control character or space, so an

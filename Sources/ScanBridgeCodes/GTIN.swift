@@ -3,11 +3,12 @@ public enum GTIN {
     /// The check digit for `digits` (the data digits, without a check digit):
     /// weights 3, 1, 3, … from the rightmost data digit.
     public static func checkDigit(forData digits: some StringProtocol) -> Int? {
+        // On the UTF-8 bytes: every scan and every imported product comes through here.
         var sum = 0
         var weight = 3
-        for char in digits.reversed() {
-            guard let value = char.wholeNumberValue, char.isASCII else { return nil }
-            sum += value * weight
+        for byte in digits.utf8.reversed() {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            sum += Int(byte - 0x30) * weight
             weight = 4 - weight
         }
         return (10 - sum % 10) % 10

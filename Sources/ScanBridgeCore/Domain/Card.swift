@@ -1,0 +1,66 @@
+import Foundation
+import ScanBridgeCodes
+
+/// An NFC card linked to a customer's wallet (seed 000 `NFCCard`). A UID is linked to
+/// one wallet at most.
+public struct Card: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case active, inactive, blocked
+    }
+
+    public var uid: NFCUID
+    public var walletAddress: String
+    public var cardName: String?
+    public var status: Status
+    public var createdAt: Date
+
+    public init(uid: NFCUID, walletAddress: String, cardName: String? = nil, status: Status = .active, createdAt: Date) {
+        self.uid = uid
+        self.walletAddress = walletAddress
+        self.cardName = cardName
+        self.status = status
+        self.createdAt = createdAt
+    }
+
+    /// `cardName`, else "Card " and the last four characters of the display UID (seed 000).
+    public var displayName: String {
+        cardName ?? "Card \(uid.display.suffix(4))"
+    }
+
+    public var wire: JSONValue {
+        .object([
+            "uid": .string(uid.hex), "uidDisplay": .string(uid.display), "walletAddress": .string(walletAddress),
+            "cardName": cardName.map(JSONValue.string) ?? .null, "displayName": .string(displayName),
+            "status": .string(status.rawValue), "createdAt": .string(EventTime.format(createdAt)),
+        ])
+    }
+}
+
+extension JSONFields {
+    /// A card UID in any accepted spelling (`04A1B2…`, `04:a1:…`, `04-A1-…`).
+    public func uid(_ key: String) throws(ScanBridgeError) -> NFCUID {
+        let text = try requiredString(key)
+        do throws(CodeError) {
+            return try NFCUID(parsing: text)
+        } catch {
+            throw .invalidParams("\(field(key)): \(error.message)", field: field(key))
+        }
+    }
+
+    /// A wallet address: an opaque identifier, without spaces.
+    public func walletAddress(_ key: String) throws(ScanBridgeError) -> String {
+        let address = try requiredText(key, maxLength: 128)
+        guard !address.contains(where: \.isWhitespace) else {
+            throw .invalidParams("\(field(key)) must not contain spaces", field: field(key))
+        }
+        return address
+    }
+
+    public func cardStatus(_ key: String) throws(ScanBridgeError) -> Card.Status? {
+        guard let text = try string(key) else { return nil }
+        guard let status = Card.Status(rawValue: text) else {
+            throw .invalidParams("\(field(key)) must be active, inactive or blocked; got '\(text)'", field: field(key))
+        }
+        return status
+    }
+}

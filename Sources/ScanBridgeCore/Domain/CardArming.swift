@@ -1,0 +1,11 @@
+import Foundation
+
+/// One-shot arms for linking: the next unknown card tapped (on `device`, when given) is
+/// linked to the wallet. `cards.arm` and `cards.disarm` drive it; the card-link handler
+/// uses the arms up.
+public protocol CardArming: Sendable {
+    /// Arms a link and returns its token and when it expires.
+    func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date)
+    /// False when there is no such arm (used, expired or never made).
+    func disarm(_ token: String) -> Bool
+}

@@ -1,0 +1,57 @@
+import ScanBridgeCodes
+
+extension Product {
+    /// The product as PROTOCOL.md shows it, derived fields included.
+    public var wire: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(id), "storeId": .string(storeId), "name": .string(name),
+            "price": .string(price.amount), "currency": .string(price.currency),
+            "sku": sku.map(JSONValue.string) ?? .null, "category": category.map(JSONValue.string) ?? .null,
+            "barcode": barcode.map(JSONValue.string) ?? .null, "gtin": gtin.map(JSONValue.string) ?? .null,
+            "trackStock": .bool(trackStock), "quantity": .int(quantity), "lowStockThreshold": .int(lowStockThreshold),
+            "allowNegativeStock": .bool(allowNegativeStock), "stockStatus": .string(stockStatus.rawValue),
+            "canSell": .bool(canSell),
+        ]
+        if let parentId { members["parentId"] = .string(parentId) }
+        if let variant { members["variant"] = .string(variant) }
+        return .object(members)
+    }
+
+    /// Reads and validates a product given by a client (`products.upsert`, an import row).
+    ///
+    /// `id` may be left out when the product has a barcode or a SKU: it is then derived from
+    /// them, so importing the same file twice updates instead of duplicating.
+    public init(input: JSONFields, settings: CatalogSettings) throws(ScanBridgeError) {
+        let name = try input.requiredText("name")
+        guard let priceValue = input.members["price"], priceValue != .null else {
+            throw .invalidParams("\(input.field("price")) is required", field: input.field("price"))
+        }
+        let price = try Money.parseAmount(priceValue, field: input.field("price"))
+        let currency = try input.text("currency", maxLength: 3)
+            .map { code throws(ScanBridgeError) in try Currency.validated(code, field: input.field("currency")) }
+            ?? settings.currency
+        let sku = try input.text("sku", maxLength: 64)
+        let barcode = try input.text("barcode", maxLength: 64)
+        if let barcode, barcode.allSatisfy({ $0.isASCII && $0.isNumber }), [8, 12, 13, 14].contains(barcode.count) {
+            do throws(CodeError) {
+                _ = try GTIN.normalize(barcode)
+            } catch {
+                throw .invalidParams("\(input.field("barcode")): \(error.message)", field: input.field("barcode"))
+            }
+        }
+        let derivedID = (barcode.flatMap { try? GTIN.normalize($0) } ?? barcode ?? sku).map { "prod_\($0)" }
+        guard let id = try input.text("id", maxLength: 128) ?? derivedID else {
+            throw .invalidParams(
+                "\(input.path.isEmpty ? "the product" : input.path) needs an id, a barcode or a sku", field: input.field("id"))
+        }
+        let counts: ClosedRange<Int64> = -1_000_000_000...1_000_000_000
+        self.init(
+            id: id, storeId: try input.text("storeId", maxLength: 128) ?? settings.storeId, name: name,
+            price: Money(minorUnits: price, currency: currency), sku: sku,
+            category: try input.text("category"), barcode: barcode,
+            trackStock: try input.bool("trackStock") ?? false, quantity: try input.integer("quantity", in: counts) ?? 0,
+            lowStockThreshold: try input.integer("lowStockThreshold", in: 0...1_000_000_000) ?? 0,
+            allowNegativeStock: try input.bool("allowNegativeStock") ?? false,
+            parentId: try input.text("parentId", maxLength: 128), variant: try input.text("variant"))
+    }
+}
