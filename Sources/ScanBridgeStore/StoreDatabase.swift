@@ -67,6 +67,7 @@ public struct StoreDatabase: Sendable {
                 );
                 """)
         }
+        registerDomainSchema(in: &migrator)
         return migrator
     }
 }

@@ -1,0 +1,64 @@
+import GRDB
+import ScanBridgeCore
+
+/// A row of `product`: a `Product` with its price in minor units, its derived GTIN-14 and
+/// its times. Read by column position straight from the statement (reads select `columns`
+/// in this order), because the scan lookup decodes one of these per scan.
+struct ProductRecord: TableRecord, Sendable {
+    static let databaseTableName = "product"
+
+    /// The columns every read selects, in the order `init(row:)` reads them.
+    static let columns = """
+        id, storeId, name, priceMinor, currency, sku, category, barcode, trackStock, quantity, \
+        lowStockThreshold, allowNegativeStock, parentId, variant
+        """
+
+    /// Inserts a product, or replaces the one with its id: `createdAtMs` stays the first one.
+    static let upsertSQL = """
+        INSERT INTO product (id, storeId, name, priceMinor, currency, sku, category, barcode, gtin, trackStock, \
+        quantity, lowStockThreshold, allowNegativeStock, parentId, variant, createdAtMs, updatedAtMs)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET
+            storeId = excluded.storeId, name = excluded.name, priceMinor = excluded.priceMinor,
+            currency = excluded.currency, sku = excluded.sku, category = excluded.category,
+            barcode = excluded.barcode, gtin = excluded.gtin, trackStock = excluded.trackStock,
+            quantity = excluded.quantity, lowStockThreshold = excluded.lowStockThreshold,
+            allowNegativeStock = excluded.allowNegativeStock, parentId = excluded.parentId,
+            variant = excluded.variant, updatedAtMs = excluded.updatedAtMs
+        """
+
+    var product: Product
+
+    init(_ product: Product) {
+        self.product = product
+    }
+
+    /// The product of the first row `statement` (selecting `columns`) gives, decoded straight
+    /// from the SQLite statement: the scan lookup's path, without building a `Row`.
+    static func fetchFirst(_ statement: Statement, arguments: StatementArguments) throws -> Product? {
+        let ids = try String.fetchCursor(statement, arguments: arguments)
+        guard let id = try ids.next() else { return nil }
+        let row = statement.sqliteStatement
+        func text(_ index: CInt) -> String { String(sqliteStatement: row, index: index) }
+        func optionalText(_ index: CInt) -> String? {
+            String.fromDatabaseValue(DatabaseValue(sqliteStatement: row, index: index))
+        }
+        func integer(_ index: CInt) -> Int64 { Int64(sqliteStatement: row, index: index) }
+        func bool(_ index: CInt) -> Bool { Bool(sqliteStatement: row, index: index) }
+        return Product(
+            id: id, storeId: text(1), name: text(2), price: Money(minorUnits: integer(3), currency: text(4)),
+            sku: optionalText(5), category: optionalText(6), barcode: optionalText(7), trackStock: bool(8),
+            quantity: integer(9), lowStockThreshold: integer(10), allowNegativeStock: bool(11),
+            parentId: optionalText(12), variant: optionalText(13))
+    }
+
+    /// The arguments of `upsertSQL`, with the GTIN computed once by the caller.
+    func upsertArguments(gtin: String?, nowMs: Int64) -> StatementArguments {
+        let product = product
+        return [
+            product.id, product.storeId, product.name, product.price.minorUnits, product.price.currency,
+            product.sku, product.category, product.barcode, gtin, product.trackStock, product.quantity,
+            product.lowStockThreshold, product.allowNegativeStock, product.parentId, product.variant, nowMs, nowMs,
+        ]
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import ScanBridgeCodes
+import ScanBridgeCore
+
+/// NFC cards in the `card` table. Every change is one write transaction on the single
+/// writer, so two readers tapping the same new card cannot both link it.
+public final class SQLiteCardRepository: CardRepository {
+    let database: StoreDatabase
+
+    public init(database: StoreDatabase) {
+        self.database = database
+    }
+
+    public func card(uid: NFCUID) async throws -> Card? {
+        try await database.read("read card \(uid.display)") { db in try CardRecord.fetch(uid: uid, db) }
+    }
+
+    public func identify(uid: NFCUID) async throws -> (card: Card, customer: Customer?)? {
+        let found = try await database.read("identify card \(uid.display)") { db -> Identified? in
+            guard let card = try CardRecord.fetch(uid: uid, db) else { return nil }
+            return Identified(card: card, customer: try CustomerRecord.fetch(walletAddress: card.walletAddress, db))
+        }
+        return found.map { ($0.card, $0.customer) }
+    }
+
+    public func cards(walletAddress: String?) async throws -> [Card] {
+        try await database.read("list the cards") { db in
+            let select = "SELECT \(CardRecord.columns) FROM card"
+            let order = "ORDER BY createdAtMs, rowid"
+            guard let walletAddress else {
+                return try CardRecord.fetchAll(db, sql: "\(select) \(order)").map(\.card)
+            }
+            return try CardRecord.fetchAll(db, sql: "\(select) WHERE walletAddress = ? \(order)", arguments: [walletAddress])
+                .map(\.card)
+        }
+    }
+
+    public func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome {
+        // What is returned is what a later read gives.
+        let time = StoreTime.stored(time)
+        return try await database.write("link card \(uid.display)") { db in
+            if let existing = try CardRecord.fetch(uid: uid, db) {
+                guard existing.walletAddress == walletAddress else { return .conflict(existing) }
+                guard let customer = try CustomerRecord.fetch(walletAddress: walletAddress, db) else {
+                    throw ScanBridgeError(.internalError, "card \(uid.display) is linked to \(walletAddress), which has no customer")
+                }
+                return .alreadyLinked(existing, customer)
+            }
+            // Created when new; an existing customer only gets its first-link time when unset.
+            let customer = try CustomerRecord.upsert(
+                Customer(walletAddress: walletAddress, milestones: Customer.Milestones(firstCardLinkedAt: time), createdAt: time),
+                db)
+            let card = Card(uid: uid, walletAddress: walletAddress, cardName: cardName, status: .active, createdAt: time)
+            try CardRecord(card).insert(db)
+            return .linked(card, customer)
+        }
+    }
+
+    public func setStatus(uid: NFCUID, status: Card.Status) async throws -> Card? {
+        try await database.write("change the status of card \(uid.display)") { db in
+            try db.cachedStatement(sql: "UPDATE card SET status = ? WHERE uid = ?").execute(arguments: [status.rawValue, uid.hex])
+            guard db.changesCount > 0 else { return nil }
+            return try CardRecord.fetch(uid: uid, db)
+        }
+    }
+
+    public func unlink(uid: NFCUID) async throws -> Bool {
+        try await database.write("unlink card \(uid.display)") { db in
+            try db.cachedStatement(sql: "DELETE FROM card WHERE uid = ?").execute(arguments: [uid.hex])
+            return db.changesCount > 0
+        }
+    }
+}
+
+/// A card and its customer, as one Sendable value out of a read.
+private struct Identified: Sendable {
+    var card: Card
+    var customer: Customer?
+}

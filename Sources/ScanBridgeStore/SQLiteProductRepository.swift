@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import ScanBridgeCore
+import Synchronization
+
+/// The catalog in the `product` table.
+///
+/// The scan lookup, `product(_:in:)`, runs synchronously on the caller's thread: one cached
+/// statement fetching one row through a unique index, on a read-only connection of its own
+/// (`PointReadConnections`). Measured in release mode on a 1,000,000-product catalog, that is
+/// about 9 µs (p99 10–12 µs), while GRDB's async `pool.read` costs 50–80 µs (p99 110–160 µs),
+/// nearly all of it the hops to GRDB's queues and back (a bare hop to a dispatch queue and
+/// back alone has a p99 near 45 µs): no async path meets the 20 µs budget. A WAL reader never waits for the writer, so the caller's thread is held
+/// only for the query. Everything else goes through GRDB's async accesses.
+public final class SQLiteProductRepository: ProductRepository {
+    let database: StoreDatabase
+    private let pointReads: PointReadConnections
+    /// Rows written since the last checkpoint: a large import must not grow the write-ahead
+    /// log without bound. Every 131,072 rows keeps it under about 100 MB; checkpointing more
+    /// often copied the same pages again and again (a 1,000,000-row import took 14.7 s with
+    /// 16,384, 12.8 s with 131,072, 11.0 s with none and a 350 MB log).
+    private let unCheckpointedRows = Mutex(0)
+    private let checkpointEveryRows = 131_072
+
+    public init(database: StoreDatabase) {
+        self.database = database
+        self.pointReads = PointReadConnections(path: database.path)
+    }
+
+    public func product(id: String) async throws -> Product? {
+        try await database.read("read product \(id)") { db in
+            try ProductRecord.fetchFirst(
+                db.cachedStatement(sql: "SELECT \(ProductRecord.columns) FROM product WHERE id = ?"), arguments: [id])
+        }
+    }
+
+    public func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
+        try lookUp(key, in: storeId)
+    }
+
+    /// Synchronous on purpose: see the type's documentation.
+    private func lookUp(_ key: ProductKey, in storeId: String) throws -> Product? {
+        do {
+            if let found = try pointReads.read({ db in try Self.lookUp(key, in: storeId, db) }) { return found }
+            // Every point-read connection is busy: a pool reader (which also checks the schema).
+            return try database.pool.unsafeRead { db in try Self.lookUp(key, in: storeId, db) }
+        } catch {
+            throw database.storeError(error, "look up a product")
+        }
+    }
+
+    /// Each branch runs in autocommit mode: one statement is atomic on its own.
+    static func lookUp(_ key: ProductKey, in storeId: String, _ db: Database) throws -> Product? {
+        switch key {
+        case .gtin(let gtin):
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND gtin = ?")
+            return try ProductRecord.fetchFirst(statement, arguments: [storeId, gtin])
+        case .skuOrBarcode(let text):
+            let bySKU = try db.cachedStatement(
+                sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND sku = ?")
+            if let product = try ProductRecord.fetchFirst(bySKU, arguments: [storeId, text]) {
+                return product
+            }
+            // Several products may carry the same label text: the oldest wins (the index
+            // keeps equal keys in rowid order, so this needs no sort).
+            let byBarcode = try db.cachedStatement(
+                sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND barcode = ? ORDER BY rowid LIMIT 1")
+            return try ProductRecord.fetchFirst(byBarcode, arguments: [storeId, text])
+        }
+    }
+
+    public func upsert(_ products: [Product]) async throws -> [Product] {
+        guard !products.isEmpty else { return [] }
+        let nowMs = StoreTime.milliseconds(Date())
+        let checkpoint = unCheckpointedRows.withLock { rows in
+            rows += products.count
+            guard rows >= checkpointEveryRows else { return false }
+            rows = 0
+            return true
+        }
+        try await database.write("save the products", checkpoint: checkpoint) { db in
+            try Self.upsert(products, nowMs: nowMs, db)
+        }
+        return products
+    }
+
+    public func delete(id: String) async throws -> Bool {
+        try await database.write("delete product \(id)") { db in
+            try db.cachedStatement(sql: "DELETE FROM product WHERE id = ?").execute(arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await database.read("count the products") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM product") ?? 0
+        }
+    }
+}
