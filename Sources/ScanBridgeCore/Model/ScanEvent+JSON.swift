@@ -53,9 +53,10 @@ extension ScanEvent {
 
 extension Resolution {
     /// `handler` (null when none) and `status` first, then the handler's other fields.
-    public func write(to out: inout JSONOutput) {
+    /// Writes the resolution; a lookup method's result is the same object without `handler`.
+    public func write(to out: inout JSONOutput, includingHandler: Bool = true) {
         out.beginObject()
-        out.member("handler", handler)
+        if includingHandler { out.member("handler", handler) }
         out.member("status", status)
         for name in details.keys.sorted() where name != "handler" && name != "status" {
             out.member(name, details[name]!)

@@ -41,7 +41,7 @@ public struct Normalizer: Sendable {
     }
 
     private func normalizeCode(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
-        let text: String
+        var text: String
         var raw: String?
         if let given = read.text {
             text = given
@@ -53,14 +53,37 @@ public struct Normalizer: Sendable {
         } else {
             throw .invalidParams("a \(read.kind.rawValue) read needs its text", field: "text")
         }
+        // A scanner set to transmit AIM identifiers prefixes the data with one (`]C1…`): it
+        // says what the code is, and is no part of the content.
+        var reportedAIM = read.aim
+        if reportedAIM == nil, read.kind == .barcode, case let (aim?, body) = GS1ElementString.strippingSymbologyIdentifier(text), !body.isEmpty {
+            reportedAIM = aim
+            text = String(body)
+            if raw == nil, let bytes = read.bytes ?? read.text.map({ Array($0.utf8) }) { raw = Data(bytes).base64EncodedString() }
+        }
         guard !text.isEmpty else { throw .invalidParams("the scanned text is empty", field: "text") }
         try checkLength(text)
         let symbology = try validated(read.symbology, in: Symbology.barcode)
+            ?? reportedAIM.flatMap(Symbology.named(aim:))
             ?? (read.kind == .qr ? "qr" : Symbology.infer(fromText: text))
-        let aim = read.aim ?? Symbology.aimIdentifier(for: symbology)
+        let aim = reportedAIM ?? Symbology.aimIdentifier(for: symbology)
         return ScanEvent(
             id: Self.newID(), time: read.time, device: read.device, driver: read.driver, kind: read.kind,
-            symbology: symbology, aim: aim, text: text, raw: raw)
+            symbology: symbology, aim: aim, text: text, raw: raw, gs1: Self.gs1(text, aim: aim, symbology: symbology))
+    }
+
+    /// The application identifiers of GS1 content: an element string (said so by the AIM
+    /// identifier or the symbology) or a GS1 Digital Link URL. Nil for anything else, and for
+    /// malformed GS1 (the product handler then says why it is invalid).
+    static func gs1(_ text: String, aim: String?, symbology: String) -> [String: String]? {
+        if GS1ElementString.isGS1(aim: aim) || symbology == "gs1-128" {
+            return (try? GS1ElementString.parse(text)).map(GS1ElementString.dictionary)
+        }
+        let scheme = text.prefix(8).lowercased()
+        if scheme.hasPrefix("http://") || scheme.hasPrefix("https://") {
+            return (try? GS1DigitalLink.parse(text))?.map(GS1ElementString.dictionary)
+        }
+        return nil
     }
 
     private func checkLength(_ text: String) throws(ScanBridgeError) {
