@@ -1,0 +1,59 @@
+import Foundation
+import ScanBridgeCore
+import Synchronization
+
+/// The one-shot arms of `cards.arm`. The next NFC scan that an arm applies to (the one for
+/// its device, else the oldest arm for any device) uses it up, whatever the outcome.
+public final class CardArms: CardArming, Sendable {
+    public struct Arm: Sendable, Hashable {
+        public let token: String
+        public let walletAddress: String
+        public let cardName: String?
+        public let device: String?
+        public let expiresAt: Date
+    }
+
+    private struct State {
+        var arms: [Arm] = []
+        var next = 1
+    }
+
+    private let state = Mutex(State())
+    private let now: @Sendable () -> Date
+
+    /// `now` is injected so expiry can be tested without waiting.
+    public init(now: @escaping @Sendable () -> Date = Date.init) {
+        self.now = now
+    }
+
+    public func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date) {
+        let expiresAt = now().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        return state.withLock { state in
+            let token = "arm\(state.next)-\(String(UInt32.random(in: .min ... .max), radix: 36))"
+            state.next += 1
+            state.arms.append(Arm(token: token, walletAddress: walletAddress, cardName: cardName, device: device, expiresAt: expiresAt))
+            return (token, expiresAt)
+        }
+    }
+
+    public func disarm(_ token: String) -> Bool {
+        let now = now()
+        return state.withLock { state in
+            state.arms.removeAll { $0.expiresAt <= now }
+            guard let index = state.arms.firstIndex(where: { $0.token == token }) else { return false }
+            state.arms.remove(at: index)
+            return true
+        }
+    }
+
+    /// Takes the arm a scan on `device` uses up: the device's own arm first, else the oldest
+    /// arm for any device. Expired arms are dropped on the way.
+    func take(forDevice device: String) -> Arm? {
+        let now = now()
+        return state.withLock { state in
+            state.arms.removeAll { $0.expiresAt <= now }
+            let index = state.arms.firstIndex { $0.device == device } ?? state.arms.firstIndex { $0.device == nil }
+            return index.map { state.arms.remove(at: $0) }
+        }
+    }
+}

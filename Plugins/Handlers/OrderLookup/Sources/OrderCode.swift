@@ -1,0 +1,69 @@
+import Foundation
+
+/// How a scanned or typed text names a repair order or a tagged device
+/// (PROTOCOL.md "Resolutions", `order-lookup`).
+public enum OrderCode: Sendable, Hashable {
+    /// An order id from a URL, a `repairminder://orders/…` link or `ORDER:…`.
+    case order(String)
+    /// A device tag: `…/devices/…`, `repairminder://devices/…` or `DEVICE:…`.
+    case device(String)
+    /// Plain text printed on the ticket (`RM-1001`).
+    case reference(String)
+    /// Meant as an order code but unusable (an empty or malformed id): the reason.
+    case invalid(String)
+
+    /// Reads `text`; nil when it does not name an order. Plain text counts as a reference only
+    /// when it matches `references` (scans), or always when `references` is nil (typed lookups).
+    public static func parse(_ text: String, references: Regex<AnyRegexOutput>?) -> OrderCode? {
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (prefix, make) in [("ORDER:", OrderCode.order), ("DEVICE:", OrderCode.device)]
+        where text.count >= prefix.count && text.prefix(prefix.count).uppercased() == prefix {
+            return identifier(text.dropFirst(prefix.count), make)
+        }
+        if let url = URLComponents(string: text), let scheme = url.scheme?.lowercased() {
+            return fromURL(url, scheme: scheme)
+        }
+        if let references {
+            guard (try? references.wholeMatch(in: text)) != nil else { return nil }
+        }
+        guard !text.isEmpty, text.count <= 64, !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        return .reference(text)
+    }
+
+    /// `https://<host>/…/orders/<id>`, `repairminder://orders/<id>`, and the same for devices.
+    private static func fromURL(_ url: URLComponents, scheme: String) -> OrderCode? {
+        var segments = url.percentEncodedPath.split(separator: "/").map(String.init)
+        switch scheme {
+        case "repairminder":
+            // The first word is the URL's host: repairminder://orders/ord_1001.
+            if let host = url.percentEncodedHost, !host.isEmpty { segments.insert(host, at: 0) }
+        case "http", "https":
+            break
+        default:
+            return nil
+        }
+        guard segments.count >= 1 else { return nil }
+        let last = segments.count >= 2 ? segments[segments.count - 2] : segments[segments.count - 1]
+        let id = segments.count >= 2 ? segments[segments.count - 1] : ""
+        let decoded = Substring(id.removingPercentEncoding ?? id)
+        switch last.lowercased() {
+        case "orders": return identifier(decoded, OrderCode.order)
+        case "devices": return identifier(decoded, OrderCode.device)
+        default:
+            // A URL about something else is not an order code; a bare `…/orders` lacks its id.
+            if ["orders", "devices"].contains(segments.last?.lowercased()) {
+                return .invalid("the link \(url.string ?? "") names no id after /\(segments.last!)/")
+            }
+            return nil
+        }
+    }
+
+    private static func identifier(_ id: Substring, _ make: (String) -> OrderCode) -> OrderCode {
+        let id = id.trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty else { return .invalid("the code names no id; expected e.g. ORDER:ord_1001") }
+        guard id.count <= 128, !id.contains(where: { $0.isWhitespace || $0.isNewline || ($0.asciiValue ?? 32) < 32 }) else {
+            return .invalid("'\(id.prefix(40))' is not an order or device id")
+        }
+        return make(id)
+    }
+}

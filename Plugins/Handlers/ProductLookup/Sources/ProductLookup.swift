@@ -1,0 +1,75 @@
+import ScanBridgeCodes
+import ScanBridgeCore
+
+/// Finds the product a code names in the catalog of this store, and says what was found
+/// the same way for a scan (`product-lookup` resolution) and a typed code (`products.lookup`).
+public struct ProductLookup: CodeLookup {
+    let products: any ProductRepository
+    let catalog: CatalogSettings
+    let region: VariableMeasure.Region
+
+    public init(products: any ProductRepository, catalog: CatalogSettings) {
+        self.products = products
+        self.catalog = catalog
+        self.region = VariableMeasure.Region.named(catalog.region) ?? .gb
+    }
+
+    public func classify(_ text: String, symbology: String?, aim: String?) -> ProductCode? {
+        ProductCode.classify(text: text, symbology: symbology, aim: aim, region: region)
+    }
+
+    public func lookup(code: String) async throws -> Resolution {
+        guard let productCode = classify(code, symbology: nil, aim: nil) else {
+            return Resolution(handler: nil, status: "invalid", details: [
+                "reason": .string("'\(code)' is neither a GTIN nor a catalog label; give the digits under the barcode or a SKU"),
+            ])
+        }
+        return try await resolve(productCode)
+    }
+
+    public func resolve(_ code: ProductCode) async throws -> Resolution {
+        switch code {
+        case .invalid(let reason):
+            return Resolution(handler: nil, status: "invalid", details: ["reason": .string(reason)])
+        case .gtin(let gtin):
+            let product = try await products.product(.gtin(gtin), in: catalog.storeId)
+            return answer(product, details: ["gtin": .string(gtin)], missing: "no product with GTIN \(gtin)")
+        case .variableMeasure(let measure, let gtin):
+            let product = try await products.product(.gtin(gtin), in: catalog.storeId)
+            return answer(product, details: [
+                "gtin": .string(gtin), "embedded": embedded(measure.value, product: product),
+            ], missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
+        case .label(let label):
+            let product = try await products.product(.skuOrBarcode(label), in: catalog.storeId)
+            return answer(product, details: [:], missing: "no product with SKU or barcode '\(label)'")
+        }
+    }
+
+    private func answer(_ product: Product?, details: [String: JSONValue], missing: String) -> Resolution {
+        var details = details
+        guard let product else {
+            details["reason"] = .string("\(missing) in store \(catalog.storeId); add it with products.upsert or scanbridge products import")
+            return Resolution(handler: nil, status: "not_found", details: details)
+        }
+        details["product"] = product.wire
+        return Resolution(handler: nil, status: "found", details: details)
+    }
+
+    /// The value printed in the barcode: a price, or a weight priced at the product's price per kg.
+    private func embedded(_ value: VariableMeasure.Value, product: Product?) -> JSONValue {
+        let currency = product?.price.currency ?? catalog.currency
+        switch value {
+        case .price(let minorUnits):
+            return .object(["price": .string(Money(minorUnits: minorUnits, currency: currency).amount), "currency": .string(currency)])
+        case .weight(let grams):
+            var members: [String: JSONValue] = ["weightKg": .double(Double(grams) / 1000)]
+            // Price per kg × weight, rounded half up to the penny.
+            if let product, case let (total, overflow) = product.price.minorUnits.multipliedReportingOverflow(by: grams),
+               !overflow {
+                members["price"] = .string(Money(minorUnits: total / 1000 + (total % 1000 >= 500 ? 1 : 0), currency: currency).amount)
+                members["currency"] = .string(currency)
+            }
+            return .object(members)
+        }
+    }
+}
