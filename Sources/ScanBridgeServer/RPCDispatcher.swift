@@ -24,7 +24,12 @@ struct RPCDispatcher: Sendable {
     static let standard = RPCDispatcher(methods: BridgeMethods.all
         .merging(DeviceMethods.all) { $1 }
         .merging(EventMethods.all) { $1 }
-        .merging(MockMethods.all) { $1 })
+        .merging(MockMethods.all) { $1 }
+        .merging(ProductMethods.all) { $1 }
+        .merging(CardMethods.all) { $1 }
+        .merging(CustomerMethods.all) { $1 }
+        .merging(OrderMethods.all) { $1 }
+        .merging(HandlerMethods.all) { $1 })
 
     /// The answer to send (nil for notifications and responses), and work to run after it is queued.
     func answer(_ message: IncomingMessage, on connection: Connection) async -> (Payload?, (@Sendable () async -> Void)?) {
@@ -42,9 +47,19 @@ struct RPCDispatcher: Sendable {
             return (nil, outcome?.afterResponse)
         case .invalid(let id, let error):
             return (RPCMessage.errorPayload(id: id, error), nil)
-        case .result, .error:
-            // Answers to daemon requests; none are sent yet.
+        case .result(let id, let result):
+            answerDaemonRequest(id, .result(result), on: connection)
             return (nil, nil)
+        case .error(let id, let error):
+            answerDaemonRequest(id, .error(error), on: connection)
+            return (nil, nil)
+        }
+    }
+
+    /// An answer to a request the daemon sent (`handler.resolve`); one nobody waits for is dropped.
+    private func answerDaemonRequest(_ id: JSONValue, _ answer: DaemonRequests.Answer, on connection: Connection) {
+        if !connection.daemonRequests.answer(id: id, with: answer) {
+            connection.logger.debug("answer to no waiting request dropped", metadata: ["rpc.id": "\(id)"])
         }
     }
 

@@ -9,15 +9,18 @@ public struct ServerLimits: Sendable, Hashable {
     public var subscriptionsPerConnection: Int
     /// Requests one connection may have running at once.
     public var pendingRequests: Int
+    /// How long an out-of-process handler may take to answer before the event resolves `timeout`.
+    public var handlerTimeout: Duration
 
     public init(
         maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
-        pendingRequests: Int = 4096
+        pendingRequests: Int = 4096, handlerTimeout: Duration = .seconds(2)
     ) {
         self.maxLineBytes = maxLineBytes
         self.subscriptionQueue = subscriptionQueue
         self.subscriptionsPerConnection = subscriptionsPerConnection
         self.pendingRequests = pendingRequests
+        self.handlerTimeout = handlerTimeout
     }
 }
 
@@ -30,11 +33,15 @@ public struct ServerServices: Sendable {
     public let drivers: [String]
     public let version: String
     public let limits: ServerLimits
+    /// The catalog, cards, customers and orders; nil when the daemon runs without them.
+    public let domain: DomainServices?
     let dispatcher: RPCDispatcher
 
     public init(
-        bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits
+        bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
+        domain: DomainServices? = nil
     ) {
+        self.domain = domain
         self.bridge = bridge
         self.mock = mock
         self.drivers = drivers

@@ -15,10 +15,14 @@ final class Connection: Sendable {
     let outbox: Outbox
     let services: ServerServices
     let logger: Logger
+    /// Requests to this client as an out-of-process handler, waiting for answers.
+    let daemonRequests = DaemonRequests()
 
     private struct State {
         var subscriptions: [String: Subscription] = [:]
         var nextSubscription = 1
+        /// Handlers this client registered; unregistered when it disconnects.
+        var handlers: [Router.Registration] = []
         var pendingRequests = 0
         /// Tasks answering requests, still running.
         var running = 0
@@ -73,8 +77,9 @@ final class Connection: Sendable {
         } onCancel: {
             self.inputEnded()
         }
-        // Stop replays and deliveries, let running requests finish.
+        // Stop replays and deliveries, stop routing events to this client, let running requests finish.
         closeSubscriptions()
+        unregisterHandlers()
         await withCheckedContinuation { continuation in
             let idle = state.withLock { state in
                 if state.running == 0 { return true }
@@ -227,6 +232,25 @@ final class Connection: Sendable {
         services.bridge.publisher.remove(subscription)
         outbox.forget(subscription)
         return true
+    }
+
+    // MARK: Handlers
+
+    /// Registers an out-of-process handler made with a new id (`h<connection>-<n>`); returns the id.
+    func registerHandler(_ make: (String) -> some ScanHandler) -> String {
+        let id = state.withLock { state in "h\(self.id)-\(state.handlers.count + 1)" }
+        let registration = services.bridge.router.register(make(id))
+        state.withLock { $0.handlers.append(registration) }
+        return id
+    }
+
+    private func unregisterHandlers() {
+        let registrations = state.withLock { state in
+            defer { state.handlers = [] }
+            return state.handlers
+        }
+        for registration in registrations { services.bridge.router.unregister(registration) }
+        daemonRequests.close()
     }
 
     private func closeSubscriptions() {

@@ -1,0 +1,34 @@
+import Foundation
+import ScanBridgeCore
+import ScanBridgeRPC
+
+/// `orders.lookup`, `orders.upsert`.
+enum OrderMethods {
+    static let all: [String: RPCMethod] = [
+        "orders.lookup": { params, connection in
+            let code = try params.requiredText("code", maxLength: 8192)
+            let resolution = try await DomainMethod.services(connection).orderLookup.lookup(code: code)
+            return MethodOutcome(DomainMethod.lookupResult(resolution))
+        },
+        "orders.upsert": { params, connection in
+            let domain = try DomainMethod.services(connection)
+            let now = Date()
+            let inputs = try DomainMethod.oneOrMany(params, single: "order", plural: "orders") { fields throws(ScanBridgeError) in
+                (order: try RepairOrder(input: fields, now: now), hasDevices: fields.has("devices"))
+            }
+            // An order given without `devices` keeps its stored ones: re-importing a list of
+            // tickets does not drop their devices. (Its `createdAt` is kept by the store.)
+            var orders: [RepairOrder] = []
+            for var input in inputs {
+                if !input.hasDevices, let stored = try await domain.repositories.orders.order(id: input.order.id) {
+                    input.order.devices = stored.devices
+                }
+                orders.append(input.order)
+            }
+            let stored = try await DomainMethod.batch(single: "order", plural: "orders", isBatch: params.has("orders")) {
+                try await domain.repositories.orders.upsert(orders)
+            }
+            return MethodOutcome(DomainMethod.wires("orders", stored.map(\.wire)))
+        },
+    ]
+}
