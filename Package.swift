@@ -46,7 +46,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ScanBridgeStore",
-            dependencies: ["ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC", "ScanBridgeCore"] + nio, swiftSettings: strict),
         .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"] + nio, swiftSettings: strict),
@@ -55,9 +55,17 @@ let package = Package(
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
 
+        .target(name: "ProductLookup", dependencies: ["ScanBridgeCore", "ScanBridgeCodes"],
+                path: "Plugins/Handlers/ProductLookup/Sources", swiftSettings: strict),
+        .target(name: "CardLink", dependencies: ["ScanBridgeCore", "ScanBridgeCodes"],
+                path: "Plugins/Handlers/CardLink/Sources", swiftSettings: strict),
+        .target(name: "OrderLookup", dependencies: ["ScanBridgeCore"],
+                path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
+
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", log,
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver",
+                           "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -70,14 +78,15 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge-bench",
-            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", .product(name: "Histogram", package: "hdrhistogram-swift")] + nio,
+            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeStore", "ProductLookup",
+                           .product(name: "Histogram", package: "hdrhistogram-swift")] + nio,
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeCore", "ScanBridgeTesting", log], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeStoreTests",
-            dependencies: ["ScanBridgeStore", "ScanBridgeCore", log, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ScanBridgeStore", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeServerTests",
@@ -85,6 +94,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
+        .testTarget(name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeCore", "ScanBridgeCodes"],
+                    path: "Plugins/Handlers/ProductLookup/Tests", swiftSettings: strict),
+        .testTarget(name: "CardLinkTests", dependencies: ["CardLink", "ScanBridgeCore", "ScanBridgeCodes"],
+                    path: "Plugins/Handlers/CardLink/Tests", swiftSettings: strict),
+        .testTarget(name: "OrderLookupTests", dependencies: ["OrderLookup", "ScanBridgeCore"],
+                    path: "Plugins/Handlers/OrderLookup/Tests", swiftSettings: strict),
+        .testTarget(name: "ScanBridgeClientTests", dependencies: ["ScanBridgeClient", "ScanBridgeCore"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC"],
                     swiftSettings: strict),
     ]

@@ -1,5 +1,8 @@
+import CardLink
 import Logging
 import MockDriver
+import OrderLookup
+import ProductLookup
 import ScanBridgeCore
 
 /// The one place that knows which drivers and handlers are built in.
@@ -26,8 +29,20 @@ enum BuiltinPlugins {
         return (drivers, mock)
     }
 
-    /// The built-in domain handlers (none yet: every event resolves `unhandled`).
-    static func handlers() -> [any ScanHandler] {
-        []
+    /// The built-in domain handlers, in routing order (all have priority 0, so order breaks
+    /// ties: an order reference on a Code 128 label is an order before it is a SKU), and the
+    /// services the protocol's domain methods use.
+    static func domain(repositories: Repositories, settings: DaemonSettings) throws -> ([any ScanHandler], DomainServices) {
+        let arms = CardArms()
+        let products = ProductLookup(products: repositories.products, catalog: settings.catalog)
+        let orders = try OrderLookup(orders: repositories.orders, referencePattern: settings.orderReferencePattern)
+        let handlers: [any ScanHandler] = [
+            CardLinkHandler(cards: repositories.cards, arms: arms),
+            OrderLookupHandler(lookup: orders),
+            ProductLookupHandler(lookup: products),
+        ]
+        let domain = DomainServices(
+            repositories: repositories, catalog: settings.catalog, productLookup: products, orderLookup: orders, arming: arms)
+        return (handlers, domain)
     }
 }

@@ -14,17 +14,19 @@ struct Daemon {
     func run() async throws {
         let publisher = Publisher(holdCapacity: settings.limits.subscriptionQueue)
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
-        let journal = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
+        let (journal, database) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
-            return try SQLiteJournal(
+            let journal = try SQLiteJournal(
                 database: database, retention: settings.retention, logger: logger,
                 onCommit: { publisher.publish($0) })
+            return (journal, database)
         }
-        let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: BuiltinPlugins.handlers(), logger: logger))
+        let (handlers, domain) = try BuiltinPlugins.domain(repositories: .sqlite(database), settings: settings)
+        let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: handlers, logger: logger))
         let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
-            limits: settings.limits)
+            limits: settings.limits, domain: domain)
         let started = self.started
         let logger = self.logger
         let server = RPCServer(

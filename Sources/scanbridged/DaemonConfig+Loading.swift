@@ -31,7 +31,11 @@ extension DaemonConfig {
 
     /// Known keys, nested by section; `mock` is a list of device entries.
     private static let allowedKeys: [String: Set<String>] = [
-        "": ["socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "mock"],
+        "": ["socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "catalog", "orders",
+             "handlers", "mock"],
+        "catalog": ["store_id", "currency", "region"],
+        "orders": ["reference_pattern"],
+        "handlers": ["timeout_ms"],
         "journal": ["durability", "retention_events", "retention_days"],
         "server": ["max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests"],
         "roles": ["admin_groups", "operator_groups", "reader_groups"],

@@ -17,7 +17,39 @@ struct DaemonConfig: Decodable, Sendable {
     var journal = Journal()
     var server = Server()
     var roles = Roles()
+    var catalog = Catalog()
+    var orders = Orders()
+    var handlers = Handlers()
     var mock: [Mock] = []
+
+    /// The store this daemon serves, its currency, and its region's in-store barcode layouts.
+    struct Catalog: Decodable, Sendable {
+        var storeId: String?
+        var currency: String?
+        var region: String?
+
+        enum CodingKeys: String, CodingKey {
+            case storeId = "store_id", currency, region
+        }
+    }
+
+    struct Orders: Decodable, Sendable {
+        /// Which plain label texts are repair-order references.
+        var referencePattern: String?
+
+        enum CodingKeys: String, CodingKey {
+            case referencePattern = "reference_pattern"
+        }
+    }
+
+    struct Handlers: Decodable, Sendable {
+        /// How long an out-of-process handler may take to answer.
+        var timeoutMs: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case timeoutMs = "timeout_ms"
+        }
+    }
 
     struct Journal: Decodable, Sendable {
         var durability: StoreDatabase.Durability = .normal
@@ -61,7 +93,8 @@ struct DaemonConfig: Decodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case socket, socketGroup = "socket_group", database, drivers, logLevel = "log_level", journal, server, roles, mock
+        case socket, socketGroup = "socket_group", database, drivers, logLevel = "log_level", journal, server, roles
+        case catalog, orders, handlers, mock
     }
 
     init() {}
@@ -76,6 +109,9 @@ struct DaemonConfig: Decodable, Sendable {
         journal = try c.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal()
         server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
         roles = try c.decodeIfPresent(Roles.self, forKey: .roles) ?? Roles()
+        catalog = try c.decodeIfPresent(Catalog.self, forKey: .catalog) ?? Catalog()
+        orders = try c.decodeIfPresent(Orders.self, forKey: .orders) ?? Orders()
+        handlers = try c.decodeIfPresent(Handlers.self, forKey: .handlers) ?? Handlers()
         mock = try c.decodeIfPresent([Mock].self, forKey: .mock) ?? []
     }
 }

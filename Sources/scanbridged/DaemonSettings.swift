@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import MockDriver
+import OrderLookup
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeRPC
 import ScanBridgeServer
@@ -19,6 +21,8 @@ struct DaemonSettings: Sendable {
     var policy: RolePolicy
     var mockDevices: [MockDeviceSpec]
     var deviceOptions: [DeviceOption]
+    var catalog: CatalogSettings
+    var orderReferencePattern: String
 
     init(options: ScanBridgeDaemon) throws {
         let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
@@ -41,7 +45,15 @@ struct DaemonSettings: Sendable {
         limits = ServerLimits(
             maxLineBytes: file.server.maxLineBytes, subscriptionQueue: file.server.subscriptionQueue,
             subscriptionsPerConnection: file.server.subscriptionsPerConnection,
-            pendingRequests: file.server.pendingRequests)
+            pendingRequests: file.server.pendingRequests,
+            handlerTimeout: .milliseconds(try Self.handlerTimeout(file.handlers.timeoutMs)))
+        catalog = try Self.catalog(file.catalog)
+        orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern
+        do {
+            _ = try Regex(orderReferencePattern)
+        } catch {
+            throw DaemonConfig.LoadError(description: "orders.reference_pattern is not a regular expression: \(error)")
+        }
         if let name = file.socketGroup {
             guard let gid = RolePolicy.groupID(named: name) else {
                 throw DaemonConfig.LoadError(description: "socket_group '\(name)' is not a group on this system")
@@ -56,6 +68,34 @@ struct DaemonSettings: Sendable {
             try MockDeviceSpec(option: $0)
         }
         deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
+    }
+
+    private static func handlerTimeout(_ milliseconds: Int?) throws -> Int {
+        let timeout = milliseconds ?? 2000
+        guard (10...60_000).contains(timeout) else {
+            throw DaemonConfig.LoadError(description: "handlers.timeout_ms must be between 10 and 60000; got \(timeout)")
+        }
+        return timeout
+    }
+
+    private static func catalog(_ section: DaemonConfig.Catalog) throws -> CatalogSettings {
+        var catalog = CatalogSettings()
+        if let store = section.storeId { catalog.storeId = store }
+        if let currency = section.currency {
+            do throws(ScanBridgeError) {
+                catalog.currency = try Currency.validated(currency, field: "catalog.currency")
+            } catch {
+                throw DaemonConfig.LoadError(description: error.message)
+            }
+        }
+        if let region = section.region {
+            guard VariableMeasure.Region.named(region) != nil else {
+                throw DaemonConfig.LoadError(description:
+                    "catalog.region '\(region)' has no in-store barcode layout here; use one of \(VariableMeasure.Region.all.map(\.code).joined(separator: ", "))")
+            }
+            catalog.region = region.uppercased()
+        }
+        return catalog
     }
 
     private static func groupIDs(_ names: [String]) throws -> [UInt32] {
