@@ -26,8 +26,14 @@ enum Console {
         await emit(text, to: STDERR_FILENO)
     }
 
-    private static func emit(_ text: String, to descriptor: Int32) async {
-        let bytes = Array((text + "\n").utf8)
+    /// Writes `text` to standard error as a status line that the next one overwrites: after a
+    /// carriage return and an erase-line, without a newline. For terminals only.
+    static func status(_ text: String) async {
+        await emit("\r\u{1B}[K" + text, to: STDERR_FILENO, terminator: "")
+    }
+
+    private static func emit(_ text: String, to descriptor: Int32, terminator: String = "\n") async {
+        let bytes = Array((text + terminator).utf8)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async {
                 writeAll(bytes, to: descriptor)

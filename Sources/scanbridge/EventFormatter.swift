@@ -99,20 +99,10 @@ struct EventFormatter: Sendable {
 
     /// The `devices` table: id, driver, kind, state, name.
     func table(_ devices: [Device]) -> String {
-        let header = ["ID", "DRIVER", "KIND", "STATE", "NAME"]
-        let rows = devices.map { device in
+        TextTable.render(header: ["ID", "DRIVER", "KIND", "STATE", "NAME"], rows: devices.map { device in
             [device.id, device.driver, device.kind.rawValue, device.state.rawValue,
              device.name + (device.error.map { " (\($0))" } ?? "")]
-        }
-        var widths = header.map(\.count)
-        for row in rows {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        })
     }
 
     // MARK: Pieces

@@ -5,7 +5,7 @@ import ArgumentParser
 struct ScanBridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scanbridge",
-        abstract: "Talk to the ScanBridge daemon: list devices, watch scans, inject test reads.",
+        abstract: "Talk to the ScanBridge daemon: devices, scans, the catalog, cards and customers.",
         discussion: """
             The daemon's socket is --socket PATH, else $SCANBRIDGE_SOCKET, else \
             $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, else /run/scanbridge/scanbridge.sock (as root) \
@@ -13,5 +13,6 @@ struct ScanBridgeCommand: AsyncParsableCommand {
             """,
         subcommands: [
             DevicesCommand.self, WatchCommand.self, InjectCommand.self, MockCommand.self, CallCommand.self,
+            LookupCommand.self, ProductsCommand.self, OrdersCommand.self, CardsCommand.self, CustomersCommand.self,
         ])
 }
