@@ -32,7 +32,7 @@ struct DevicesAndScansTests {
 
         let ean = try await injector.inject(device: "mock:till-1", text: "5901234123457")
         #expect(ean.seq == 1 && ean.symbology == "ean-13" && ean.aim == "]E0" && ean.kind == .barcode)
-        #expect(ean.resolution == .unhandled)
+        #expect(ean.resolution.handler == "product-lookup" && ean.resolution.status == "not_found")
         let card = try await injector.inject(device: "mock:door", uid: "04-a1-b2-c3-d4-e5-f6")
         #expect(card.uid == "04A1B2C3D4E5F6" && card.uidDisplay == "04:A1:B2:C3:D4:E5:F6")
         #expect(card.symbology == "iso14443a" && card.kind == .nfc)

@@ -21,8 +21,13 @@ final class Spawned: Sendable {
     private let outPath: String
     private let errPath: String
 
-    init(_ product: String, _ arguments: [String], prefix: [String] = []) throws {
+    convenience init(_ product: String, _ arguments: [String], prefix: [String] = []) throws {
         let binary = DaemonHarness.productsDirectory.appendingPathComponent(product).path
+        try self.init(command: prefix + [binary] + arguments)
+    }
+
+    /// Runs `command` (an absolute path, then its arguments).
+    init(command: [String]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-cli-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         outPath = folder.appendingPathComponent("out").path
@@ -30,13 +35,8 @@ final class Spawned: Sendable {
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process = Process()
-        if let first = prefix.first {
-            process.executableURL = URL(fileURLWithPath: first)
-            process.arguments = Array(prefix.dropFirst()) + [binary] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        }
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice
@@ -60,6 +60,11 @@ final class Spawned: Sendable {
             if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+
+    /// Kills the process at once (a handler plugin that crashes).
+    func killNow() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     func interrupt() {

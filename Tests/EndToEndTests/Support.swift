@@ -87,6 +87,12 @@ extension RawConnection {
 
 extension JSONValue {
     var errorCode: Int64? { self["error"]?["code"]?.intValue }
+
+    /// The element at `index` of an array.
+    subscript(index: Int) -> JSONValue? {
+        guard let elements = arrayValue, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
 }
 
 /// A value shared by concurrent test tasks.

@@ -1,0 +1,111 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import Testing
+
+/// Cards, customers and the `card-link` handler, through the real daemon's socket.
+@Suite("Cards end to end")
+struct CardsEndToEndTests {
+    static let uid = "04A1B2C3D4E5F6"
+    static let wallet = "rN7nWalletOne"
+
+    @Test func linkIdentifiesTheCustomerAndSetsTheFirstLinkMilestoneOnce() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc:door"])
+        let client = try await daemon.connect()
+        let linked = try await client.call("cards.link", ["uid": "04:a1:b2:c3:d4:e5:f6", "walletAddress": .string(Self.wallet)])
+        #expect(linked["card"]?["uid"] == .string(Self.uid) && linked["card"]?["displayName"] == "Card 5:F6")
+        #expect(linked["card"]?["status"] == "active")
+        let firstLink = try #require(linked["customer"]?["milestones"]?["firstCardLinkedAt"]?.stringValue)
+        let again = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": .string(Self.wallet)])
+        #expect(again["card"] == linked["card"], "linking to the same wallet is idempotent")
+        let second = try await client.call("cards.link", ["uid": "04112233", "walletAddress": .string(Self.wallet), "cardName": "Keyring"])
+        #expect(second["card"]?["displayName"] == "Keyring")
+        #expect(second["customer"]?["milestones"]?["firstCardLinkedAt"] == .string(firstLink))
+        await expectRPCError(RPCError.conflict) {
+            _ = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rOtherWallet"])
+        }
+        #expect(try await client.call("cards.list", ["walletAddress": .string(Self.wallet)])["cards"]?.arrayValue?.count == 2)
+
+        let tap = try await client.inject(device: "mock:door", uid: Self.uid)
+        #expect(tap.resolution.handler == "card-link" && tap.resolution.status == "identified")
+        #expect(tap.resolution.details["customer"]?["walletAddress"] == .string(Self.wallet))
+
+        for (status, expected) in [("blocked", "blocked"), ("inactive", "inactive"), ("active", "identified")] {
+            let card = try await client.call("cards.setStatus", ["uid": .string(Self.uid), "status": .string(status)])
+            #expect(card["card"]?["status"] == .string(status))
+            let event = try await client.inject(device: "mock:door", uid: Self.uid)
+            #expect(event.resolution.status == expected)
+            #expect((event.resolution.details["customer"] != nil) == (expected == "identified"))
+        }
+        _ = try await client.call("cards.unlink", ["uid": .string(Self.uid)])
+        #expect(try await client.inject(device: "mock:door", uid: Self.uid).resolution.status == "unknown")
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.get", ["uid": .string(Self.uid)]) }
+        await client.close()
+    }
+
+    @Test func anArmLinksTheNextUnknownCardOnceWhateverTheOutcome() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc:door", "--mock", "nfc:till"])
+        let client = try await daemon.connect()
+        let armed = try await client.call("cards.arm", ["walletAddress": "rArmed", "cardName": "Blue", "device": "mock:till"])
+        let token = try #require(armed["armed"]?.stringValue)
+        #expect(armed["expiresAt"]?.stringValue?.hasSuffix("Z") == true)
+        // A tap on another reader does not use this arm.
+        #expect(try await client.inject(device: "mock:door", uid: "04000001").resolution.status == "unknown")
+        let linked = try await client.inject(device: "mock:till", uid: "04000002")
+        #expect(linked.resolution.status == "linked" && linked.resolution.details["card"]?["cardName"] == "Blue")
+        #expect(linked.resolution.details["customer"]?["milestones"]?["firstCardLinkedAt"]?.stringValue != nil)
+        #expect(try await client.inject(device: "mock:till", uid: "04000003").resolution.status == "unknown", "used up")
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.disarm", ["armed": .string(token)]) }
+
+        // An arm used by a card linked elsewhere ends in conflict, and is used up all the same.
+        _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse"])
+        let conflict = try await client.inject(device: "mock:door", uid: "04000002")
+        #expect(conflict.resolution.status == "conflict")
+        #expect(try await client.inject(device: "mock:door", uid: "04000004").resolution.status == "unknown")
+
+        // Expired and disarmed arms link nothing.
+        _ = try await client.call("cards.arm", ["walletAddress": "rLate", "timeoutMs": 100])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await client.inject(device: "mock:door", uid: "04000005").resolution.status == "unknown")
+        let another = try await client.call("cards.arm", ["walletAddress": "rLate"])
+        _ = try await client.call("cards.disarm", ["armed": another["armed"] ?? .null])
+        #expect(try await client.inject(device: "mock:door", uid: "04000005").resolution.status == "unknown")
+        await client.close()
+    }
+
+    @Test func badCardInputGetsClearErrors() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"])
+        let client = try await daemon.connect()
+        let short = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("cards.link", ["uid": "04A1B2", "walletAddress": "rX"])
+        }
+        #expect(short?.data?["field"] == "uid")
+        await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("cards.setStatus", ["uid": "04A1B2C3", "status": "lost"])
+        }
+        await expectRPCError(RPCError.invalidParams) { _ = try await client.call("cards.arm", ["walletAddress": "rX", "device": "mock:till"]) }
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.arm", ["walletAddress": "rX", "device": "mock:none"]) }
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("customers.get", ["walletAddress": "rNobody"]) }
+        await client.close()
+    }
+
+    @Test func customersAreUpsertedWithoutLosingTheirMilestones() async throws {
+        let daemon = try await startDaemon()
+        let client = try await daemon.connect()
+        _ = try await client.call("cards.link", ["uid": "04A1B2C3", "walletAddress": "rAda"])
+        let upserted = try await client.call("customers.upsert", ["customer": [
+            "walletAddress": "rAda", "name": "Ada Lovelace", "email": "ada@example.com",
+            "milestones": ["firstPaymentAt": "2026-11-21T09:40:00.123Z"],
+        ]])
+        let customer = try #require(upserted["customer"])
+        #expect(customer["name"] == "Ada Lovelace" && customer["phone"] == .null)
+        #expect(customer["milestones"]?["firstPaymentAt"] == "2026-11-21T09:40:00.123Z")
+        #expect(customer["milestones"]?["firstCardLinkedAt"]?.stringValue != nil)
+        #expect(try await client.call("customers.get", ["walletAddress": "rAda"])["customer"] == customer)
+        await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("customers.upsert", ["customer": ["walletAddress": "rAda", "email": "not an email"]])
+        }
+        await client.close()
+    }
+}

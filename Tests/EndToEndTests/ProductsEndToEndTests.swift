@@ -1,0 +1,141 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import Testing
+
+/// The catalog and the `product-lookup` handler, through the real daemon's socket.
+@Suite("Products end to end")
+struct ProductsEndToEndTests {
+    static let cappuccino: JSONValue = [
+        "id": "prod_1", "name": "Cappuccino", "price": "3.50", "sku": "SKU001", "category": "Hot Drinks",
+        "barcode": "5901234123457", "trackStock": true, "quantity": 50, "lowStockThreshold": 10,
+    ]
+
+    @Test func upsertThenLookUpEveryFormOfOneItem() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"])
+        let client = try await daemon.connect()
+        let stored = try await client.call("products.upsert", ["product": Self.cappuccino])
+        let product = try #require(stored["products"]?.arrayValue?.first)
+        #expect(product["gtin"] == "05901234123457" && product["price"] == "3.50" && product["currency"] == "GBP")
+        #expect(product["stockStatus"] == "inStock" && product["canSell"] == true && product["storeId"] == "store_1")
+
+        for code in ["5901234123457", "05901234123457", " 5901234123457 "] {
+            let found = try await client.call("products.lookup", ["code": .string(code)])
+            #expect(found["status"] == "found", "\(code)")
+            #expect(found["product"]?["name"] == "Cappuccino" && found["gtin"] == "05901234123457")
+            #expect(found["handler"] == nil, "a lookup result has no handler")
+        }
+        // A UPC-A item is found by its UPC-A, EAN-13, GTIN-14 and UPC-E forms.
+        _ = try await client.call("products.upsert", ["product": ["name": "Cola", "price": .double(1.2), "barcode": "042100005264"]])
+        for code in ["042100005264", "0042100005264", "00042100005264"] {
+            #expect(try await client.call("products.lookup", ["code": .string(code)])["product"]?["name"] == "Cola")
+        }
+        let upcE = try await client.inject(device: "mock:till", text: "04252614", symbology: "upc-e")
+        #expect(upcE.resolution.handler == "product-lookup" && upcE.resolution.status == "found")
+        #expect(upcE.resolution.details["product"]?["price"] == "1.20")
+
+        let scanned = try await client.inject(device: "mock:till", text: "5901234123457")
+        #expect(scanned.resolution.status == "found" && scanned.resolution.details["gtin"] == "05901234123457")
+        let sku = try await client.inject(device: "mock:till", text: "SKU001", symbology: "code-128")
+        #expect(sku.resolution.status == "found" && sku.resolution.details["product"]?["id"] == "prod_1")
+        await client.close()
+    }
+
+    @Test func wrongCheckDigitIsInvalidWithAReason() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"])
+        let client = try await daemon.connect()
+        let typed = try await client.call("products.lookup", ["code": "5901234123450"])
+        #expect(typed["status"] == "invalid")
+        #expect(typed["reason"]?.stringValue?.contains("check digit") == true)
+        let scanned = try await client.inject(device: "mock:till", text: "5901234123450")
+        #expect(scanned.resolution.handler == "product-lookup" && scanned.resolution.status == "invalid")
+        let unknown = try await client.call("products.lookup", ["code": "4006381333931"])
+        #expect(unknown["status"] == "not_found" && unknown["gtin"] == "04006381333931")
+        #expect(unknown["reason"]?.stringValue?.isEmpty == false)
+        await client.close()
+    }
+
+    @Test func gs1CodesAndDigitalLinksFindTheProductAndCarryTheirElements() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till", "--mock", "qr:cam"])
+        let client = try await daemon.connect()
+        _ = try await client.call("products.upsert", ["product": Self.cappuccino])
+        let gs1 = try await client.inject(device: "mock:till", text: "]C10105901234123457\u{1D}10ABC1\u{1D}17251231", symbology: "gs1-128")
+        #expect(gs1.gs1 == ["01": "05901234123457", "10": "ABC1", "17": "251231"])
+        #expect(gs1.resolution.status == "found")
+        let link = try await client.inject(device: "mock:cam", text: "https://id.gs1.org/01/05901234123457/10/ABC%2F1?17=251231")
+        #expect(link.gs1 == ["01": "05901234123457", "10": "ABC/1", "17": "251231"])
+        #expect(link.resolution.handler == "product-lookup" && link.resolution.status == "found")
+        let plainQR = try await client.inject(device: "mock:cam", text: "hello there")
+        #expect(plainQR.resolution == .unhandled && plainQR.gs1 == nil)
+        await client.close()
+    }
+
+    @Test func variableMeasureBarcodesResolveToTheItemWithTheirPrice() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:scale"])
+        let client = try await daemon.connect()
+        // Stored under its item code: the price digits zeroed and both check digits recomputed.
+        _ = try await client.call("products.upsert", ["product": ["name": "Cheddar (by price)", "price": "0.00", "barcode": "2011122000005"]])
+        let event = try await client.inject(device: "mock:scale", text: "2011122912346")
+        #expect(event.resolution.status == "found")
+        #expect(event.resolution.details["product"]?["name"] == "Cheddar (by price)")
+        #expect(event.resolution.details["embedded"] == ["price": "12.34", "currency": "GBP"])
+        let badPriceCheck = try await client.call("products.lookup", ["code": "2011122812349"])
+        #expect(badPriceCheck["status"] == "invalid")
+        await client.close()
+    }
+
+    @Test func stockStatusAndCanSellFollowTheSeed() async throws {
+        let daemon = try await startDaemon()
+        let client = try await daemon.connect()
+        let cases: [(JSONValue, String, Bool)] = [
+            (["trackStock": false, "quantity": 0], "notTracked", true),
+            (["trackStock": true, "quantity": 0], "outOfStock", false),
+            (["trackStock": true, "quantity": -2, "allowNegativeStock": true], "outOfStock", true),
+            (["trackStock": true, "quantity": 3, "lowStockThreshold": 5], "low", true),
+            (["trackStock": true, "quantity": 5, "lowStockThreshold": 5], "low", true),
+            (["trackStock": true, "quantity": 6, "lowStockThreshold": 5], "inStock", true),
+        ]
+        for (index, (stock, status, canSell)) in cases.enumerated() {
+            var fields = stock.objectValue!
+            fields["name"] = .string("Item \(index)")
+            fields["price"] = "1.00"
+            fields["sku"] = .string("S\(index)")
+            let product = try await client.call("products.upsert", ["product": .object(fields)])["products"]?[0]
+            #expect(product?["stockStatus"] == .string(status) && product?["canSell"] == .bool(canSell), "\(stock)")
+        }
+        await client.close()
+    }
+
+    @Test func badProductsAreRefusedByFieldAndNothingOfTheBatchIsStored() async throws {
+        let daemon = try await startDaemon()
+        let client = try await daemon.connect()
+        let bad: [(JSONValue, String)] = [
+            (["name": "A", "price": "3.499", "sku": "A"], "product.price"),
+            (["name": "A", "price": -1, "sku": "A"], "product.price"),
+            (["name": "A", "price": "3.50", "currency": "XYZ", "sku": "A"], "product.currency"),
+            (["name": "A", "price": "3.50", "barcode": "5901234123450"], "product.barcode"),
+            (["price": "3.50", "sku": "A"], "product.name"),
+            (["name": "A", "price": "3.50"], "product.id"),
+        ]
+        for (product, field) in bad {
+            let error = await expectRPCError(RPCError.invalidParams) {
+                _ = try await client.call("products.upsert", ["product": product])
+            }
+            #expect(error?.data?["field"] == .string(field), "\(product)")
+        }
+        _ = try await client.call("products.upsert", ["product": Self.cappuccino])
+        let conflict = await expectRPCError(RPCError.conflict) {
+            _ = try await client.call("products.upsert", ["products": [
+                ["name": "New", "price": "1.00", "sku": "NEW"],
+                ["id": "prod_2", "name": "Clash", "price": "1.00", "barcode": "5901234123457"],
+            ]])
+        }
+        #expect(conflict?.data?["field"]?.stringValue?.hasPrefix("products[1]") == true)
+        #expect(try await client.call("products.lookup", ["code": "NEW"])["status"] == "not_found")
+        _ = try await client.call("products.delete", ["id": "prod_1"])
+        #expect(try await client.call("products.lookup", ["code": "5901234123457"])["status"] == "not_found")
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("products.delete", ["id": "prod_1"]) }
+        await client.close()
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import Testing
+
+/// Out-of-process handlers: `handlers.register` and `handler.resolve`, through the socket.
+@Suite("Out-of-process handlers end to end")
+struct RemoteHandlerTests {
+    /// The repository's root, where `examples/` lives.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func thePythonExampleResolvesItsCodesAndIsUnregisteredWhenItGoes() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"])
+        let plugin = try Spawned(command: [
+            "/usr/bin/env", "python3", Self.root.appendingPathComponent("examples/loyalty_handler.py").path,
+            "--socket", daemon.socketPath,
+        ])
+        #expect(try await within(20, "the example to register") { try await plugin.firstLine() }.hasPrefix("registered as h"))
+        let client = try await daemon.connect()
+        #expect(try await client.call("bridge.hello")["handlers"]?.arrayValue?.first == "loyalty", "priority 10 goes first")
+
+        let member = try await client.inject(device: "mock:till", text: "LOYALTY-0042", symbology: "code-128")
+        #expect(member.resolution.handler == "loyalty" && member.resolution.status == "found")
+        #expect(member.resolution.details["member"]?["name"] == "Ada Lovelace")
+        let stranger = try await client.inject(device: "mock:till", text: "loyalty-9999", symbology: "code-128")
+        #expect(stranger.resolution.handler == "loyalty" && stranger.resolution.status == "not_found")
+        // Codes the plugin's match refuses still go to the built-in handlers.
+        #expect(try await client.inject(device: "mock:till", text: "5901234123457").resolution.handler == "product-lookup")
+
+        plugin.killNow()
+        try await eventuallyTrue("the handler to be unregistered") {
+            try await client.call("bridge.hello")["handlers"]?.arrayValue?.contains("loyalty") == false
+        }
+        let after = try await client.inject(device: "mock:till", text: "LOYALTY-0042", symbology: "code-128")
+        #expect(after.resolution.handler == "product-lookup", "a label nobody else claims is looked up as a SKU")
+        await client.close()
+    }
+
+    @Test func silenceGivesTimeoutAndGarbageGivesErrorButTheEventIsPublished() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"], config: "handlers:\n  timeout_ms: 1500\n")
+        let plugin = try await daemon.connect()
+        plugin.setRequestHandler { request in
+            switch request.params["event"]?["text"]?.stringValue {
+            case "SLOW": try await Task.sleep(for: .seconds(5)); return .emptyObject
+            case "GARBAGE": return .value(.array([1, 2]))
+            case "NOSTATUS": return .value(["member": "x"])
+            case "FAIL": throw RPCError(code: -32603, message: "database is down")
+            default: return .value(["status": "found", "handler": "liar", "note": .string(request.params["handler"]?.stringValue ?? "")])
+            }
+        }
+        let registered = try await plugin.call("handlers.register", [
+            "name": "test-plugin", "match": ["kinds": ["barcode"], "pattern": "^[A-Z]+$"], "priority": 5,
+        ])
+        let id = try #require(registered["handler"]?.stringValue)
+        let client = try await daemon.connect()
+        _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
+        var notifications = client.notifications.makeAsyncIterator()
+
+        let ok = try await client.inject(device: "mock:till", text: "GOOD", symbology: "code-128")
+        #expect(ok.resolution.handler == "test-plugin" && ok.resolution.status == "found")
+        #expect(ok.resolution.details["note"] == .string(id), "the request names the registration")
+        let slow = try await client.inject(device: "mock:till", text: "SLOW", symbology: "code-128")
+        #expect(slow.resolution == Resolution(handler: "test-plugin", status: "timeout"))
+        for text in ["GARBAGE", "NOSTATUS", "FAIL"] {
+            let event = try await client.inject(device: "mock:till", text: text, symbology: "code-128")
+            #expect(event.resolution.handler == "test-plugin" && event.resolution.status == "error", "\(text)")
+            #expect(event.resolution.details["message"]?.stringValue?.isEmpty == false)
+        }
+        var published: [String] = []
+        for _ in 0..<5 { published.append(try #require(try await next("scan", from: &notifications).scanEvent()).text) }
+        #expect(published == ["GOOD", "SLOW", "GARBAGE", "NOSTATUS", "FAIL"])
+
+        await expectRPCError(RPCError.invalidParams) {
+            _ = try await plugin.call("handlers.register", ["name": "bad", "match": ["pattern": "(unclosed"]])
+        }
+        await plugin.close()
+        await client.close()
+    }
+}
+
+/// Polls `condition` until it holds, failing after `seconds`.
+func eventuallyTrue(_ what: String, seconds: Double = 10, _ condition: @escaping @Sendable () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw TimedOut(what: what)
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""An out-of-process ScanBridge handler in plain Python (standard library only).
+
+It registers as the handler of loyalty cards printed as barcodes or QR codes
+("LOYALTY-0042"), at a priority above the built-in handlers, and answers every
+`handler.resolve` request the daemon sends with the member the code names.
+
+    python3 examples/loyalty_handler.py [--socket PATH]
+
+The socket is found as the CLI finds it: --socket, $SCANBRIDGE_SOCKET,
+$XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock (root),
+/tmp/scanbridge-<uid>/scanbridge.sock. Registering needs the admin role.
+"""
+
+import argparse
+import json
+import os
+import socket
+import sys
+
+MEMBERS = {
+    "LOYALTY-0042": {"name": "Ada Lovelace", "points": 1200, "tier": "gold"},
+    "LOYALTY-0007": {"name": "Grace Hopper", "points": 80, "tier": "silver"},
+}
+
+
+def socket_path(explicit):
+    if explicit:
+        return explicit
+    if os.environ.get("SCANBRIDGE_SOCKET"):
+        return os.environ["SCANBRIDGE_SOCKET"]
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "scanbridge", "scanbridge.sock")
+    if os.getuid() == 0:
+        return "/run/scanbridge/scanbridge.sock"
+    return f"/tmp/scanbridge-{os.getuid()}/scanbridge.sock"
+
+
+def resolve(event):
+    """The resolution of one event: what the daemon puts in the event's `resolution`."""
+    member = MEMBERS.get(event.get("text", "").strip().upper())
+    if member is None:
+        return {"status": "not_found", "reason": "no loyalty member with this card"}
+    return {"status": "found", "member": member}
+
+
+def send(sock, message):
+    sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--socket")
+    parser.add_argument("--name", default="loyalty")
+    args = parser.parse_args()
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(socket_path(args.socket))
+    send(sock, {"jsonrpc": "2.0", "id": 1, "method": "handlers.register", "params": {
+        "name": args.name,
+        "match": {"kinds": ["barcode", "qr"], "pattern": "^(?i:LOYALTY-)"},
+        "priority": 10,
+    }})
+
+    # One JSON-RPC message per line; responses, notifications and daemon requests interleave.
+    for line in sock.makefile("rb"):
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get("id") == 1 and "method" not in message:
+            if "error" in message:
+                sys.exit(f"registration refused: {message['error']['message']}")
+            print(f"registered as {message['result']['handler']}", flush=True)
+        elif message.get("method") == "handler.resolve":
+            try:
+                result = resolve(message["params"]["event"])
+                send(sock, {"jsonrpc": "2.0", "id": message["id"], "result": result})
+            except Exception as error:  # a bug here must not kill the handler
+                send(sock, {"jsonrpc": "2.0", "id": message["id"],
+                            "error": {"code": -32603, "message": str(error)}})
+
+
+if __name__ == "__main__":
+    main()
