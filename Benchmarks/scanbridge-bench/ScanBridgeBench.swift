@@ -6,7 +6,7 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "throughput", "memory", "startup"]
+    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog"]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -65,7 +65,30 @@ struct ScanBridgeBench {
             }
             report.latency("start to ready (spawn → READY=1)", readiness, target: "≤ 200 ms")
         }
+        if only.contains("catalog") {
+            try await catalog(directory: directory, size: 1_000_000 / scale, report: &report)
+        }
         report.print()
+    }
+
+    /// A million-product catalog: import from CSV, then lookups through the socket and in process.
+    static func catalog(directory: URL, size: Int, report: inout Report) async throws {
+        let csv = directory.appendingPathComponent("catalog.csv")
+        try CatalogScenarios.writeCatalog(to: csv, count: size)
+        let daemon = try await freshDaemon()
+        let imported = try await CatalogScenarios.importCatalog(csv, daemon: daemon)
+        report.figure("products import of \(size) CSV rows", String(
+            format: "%.1f s (%.0f rows/s), peak RSS CLI %.0f MB, daemon %.0f MB", imported.seconds,
+            Double(size) / imported.seconds, imported.cliPeakMB, imported.daemonPeakMB), target: "≤ 30 s, bounded memory")
+        let baseline = try await Scenarios.pingPongBaseline(directory: directory, count: 20_000)
+        report.latency("baseline: bare Unix-socket ping-pong", baseline, target: "")
+        let socket = try await CatalogScenarios.socketLookups(daemon: daemon, catalogSize: size, count: 20_000)
+        report.latency("products.lookup through the socket, \(size) products", socket, target: "p99 ≤ 300 µs")
+        try await daemon.stop()
+        let (lookup, floor) = try await CatalogScenarios.inProcessLookups(
+            databasePath: daemon.databasePath, catalogSize: size, count: 100_000)
+        report.latency("baseline: an empty async call", floor, target: "")
+        report.latency("ProductLookup in process, \(size) products", lookup, target: "p99 ≤ 20 µs")
     }
 
     /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.

@@ -1,0 +1,117 @@
+import Foundation
+import Histogram
+import ProductLookup
+import ScanBridgeCodes
+import ScanBridgeCore
+import ScanBridgeStore
+import ScanBridgeTesting
+
+/// The catalog at shop scale: a million products imported from CSV through the CLI, then
+/// looked up through the socket and in process.
+enum CatalogScenarios {
+    /// The EAN-13 of catalog item `index`: prefix 50 (a GS1 UK company prefix range, no
+    /// in-store price/weight prefix), the index, and its check digit.
+    static func barcode(_ index: Int) -> String {
+        let digits = String(index)
+        let data = "50" + String(repeating: "0", count: 10 - digits.count) + digits
+        return data + String(GTIN.checkDigit(forData: data)!)
+    }
+
+    /// Writes a CSV of `count` products, streamed in 1 MB chunks.
+    static func writeCatalog(to url: URL, count: Int) throws {
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let file = try FileHandle(forWritingTo: url)
+        defer { try? file.close() }
+        var chunk = "name,price,sku,category,barcode,trackStock,quantity,lowStockThreshold\n"
+        for index in 0..<count {
+            chunk += "Item \(index),\(index % 5000 + 1).\(index % 10)9,SKU-\(index),Category \(index % 40),\(barcode(index)),true,\(index % 100),5\n"
+            if chunk.utf8.count > 1 << 20 {
+                try file.write(contentsOf: Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        try file.write(contentsOf: Data(chunk.utf8))
+    }
+
+    /// `scanbridge products import` of the file: seconds taken, and the peak resident memory
+    /// of the CLI and of the daemon (MB), sampled from /proc while it runs.
+    static func importCatalog(_ url: URL, daemon: DaemonHarness) async throws -> (seconds: Double, cliPeakMB: Double, daemonPeakMB: Double) {
+        let process = Process()
+        process.executableURL = DaemonHarness.productsDirectory.appendingPathComponent("scanbridge")
+        process.arguments = ["products", "import", url.path, "--socket", daemon.socketPath]
+        process.standardOutput = FileHandle.nullDevice
+        let started = Nanos.now()
+        try process.run()
+        var cliPeak = 0.0
+        while process.isRunning {
+            cliPeak = max(cliPeak, peakMB(pid: process.processIdentifier))
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let seconds = Double(Nanos.now() - started) / 1e9
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkFailure(description: "scanbridge products import exited with \(process.terminationStatus)")
+        }
+        return (seconds, cliPeak, peakMB(pid: daemon.pid ?? 0))
+    }
+
+    /// Round trips of `products.lookup` for random catalog barcodes through the socket.
+    static func socketLookups(daemon: DaemonHarness, catalogSize: Int, count: Int) async throws -> Histogram<UInt64> {
+        let warmup = count / 10
+        let sendTimes = SendTimes(count: count + warmup)
+        let client = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
+            guard let index = Scenarios.benchIndex(in: line), index >= warmup else { return nil }
+            return arrived - sendTimes.time(of: index)
+        }
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<(count + warmup) {
+            let code = barcode(Int.random(in: 0..<catalogSize, using: &generator))
+            let id = "bench-" + String(repeating: "0", count: max(0, 7 - String(index).count)) + String(index)
+            client.send(#"{"jsonrpc":"2.0","id":"\#(id)","method":"products.lookup","params":{"code":"\#(code)"}}"#) {
+                sendTimes.set(index, $0)
+            }
+            await client.wait(forLines: index + 1)
+            try await Task.sleep(for: .microseconds(200))
+        }
+        let histogram = client.histogram
+        await client.close()
+        return histogram
+    }
+
+    /// `ProductLookup.lookup(code:)` on the daemon's database file, in this process; and, as
+    /// the floor, the same loop around an empty async call.
+    static func inProcessLookups(databasePath: String, catalogSize: Int, count: Int) async throws
+        -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>)
+    {
+        let database = try StoreDatabase(path: databasePath)
+        let lookup = ProductLookup(products: SQLiteProductRepository(database: database), catalog: CatalogSettings())
+        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var floor = histogram
+        let codes = (0..<(count + count / 10)).map { _ in barcode(Int.random(in: 0..<catalogSize)) }
+        for (index, code) in codes.enumerated() {
+            let started = Nanos.now()
+            let resolution = try await lookup.lookup(code: code)
+            let took = Nanos.now() - started
+            guard resolution.status == "found" else { throw BenchmarkFailure(description: "\(code) not found") }
+            if index >= count / 10 { _ = histogram.record(took) }
+            let floorStarted = Nanos.now()
+            await emptyAsyncCall()
+            if index >= count / 10 { _ = floor.record(Nanos.now() - floorStarted) }
+        }
+        return (histogram, floor)
+    }
+
+    @inline(never)
+    static func emptyAsyncCall() async {}
+
+    static func peakMB(pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first(where: { !$0.isEmpty }).flatMap({ Double($0) })
+        else { return 0 }
+        return kilobytes / 1024
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+}
