@@ -9,24 +9,47 @@ data="${SCANBRIDGE_DATA:-$PWD/.demo}"
 export SCANBRIDGE_SOCKET="$data/scanbridge.sock"
 mkdir -p "$data"
 
-"$bin/scanbridged" --config demo/scanbridge.yaml --socket "$SCANBRIDGE_SOCKET" --database "$data/scanbridge.sqlite" \
-    2>>"$data/scanbridged.log" &
-daemon=$!
+daemon=
 stop() {
+    [ -n "$daemon" ] || return 0
     kill -TERM "$daemon" 2>/dev/null || true
     wait "$daemon" 2>/dev/null || true
+    daemon=
 }
 trap stop EXIT
 trap 'exit 0' INT TERM
 
-for _ in $(seq 1 100); do
-    "$bin/scanbridge" devices >/dev/null 2>&1 && break
-    kill -0 "$daemon" 2>/dev/null || { echo "scanbridged did not start; see $data/scanbridged.log" >&2; tail -5 "$data/scanbridged.log" >&2; exit 1; }
-    sleep 0.1
-done
+# Starts the daemon with these extra options and waits until it answers.
+start() {
+    "$bin/scanbridged" --socket "$SCANBRIDGE_SOCKET" --database "$data/scanbridge.sqlite" "$@" \
+        2>>"$data/scanbridged.log" &
+    daemon=$!
+    for _ in $(seq 1 100); do
+        "$bin/scanbridge" devices >/dev/null 2>&1 && return 0
+        kill -0 "$daemon" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "scanbridged did not start; see $data/scanbridged.log" >&2
+    tail -5 "$data/scanbridged.log" >&2
+    exit 1
+}
+
+# First the demo data (re-importing is an idempotent upsert), before any mock device scans.
+start --drivers mock
+"$bin/scanbridge" products import demo/catalog.csv
+"$bin/scanbridge" orders import demo/orders.json
+"$bin/scanbridge" customers set rN7nDemoWalletAda --name "Ada Lovelace" --email ada@example.com >/dev/null
+"$bin/scanbridge" cards link 04A1B2C3D4E5F6 rN7nDemoWalletAda --name "Ada's card" >/dev/null
+"$bin/scanbridge" cards link 04112233445566 rN7nDemoWalletAda --name "Old keyring" >/dev/null
+"$bin/scanbridge" cards block 04112233445566 >/dev/null
+stop
+
+start --config demo/scanbridge.yaml
 
 echo "ScanBridge demo: daemon log in $data/scanbridged.log, socket $SCANBRIDGE_SOCKET"
-echo "Try in another terminal: SCANBRIDGE_SOCKET=$SCANBRIDGE_SOCKET $bin/scanbridge inject till-1 5901234123457"
+echo "Try in another terminal: export SCANBRIDGE_SOCKET=$SCANBRIDGE_SOCKET; then"
+echo "  $bin/scanbridge lookup 5901234123457        $bin/scanbridge inject till-1 5901234123457"
+echo "  $bin/scanbridge cards arm rN7nNewWallet      $bin/scanbridge inject counter-reader --uid 04AABBCCDDEEFF"
 echo
 "$bin/scanbridge" devices
 echo

@@ -46,6 +46,7 @@ struct EventFormatter: Sendable {
             parts.append(card["displayName"]?.stringValue ?? card["uidDisplay"]?.stringValue ?? "card")
             if let wallet = card["walletAddress"]?.stringValue { parts.append("wallet \(wallet)") }
         }
+        if let name = details["customer"]?["name"]?.stringValue { parts.append(name) }
         if let order = details["order"] {
             let name = order["reference"]?.stringValue ?? order["id"]?.stringValue ?? "order"
             parts.append(([name, order["status"]?.stringValue, order["clientName"]?.stringValue]
