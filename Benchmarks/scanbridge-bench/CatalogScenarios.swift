@@ -54,8 +54,11 @@ enum CatalogScenarios {
         return (seconds, cliPeak, peakMB(pid: daemon.pid ?? 0))
     }
 
-    /// Round trips of `products.lookup` for random catalog barcodes through the socket.
-    static func socketLookups(daemon: DaemonHarness, catalogSize: Int, count: Int) async throws -> Histogram<UInt64> {
+    /// Round trips of `products.lookup` for random catalog barcodes through the socket; with
+    /// `hello`, of `bridge.hello` instead (the daemon's own floor for a request).
+    static func socketLookups(daemon: DaemonHarness, catalogSize: Int, count: Int, hello: Bool = false) async throws
+        -> Histogram<UInt64>
+    {
         let warmup = count / 10
         let sendTimes = SendTimes(count: count + warmup)
         let client = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
@@ -66,7 +69,10 @@ enum CatalogScenarios {
         for index in 0..<(count + warmup) {
             let code = barcode(Int.random(in: 0..<catalogSize, using: &generator))
             let id = "bench-" + String(repeating: "0", count: max(0, 7 - String(index).count)) + String(index)
-            client.send(#"{"jsonrpc":"2.0","id":"\#(id)","method":"products.lookup","params":{"code":"\#(code)"}}"#) {
+            let request = hello
+                ? #"{"jsonrpc":"2.0","id":"\#(id)","method":"bridge.hello"}"#
+                : #"{"jsonrpc":"2.0","id":"\#(id)","method":"products.lookup","params":{"code":"\#(code)"}}"#
+            client.send(request) {
                 sendTimes.set(index, $0)
             }
             await client.wait(forLines: index + 1)
@@ -79,6 +85,8 @@ enum CatalogScenarios {
 
     /// `ProductLookup.lookup(code:)` on the daemon's database file, in this process; and, as
     /// the floor, the same loop around an empty async call.
+    /// `catalogSize` is the range codes are drawn from, uniformly: the whole catalog, or the
+    /// first products only (a shop's best sellers, whose pages stay in memory).
     static func inProcessLookups(databasePath: String, catalogSize: Int, count: Int) async throws
         -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>)
     {

@@ -64,7 +64,9 @@ final class PointReadConnections: Sendable {
         configuration.busyMode = .timeout(1)
         configuration.label = "scanbridge.point-read"
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA cache_size = -512")
+            // The upper levels of the catalog's indexes stay in memory: a lookup then reads
+            // only the two leaf pages it needs from the OS.
+            try db.execute(sql: "PRAGMA cache_size = -4096")
         }
         return try DatabaseQueue(path: path, configuration: configuration)
     }

@@ -15,6 +15,7 @@ import Synchronization
 public final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
     private let pointReads: PointReadConnections
+    private let cache = ProductLookupCache()
     /// Rows written since the last checkpoint: a large import must not grow the write-ahead
     /// log without bound. Every 131,072 rows keeps it under about 100 MB; checkpointing more
     /// often copied the same pages again and again (a 1,000,000-row import took 14.7 s with
@@ -35,7 +36,12 @@ public final class SQLiteProductRepository: ProductRepository {
     }
 
     public func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
-        try lookUp(key, in: storeId)
+        let cacheKey = ProductLookupCache.Key(key: key, storeId: storeId)
+        let (hit, generation) = cache.lookUp(cacheKey)
+        if let hit { return hit }
+        let product = try lookUp(key, in: storeId)
+        cache.store(product, for: cacheKey, readAt: generation)
+        return product
     }
 
     /// Synchronous on purpose: see the type's documentation.
@@ -79,14 +85,18 @@ public final class SQLiteProductRepository: ProductRepository {
             rows = 0
             return true
         }
+        defer { cache.invalidate() }
         try await database.write("save the products", checkpoint: checkpoint) { db in
             try Self.upsert(products, nowMs: nowMs, db)
         }
+        // Lookups search the log before the file: once an import pauses, empty it.
+        if !checkpoint { database.checkpointInBackground() }
         return products
     }
 
     public func delete(id: String) async throws -> Bool {
-        try await database.write("delete product \(id)") { db in
+        defer { cache.invalidate() }
+        return try await database.write("delete product \(id)") { db in
             try db.cachedStatement(sql: "DELETE FROM product WHERE id = ?").execute(arguments: [id])
             return db.changesCount > 0
         }

@@ -1,5 +1,12 @@
 import Foundation
 import GRDB
+import Synchronization
+
+/// A Bool shared by the copies of a struct.
+final class SharedFlag: Sendable {
+    private let value = Mutex(false)
+    func withLock<R>(_ body: (inout Bool) -> R) -> R { value.withLock { body(&$0) } }
+}
 
 /// The embedded SQLite database (WAL mode) and its schema. Journal and repositories
 /// share one pool: one writer, concurrent readers.
@@ -16,6 +23,7 @@ public struct StoreDatabase: Sendable {
     public let path: String
     /// A connection of its own for WAL checkpoints, so their fsyncs never hold up a commit.
     private let checkpointer: DatabaseQueue
+    private let checkpointWaiting = SharedFlag()
 
     /// Opens (creating when missing, with its folder) and migrates the database at `path`.
     public init(path: String, durability: Durability = .normal) throws {
@@ -38,9 +46,14 @@ public struct StoreDatabase: Sendable {
     }
 
     /// Copies the write-ahead log into the database file in the background (passive: it
-    /// waits for no reader or writer), keeping the log from growing without bound.
+    /// waits for no reader or writer), keeping the log from growing without bound, and
+    /// lookups reading from the database file rather than searching the log. Calls made
+    /// while one is waiting to run share it.
     public func checkpointInBackground() {
-        checkpointer.asyncWriteWithoutTransaction { db in
+        guard checkpointWaiting.withLock({ waiting in defer { waiting = true }; return !waiting }) else { return }
+        checkpointer.asyncWriteWithoutTransaction { [checkpointWaiting] db in
+            // Cleared before it runs: a write committed meanwhile gets a checkpoint of its own.
+            checkpointWaiting.withLock { $0 = false }
             _ = try? db.checkpoint(.passive)
         }
     }

@@ -148,6 +148,31 @@ final class SQLiteProductRepositoryTests {
         #expect((times?["updatedAtMs"] as Int64?) ?? 0 > createdAt ?? .max)
     }
 
+    @Test("a lookup served from memory never outlives a write: found, missing, repriced, deleted")
+    func cachedLookupsFollowWrites() async throws {
+        let key = ProductKey.gtin("05901234123457")
+        #expect(try await products.product(key, in: "store_1") == nil)
+        #expect(try await products.product(key, in: "store_1") == nil, "a cached miss")
+        _ = try await products.upsert([product("prod_1", barcode: "5901234123457")])
+        #expect(try await products.product(key, in: "store_1")?.price.minorUnits == 350)
+        #expect(try await products.product(key, in: "store_1")?.price.minorUnits == 350, "a cached hit")
+        _ = try await products.upsert([product("prod_1", barcode: "5901234123457", pence: 420)])
+        #expect(try await products.product(key, in: "store_1")?.price.minorUnits == 420)
+        _ = try await products.delete(id: "prod_1")
+        #expect(try await products.product(key, in: "store_1") == nil)
+        // Writes racing lookups: every lookup after the last write sees it.
+        let products = self.products
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for pence in Int64(1)...50 {
+                group.addTask { _ = try await products.upsert([product("prod_1", barcode: "5901234123457", pence: pence)]) }
+                group.addTask { _ = try await products.product(key, in: "store_1") }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await products.product(id: "prod_1")
+        #expect(try await products.product(key, in: "store_1") == stored)
+    }
+
     @Test("delete removes the product and says whether there was one")
     func delete() async throws {
         _ = try await products.upsert([product("prod_1", barcode: "5901234123457", sku: "S1")])
