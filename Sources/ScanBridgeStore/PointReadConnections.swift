@@ -21,7 +21,7 @@ final class PointReadConnections: Sendable {
     private let maximum: Int
     private let state = Mutex(State())
 
-    init(path: String, maximum: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+    init(path: String, maximum: Int = 2 * max(2, ProcessInfo.processInfo.activeProcessorCount)) {
         self.path = path
         self.maximum = maximum
     }

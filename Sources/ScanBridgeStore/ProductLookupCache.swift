@@ -12,8 +12,15 @@ final class ProductLookupCache: Sendable {
         let storeId: String
     }
 
+    /// Boxed: a `Product` is a few hundred bytes, and a dictionary keeps its values inline,
+    /// empty buckets included.
+    private final class Entry: Sendable {
+        let product: Product?
+        init(_ product: Product?) { self.product = product }
+    }
+
     private struct State {
-        var entries: [Key: Product?] = [:]
+        var entries: [Key: Entry] = [:]
         var generation: UInt64 = 0
     }
 
@@ -28,7 +35,10 @@ final class ProductLookupCache: Sendable {
     /// The cached answer (a product, or nil for "no such product"), and the generation to
     /// pass to `store` when there was none.
     func lookUp(_ key: Key) -> (hit: Product??, generation: UInt64) {
-        state.withLock { ($0.entries[key], $0.generation) }
+        state.withLock { state in
+            guard let entry = state.entries[key] else { return (nil, state.generation) }
+            return (.some(entry.product), state.generation)
+        }
     }
 
     func store(_ product: Product?, for key: Key, readAt generation: UInt64) {
@@ -36,7 +46,7 @@ final class ProductLookupCache: Sendable {
             guard state.generation == generation else { return }
             // Full: start over rather than track recency; the best sellers come back at once.
             if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = .some(product)
+            state.entries[key] = Entry(product)
         }
     }
 

@@ -15,19 +15,35 @@ public enum OrderCode: Sendable, Hashable {
     /// Reads `text`; nil when it does not name an order. Plain text counts as a reference only
     /// when it matches `references` (scans), or always when `references` is nil (typed lookups).
     public static func parse(_ text: String, references: Regex<AnyRegexOutput>?) -> OrderCode? {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        for (prefix, make) in [("ORDER:", OrderCode.order), ("DEVICE:", OrderCode.device)]
-        where text.count >= prefix.count && text.prefix(prefix.count).uppercased() == prefix {
-            return identifier(text.dropFirst(prefix.count), make)
-        }
-        if let url = URLComponents(string: text), let scheme = url.scheme?.lowercased() {
+        // Every scan comes through here: plain byte comparisons before any Foundation parsing.
+        let text = trimmed(text)
+        if let rest = dropping("ORDER:", from: text) { return identifier(rest, OrderCode.order) }
+        if let rest = dropping("DEVICE:", from: text) { return identifier(rest, OrderCode.device) }
+        if text.utf8.contains(UInt8(ascii: ":")) {
+            guard let url = URLComponents(string: String(text)), let scheme = url.scheme?.lowercased() else { return nil }
             return fromURL(url, scheme: scheme)
         }
+        guard !text.isEmpty, text.utf8.count <= 64, !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
         if let references {
             guard (try? references.wholeMatch(in: text)) != nil else { return nil }
         }
-        guard !text.isEmpty, text.count <= 64, !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
-        return .reference(text)
+        return .reference(String(text))
+    }
+
+    /// `text` after `prefix`, compared without regard to case; nil when it does not start so.
+    private static func dropping(_ prefix: String, from text: Substring) -> Substring? {
+        let head = text.utf8.prefix(prefix.utf8.count)
+        guard head.count == prefix.utf8.count,
+              zip(head, prefix.utf8).allSatisfy({ $0 == $1 || $0 == $1 + 32 && $1 >= 0x41 && $1 <= 0x5A })
+        else { return nil }
+        return text[head.endIndex...]
+    }
+
+    /// Without leading and trailing white space (a scanner's terminating CR or LF).
+    private static func trimmed(_ text: String) -> Substring {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return text[first...last]
     }
 
     /// `https://<host>/…/orders/<id>`, `repairminder://orders/<id>`, and the same for devices.
@@ -59,7 +75,7 @@ public enum OrderCode: Sendable, Hashable {
     }
 
     private static func identifier(_ id: Substring, _ make: (String) -> OrderCode) -> OrderCode {
-        let id = id.trimmingCharacters(in: .whitespaces)
+        let id = String(trimmed(String(id)))
         guard !id.isEmpty else { return .invalid("the code names no id; expected e.g. ORDER:ord_1001") }
         guard id.count <= 128, !id.contains(where: { $0.isWhitespace || $0.isNewline || ($0.asciiValue ?? 32) < 32 }) else {
             return .invalid("'\(id.prefix(40))' is not an order or device id")

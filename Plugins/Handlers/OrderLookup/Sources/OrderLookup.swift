@@ -47,9 +47,7 @@ public struct OrderLookup: CodeLookup {
     }
 
     private func notFound(_ what: String) -> Resolution {
-        Resolution(handler: nil, status: "not_found", details: [
-            "reason": .string("\(what); add it with orders.upsert or scanbridge orders import"),
-        ])
+        Resolution(handler: nil, status: "not_found", details: ["reason": .string(what)])
     }
 }
 

@@ -31,7 +31,7 @@ public enum ProductCode: Sendable, Hashable {
             return gs1(elements: { () throws(CodeError) in elements })
         }
         do {
-            if let elements = try GS1DigitalLink.parse(String(body)) {
+            if body.utf8.contains(UInt8(ascii: ":")), let elements = try GS1DigitalLink.parse(String(body)) {
                 return gs1(elements: { () throws(CodeError) in elements })
             }
         } catch {
@@ -85,9 +85,11 @@ public enum ProductCode: Sendable, Hashable {
 
     /// Printable text up to 64 characters is a label; anything else names no product.
     private static func label(_ text: Substring) -> ProductCode? {
-        guard (1...64).contains(text.count), text.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControl }) else {
-            return nil
-        }
+        // Printable ASCII, the usual label, is checked byte by byte; other text by its scalars.
+        let printableASCII = text.utf8.allSatisfy { (0x20..<0x7F).contains($0) }
+        guard (1...64).contains(text.count),
+              printableASCII || text.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControl })
+        else { return nil }
         return .label(String(text))
     }
 }

@@ -48,7 +48,7 @@ public struct ProductLookup: CodeLookup {
     private func answer(_ product: Product?, details: [String: JSONValue], missing: String) -> Resolution {
         var details = details
         guard let product else {
-            details["reason"] = .string("\(missing) in store \(catalog.storeId); add it with products.upsert or scanbridge products import")
+            details["reason"] = .string(missing)
             return Resolution(handler: nil, status: "not_found", details: details)
         }
         details["product"] = product.wire
