@@ -54,8 +54,8 @@ public enum Symbology {
     /// Infers a barcode symbology from its text alone: EAN-13, EAN-8 and UPC-A are
     /// recognised by length and check digit; anything else is `unknown`.
     public static func infer(fromText text: String) -> String {
-        guard text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return "unknown" }
-        switch text.count {
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return "unknown" }
+        switch text.utf8.count {
         case 13 where GTIN.hasValidCheckDigit(text): return "ean-13"
         case 12 where GTIN.hasValidCheckDigit(text): return "upc-a"
         case 8 where GTIN.hasValidCheckDigit(text): return "ean-8"

@@ -17,7 +17,8 @@ public final class SQLiteCardRepository: CardRepository {
     }
 
     public func identify(uid: NFCUID) async throws -> (card: Card, customer: Customer?)? {
-        let found = try await database.read("identify card \(uid.display)") { db -> Identified? in
+        // On the tap's path: a point read, like the product lookup of a barcode.
+        let found = try database.pointRead("identify card \(uid.display)") { db -> Identified? in
             guard let card = try CardRecord.fetch(uid: uid, db) else { return nil }
             return Identified(card: card, customer: try CustomerRecord.fetch(walletAddress: card.walletAddress, db))
         }

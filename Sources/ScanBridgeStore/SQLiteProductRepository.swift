@@ -14,7 +14,6 @@ import Synchronization
 /// only for the query. Everything else goes through GRDB's async accesses.
 public final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
-    private let pointReads: PointReadConnections
     private let cache = ProductLookupCache()
     /// Rows written since the last checkpoint: a large import must not grow the write-ahead
     /// log without bound. Every 131,072 rows keeps it under about 100 MB; checkpointing more
@@ -25,7 +24,6 @@ public final class SQLiteProductRepository: ProductRepository {
 
     public init(database: StoreDatabase) {
         self.database = database
-        self.pointReads = PointReadConnections(path: database.path)
     }
 
     public func product(id: String) async throws -> Product? {
@@ -46,13 +44,7 @@ public final class SQLiteProductRepository: ProductRepository {
 
     /// Synchronous on purpose: see the type's documentation.
     private func lookUp(_ key: ProductKey, in storeId: String) throws -> Product? {
-        do {
-            if let found = try pointReads.read({ db in try Self.lookUp(key, in: storeId, db) }) { return found }
-            // Every point-read connection is busy: a pool reader (which also checks the schema).
-            return try database.pool.unsafeRead { db in try Self.lookUp(key, in: storeId, db) }
-        } catch {
-            throw database.storeError(error, "look up a product")
-        }
+        try database.pointRead("look up a product") { db in try Self.lookUp(key, in: storeId, db) }
     }
 
     /// Each branch runs in autocommit mode: one statement is atomic on its own.

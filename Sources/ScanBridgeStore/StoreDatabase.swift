@@ -24,6 +24,8 @@ public struct StoreDatabase: Sendable {
     /// A connection of its own for WAL checkpoints, so their fsyncs never hold up a commit.
     private let checkpointer: DatabaseQueue
     private let checkpointWaiting = SharedFlag()
+    /// Read-only connections for the point reads of a scan, made on the caller's thread.
+    let pointReads: PointReadConnections
 
     /// Opens (creating when missing, with its folder) and migrates the database at `path`.
     public init(path: String, durability: Durability = .normal) throws {
@@ -43,6 +45,7 @@ public struct StoreDatabase: Sendable {
         self.pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
         self.checkpointer = try DatabaseQueue(path: path, configuration: configuration)
+        self.pointReads = PointReadConnections(path: path)
     }
 
     /// Copies the write-ahead log into the database file in the background (passive: it

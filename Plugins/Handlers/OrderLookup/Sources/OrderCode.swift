@@ -23,7 +23,7 @@ public enum OrderCode: Sendable, Hashable {
             guard let url = URLComponents(string: String(text)), let scheme = url.scheme?.lowercased() else { return nil }
             return fromURL(url, scheme: scheme)
         }
-        guard !text.isEmpty, text.utf8.count <= 64, !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 64, !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         if let references {
             guard (try? references.wholeMatch(in: text)) != nil else { return nil }
         }
@@ -41,8 +41,11 @@ public enum OrderCode: Sendable, Hashable {
 
     /// Without leading and trailing white space (a scanner's terminating CR or LF).
     private static func trimmed(_ text: String) -> Substring {
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        // Scanners add ASCII white space; looked at as bytes, the common case costs nothing.
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { $0 > 0x20 }), let last = utf8.lastIndex(where: { $0 > 0x20 }) else {
+            return ""
+        }
         return text[first...last]
     }
 

@@ -38,7 +38,7 @@ public enum ProductCode: Sendable, Hashable {
             return .invalid(error.message)
         }
         if let symbology, matrixSymbologies.contains(symbology) { return nil }
-        let digitsOnly = body.allSatisfy { $0.isASCII && $0.isNumber }
+        let digitsOnly = body.utf8.allSatisfy { (0x30...0x39).contains($0) }
         if let symbology, labelSymbologies.contains(symbology) { return label(body) }
         if digitsOnly, symbology == "upc-e" || (body.count == 8 && symbology != "ean-8" && !GTIN.hasValidCheckDigit(body)
                                                   && (try? UPCE.expand(body)) != nil) {
