@@ -47,7 +47,7 @@ public final class SQLiteProductRepository: ProductRepository {
         try database.pointRead("look up a product") { db in try Self.lookUp(key, in: storeId, db) }
     }
 
-    /// Each branch runs in autocommit mode: one statement is atomic on its own.
+    /// A GTIN is one statement in autocommit mode; a label's two reads share a transaction.
     static func lookUp(_ key: ProductKey, in storeId: String, _ db: Database) throws -> Product? {
         switch key {
         case .gtin(let gtin):
@@ -55,6 +55,12 @@ public final class SQLiteProductRepository: ProductRepository {
                 sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND gtin = ?")
             return try ProductRecord.fetchFirst(statement, arguments: [storeId, gtin])
         case .skuOrBarcode(let text):
+            // Two reads, one read transaction (its WAL lock is a system call each way).
+            try db.cachedStatement(sql: "BEGIN DEFERRED").execute()
+            defer {
+                // A read has nothing to commit; never leave the snapshot open.
+                if (try? db.cachedStatement(sql: "COMMIT").execute()) == nil { try? db.execute(sql: "ROLLBACK") }
+            }
             let bySKU = try db.cachedStatement(
                 sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND sku = ?")
             if let product = try ProductRecord.fetchFirst(bySKU, arguments: [storeId, text]) {

@@ -54,17 +54,18 @@ public final class Router: Sendable {
     /// A failing handler gives an `error` resolution: the event is never lost.
     public func resolve(_ event: ScanEvent) async -> Resolution {
         let entries = state.withLock { $0.entries }
-        guard let handler = entries.first(where: { $0.handler.accepts(event) })?.handler else {
-            return .unhandled
+        for entry in entries {
+            let handler = entry.handler
+            do {
+                guard var resolution = try await handler.resolveIfAccepted(event) else { continue }
+                resolution.handler = handler.name
+                return resolution
+            } catch {
+                logger.error("handler failed", metadata: ["handler": "\(handler.name)", "event.id": "\(event.id)",
+                                                          "error": "\(error)"])
+                return .error(handler: handler.name, message: "\(error)")
+            }
         }
-        do {
-            var resolution = try await handler.resolve(event)
-            resolution.handler = handler.name
-            return resolution
-        } catch {
-            logger.error("handler failed", metadata: ["handler": "\(handler.name)", "event.id": "\(event.id)",
-                                                      "error": "\(error)"])
-            return .error(handler: handler.name, message: "\(error)")
-        }
+        return .unhandled
     }
 }

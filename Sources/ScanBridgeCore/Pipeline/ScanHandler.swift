@@ -9,6 +9,17 @@ public protocol ScanHandler: Sendable {
     func accepts(_ event: ScanEvent) -> Bool
     /// Resolves an accepted event. A thrown error becomes a resolution with status `error`.
     func resolve(_ event: ScanEvent) async throws -> Resolution
+    /// The resolution when the handler takes the event, nil when it does not: what the
+    /// router asks. Handlers that read the content to decide (parse a barcode) implement
+    /// it to read it once; by default it is `accepts` then `resolve`.
+    func resolveIfAccepted(_ event: ScanEvent) async throws -> Resolution?
+}
+
+extension ScanHandler {
+    public func resolveIfAccepted(_ event: ScanEvent) async throws -> Resolution? {
+        guard accepts(event) else { return nil }
+        return try await resolve(event)
+    }
 }
 
 /// Which events a handler takes: kinds, symbologies, and a pattern over the text.

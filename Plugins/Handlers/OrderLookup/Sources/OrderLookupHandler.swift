@@ -16,9 +16,13 @@ public struct OrderLookupHandler: ScanHandler {
     }
 
     public func resolve(_ event: ScanEvent) async throws -> Resolution {
-        guard let code = lookup.classify(scanned: event.text) else {
-            return Resolution(handler: name, status: "invalid", details: ["reason": "not an order code"])
-        }
+        try await resolveIfAccepted(event)
+            ?? Resolution(handler: name, status: "invalid", details: ["reason": "not an order code"])
+    }
+
+    /// Reads the code once, to decide and to look it up.
+    public func resolveIfAccepted(_ event: ScanEvent) async throws -> Resolution? {
+        guard event.kind != .nfc, let code = lookup.classify(scanned: event.text) else { return nil }
         return try await lookup.resolve(code)
     }
 }

@@ -16,8 +16,14 @@ public struct ProductLookupHandler: ScanHandler {
     }
 
     public func resolve(_ event: ScanEvent) async throws -> Resolution {
-        guard let code = lookup.classify(event.text, symbology: event.symbology, aim: event.aim) else {
-            return Resolution(handler: name, status: "invalid", details: ["reason": "not a product code"])
+        try await resolveIfAccepted(event)
+            ?? Resolution(handler: name, status: "invalid", details: ["reason": "not a product code"])
+    }
+
+    /// Reads the code once, to decide and to look it up.
+    public func resolveIfAccepted(_ event: ScanEvent) async throws -> Resolution? {
+        guard event.kind != .nfc, let code = lookup.classify(event.text, symbology: event.symbology, aim: event.aim) else {
+            return nil
         }
         return try await lookup.resolve(code)
     }
