@@ -23,6 +23,7 @@ final class Connection: Sendable {
         var nextSubscription = 1
         /// Handlers this client registered; unregistered when it disconnects.
         var handlers: [Router.Registration] = []
+        var nextHandler = 0
         var pendingRequests = 0
         /// Tasks answering requests, still running.
         var running = 0
@@ -238,7 +239,10 @@ final class Connection: Sendable {
 
     /// Registers an out-of-process handler made with a new id (`h<connection>-<n>`); returns the id.
     func registerHandler(_ make: (String) -> some ScanHandler) -> String {
-        let id = state.withLock { state in "h\(self.id)-\(state.handlers.count + 1)" }
+        let id = state.withLock { state in
+            state.nextHandler += 1
+            return "h\(self.id)-\(state.nextHandler)"
+        }
         let registration = services.bridge.router.register(make(id))
         state.withLock { $0.handlers.append(registration) }
         return id
