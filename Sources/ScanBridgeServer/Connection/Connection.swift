@@ -24,6 +24,7 @@ final class Connection: Sendable {
         /// Handlers this client registered; unregistered when it disconnects.
         var handlers: [Router.Registration] = []
         var nextHandler = 0
+        var handlersClosed = false
         var pendingRequests = 0
         /// Tasks answering requests, still running.
         var running = 0
@@ -244,13 +245,22 @@ final class Connection: Sendable {
             return "h\(self.id)-\(state.nextHandler)"
         }
         let registration = services.bridge.router.register(make(id))
-        state.withLock { $0.handlers.append(registration) }
+        // A connection that closed meanwhile must not leave its handler behind.
+        let kept = state.withLock { state in
+            guard !state.handlersClosed else { return false }
+            state.handlers.append(registration)
+            return true
+        }
+        if !kept { services.bridge.router.unregister(registration) }
         return id
     }
 
     private func unregisterHandlers() {
         let registrations = state.withLock { state in
-            defer { state.handlers = [] }
+            defer {
+                state.handlers = []
+                state.handlersClosed = true
+            }
             return state.handlers
         }
         for registration in registrations { services.bridge.router.unregister(registration) }
