@@ -15,19 +15,21 @@ final class ProductLookupCache: Sendable {
     /// Boxed: a `Product` is a few hundred bytes, and a dictionary keeps its values inline,
     /// empty buckets included.
     private final class Entry: Sendable {
-        let product: Product?
-        init(_ product: Product?) { self.product = product }
+        let product: Product
+        init(_ product: Product) { self.product = product }
     }
 
     private struct State {
-        var entries: [Key: Entry] = [:]
+        var found: [Key: Entry] = [:]
+        /// Codes with no product: a key each, nothing more (a till sees many unknown codes).
+        var missing: Set<Key> = []
         var generation: UInt64 = 0
     }
 
     private let state = Mutex(State())
     private let capacity: Int
 
-    /// `capacity` answers at most (about 0.5 KB each): the default keeps 4 MB.
+    /// `capacity` answers of each kind at most: about 4 MB of products found.
     init(capacity: Int = 8192) {
         self.capacity = capacity
     }
@@ -36,8 +38,9 @@ final class ProductLookupCache: Sendable {
     /// pass to `store` when there was none.
     func lookUp(_ key: Key) -> (hit: Product??, generation: UInt64) {
         state.withLock { state in
-            guard let entry = state.entries[key] else { return (nil, state.generation) }
-            return (.some(entry.product), state.generation)
+            if let entry = state.found[key] { return (.some(entry.product), state.generation) }
+            if state.missing.contains(key) { return (.some(nil), state.generation) }
+            return (nil, state.generation)
         }
     }
 
@@ -45,8 +48,13 @@ final class ProductLookupCache: Sendable {
         state.withLock { state in
             guard state.generation == generation else { return }
             // Full: start over rather than track recency; the best sellers come back at once.
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = Entry(product)
+            if let product {
+                if state.found.count >= capacity { state.found.removeAll(keepingCapacity: true) }
+                state.found[key] = Entry(product)
+            } else {
+                if state.missing.count >= capacity { state.missing.removeAll(keepingCapacity: true) }
+                state.missing.insert(key)
+            }
         }
     }
 
@@ -54,7 +62,8 @@ final class ProductLookupCache: Sendable {
     func invalidate() {
         state.withLock { state in
             state.generation &+= 1
-            state.entries.removeAll()
+            state.found.removeAll()
+            state.missing.removeAll()
         }
     }
 }
