@@ -48,11 +48,18 @@ public final class SQLiteProductRepository: ProductRepository {
     }
 
     /// A GTIN is one statement in autocommit mode; a label's two reads share a transaction.
+    /// The scan lookups' statements; each must search an index, never scan the catalog.
+    static let byGTIN = "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND gtin = ?"
+    static let bySKU = "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND sku = ?"
+    // Several products may carry the same label text: the oldest wins (the index keeps
+    // equal keys in rowid order, so this needs no sort).
+    static let byBarcode =
+        "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND barcode = ? ORDER BY rowid LIMIT 1"
+
     static func lookUp(_ key: ProductKey, in storeId: String, _ db: Database) throws -> Product? {
         switch key {
         case .gtin(let gtin):
-            let statement = try db.cachedStatement(
-                sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND gtin = ?")
+            let statement = try db.cachedStatement(sql: byGTIN)
             return try ProductRecord.fetchFirst(statement, arguments: [storeId, gtin])
         case .skuOrBarcode(let text):
             // Two reads, one read transaction (its WAL lock is a system call each way).
@@ -61,16 +68,10 @@ public final class SQLiteProductRepository: ProductRepository {
                 // A read has nothing to commit; never leave the snapshot open.
                 if (try? db.cachedStatement(sql: "COMMIT").execute()) == nil { try? db.execute(sql: "ROLLBACK") }
             }
-            let bySKU = try db.cachedStatement(
-                sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND sku = ?")
-            if let product = try ProductRecord.fetchFirst(bySKU, arguments: [storeId, text]) {
+            if let product = try ProductRecord.fetchFirst(db.cachedStatement(sql: bySKU), arguments: [storeId, text]) {
                 return product
             }
-            // Several products may carry the same label text: the oldest wins (the index
-            // keeps equal keys in rowid order, so this needs no sort).
-            let byBarcode = try db.cachedStatement(
-                sql: "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND barcode = ? ORDER BY rowid LIMIT 1")
-            return try ProductRecord.fetchFirst(byBarcode, arguments: [storeId, text])
+            return try ProductRecord.fetchFirst(db.cachedStatement(sql: byBarcode), arguments: [storeId, text])
         }
     }
 

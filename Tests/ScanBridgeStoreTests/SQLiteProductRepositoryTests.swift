@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
-import ScanBridgeStore
+@testable import ScanBridgeStore
 import Testing
 
 @Suite("SQLiteProductRepository")
@@ -171,6 +171,17 @@ final class SQLiteProductRepositoryTests {
         }
         let stored = try await products.product(id: "prod_1")
         #expect(try await products.product(key, in: "store_1") == stored)
+    }
+
+    @Test("every scan lookup searches an index: none scans the catalog or sorts", arguments: [
+        SQLiteProductRepository.byGTIN, SQLiteProductRepository.bySKU, SQLiteProductRepository.byBarcode,
+    ])
+    func lookupsUseIndexes(sql: String) async throws {
+        let plan = try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: ["store_1", "x"] as StatementArguments)
+                .map { $0["detail"] as String }
+        }
+        #expect(plan.count == 1 && plan.allSatisfy { $0.hasPrefix("SEARCH product USING INDEX") }, "\(plan)")
     }
 
     @Test("delete removes the product and says whether there was one")
