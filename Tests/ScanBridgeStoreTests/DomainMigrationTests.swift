@@ -1,33 +1,15 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
-import ScanBridgeStore
+@testable import ScanBridgeStore
 import Testing
 
 @Suite("Domain schema migration")
 struct DomainMigrationTests {
     /// A database file exactly as the first release left it: only "v1-journal" applied.
     private func makeV1Database(at path: String, events: Int) throws {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-journal") { db in
-            try db.execute(sql: """
-                CREATE TABLE event (
-                    seq INTEGER PRIMARY KEY,
-                    id TEXT NOT NULL,
-                    timeMs INTEGER NOT NULL,
-                    device TEXT NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('nfc', 'barcode', 'qr')),
-                    json BLOB NOT NULL
-                );
-                CREATE INDEX event_kind_seq ON event(kind, seq);
-                CREATE TABLE journal_floor (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    seq INTEGER NOT NULL
-                );
-                """)
-        }
         let pool = try DatabasePool(path: path)
-        try migrator.migrate(pool)
+        try StoreDatabase.migrator.migrate(pool, upTo: "v1-journal")
         // Recent events: the journal's age retention keeps them.
         let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
         try pool.write { db in
