@@ -32,14 +32,16 @@ extension Product {
             ?? settings.currency
         let sku = try input.text("sku", maxLength: 64)
         let barcode = try input.text("barcode", maxLength: 64)
-        if let barcode, barcode.allSatisfy({ $0.isASCII && $0.isNumber }), [8, 12, 13, 14].contains(barcode.count) {
+        // A barcode shaped like a GTIN must be one; it is normalised once, for the check and the id.
+        var gtin: String?
+        if let barcode, barcode.utf8.allSatisfy({ (0x30...0x39).contains($0) }), [8, 12, 13, 14].contains(barcode.utf8.count) {
             do throws(CodeError) {
-                _ = try GTIN.normalize(barcode)
+                gtin = try GTIN.normalize(barcode)
             } catch {
                 throw .invalidParams("\(input.field("barcode")): \(error.message)", field: input.field("barcode"))
             }
         }
-        let derivedID = (barcode.flatMap { try? GTIN.normalize($0) } ?? barcode ?? sku).map { "prod_\($0)" }
+        let derivedID = (gtin ?? barcode ?? sku).map { "prod_\($0)" }
         guard let id = try input.text("id", maxLength: 128) ?? derivedID else {
             throw .invalidParams(
                 "\(input.path.isEmpty ? "the product" : input.path) needs an id, a barcode or a sku", field: input.field("id"))
