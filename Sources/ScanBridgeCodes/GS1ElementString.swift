@@ -46,6 +46,12 @@ public enum GS1ElementString {
         return gs1Identifiers.contains(aim)
     }
 
+    /// True when a read is a GS1 element string: its AIM identifier says so, or its symbology
+    /// carries only GS1 data (GS1-128, DataBar).
+    public static func isGS1(aim: String?, symbology: String?) -> Bool {
+        isGS1(aim: aim) || symbology == "gs1-128" || symbology == "databar"
+    }
+
     /// The elements keyed by AI. When an AI repeats, the first value wins: GS1 allows a
     /// repeated AI only with the same value.
     public static func dictionary(_ elements: [GS1Element]) -> [String: String] {

@@ -76,7 +76,7 @@ public struct Normalizer: Sendable {
     /// identifier or the symbology) or a GS1 Digital Link URL. Nil for anything else, and for
     /// malformed GS1 (the product handler then says why it is invalid).
     static func gs1(_ text: String, aim: String?, symbology: String) -> [String: String]? {
-        if GS1ElementString.isGS1(aim: aim) || symbology == "gs1-128" {
+        if GS1ElementString.isGS1(aim: aim, symbology: symbology) {
             return (try? GS1ElementString.parse(text)).map(GS1ElementString.dictionary)
         }
         let scheme = text.prefix(8).lowercased()

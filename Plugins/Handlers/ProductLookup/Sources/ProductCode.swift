@@ -24,7 +24,7 @@ public enum ProductCode: Sendable, Hashable {
         text: String, symbology: String?, aim: String?, region: VariableMeasure.Region
     ) -> ProductCode? {
         let (prefix, body) = GS1ElementString.strippingSymbologyIdentifier(text)
-        if GS1ElementString.isGS1(aim: prefix ?? aim) || symbology == "gs1-128" || symbology == "databar" {
+        if GS1ElementString.isGS1(aim: prefix ?? aim, symbology: symbology) {
             return gs1(elements: { () throws(CodeError) in try GS1ElementString.parse(body) })
         }
         if body.hasPrefix("(0"), let elements = try? GS1ElementString.parseHumanReadable(body) {
