@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(libsqlite3-dev util-linux "$@")
+# The tests run the Python example handler (standard library only); any python3 on PATH will do.
+command -v python3 >/dev/null 2>&1 || packages+=(python3)
 
 missing=()
 for package in "${packages[@]}"; do
