@@ -103,5 +103,8 @@ let package = Package(
         .testTarget(name: "ScanBridgeClientTests", dependencies: ["ScanBridgeClient", "ScanBridgeCore"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC"],
                     swiftSettings: strict),
+        // Boots a QEMU guest with Debian's kernel to test against real kernel devices (Tests/HardwareLab/README.md).
+        .testTarget(name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeCore"],
+                    exclude: ["README.md"], swiftSettings: strict),
     ]
 )

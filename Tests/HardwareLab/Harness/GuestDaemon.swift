@@ -1,0 +1,122 @@
+import Foundation
+import ScanBridgeCore
+import Synchronization
+
+/// The real `scanbridged`, built on the host, running inside the guest on a socket and
+/// database in the guest's own `/run/<name>/`. The guest talks to it with the real
+/// `scanbridge` CLI; its log and its watcher's events land in the share, so the host reads
+/// them without a round trip and they are kept with the run.
+struct GuestDaemon: Sendable {
+    let guest: Guest
+    let name: String
+
+    var socket: String { "/run/\(name)/scanbridge.sock" }
+    /// In the guest; the same file is `share/<name>.log` on the host.
+    var log: String { "/lab/\(name).log" }
+    var events: String { "\(name)-events.ndjson" }
+    /// `scanbridge` in the guest, pointed at this daemon.
+    var cli: String { "env SCANBRIDGE_SOCKET=\(socket) \"$SCANBRIDGE_BIN_DIR/scanbridge\"" }
+
+    /// Calls `method` through the socket inside the guest and returns its result.
+    func call(_ method: String, _ parameters: String = "{}") async throws -> JSONValue {
+        let output = try await guest.run(
+            "\(name): call \(method)", "\(cli) call \(method) \(shellQuoted(parameters))")
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(output.utf8))
+        } catch {
+            throw LabFailure(step: "\(name): call \(method)", reason: "the answer is not JSON: \(output)")
+        }
+    }
+
+    func devices() async throws -> [JSONValue] {
+        try await call("devices.list")["devices"]?.arrayValue ?? []
+    }
+
+    /// Waits until `devices.list` shows device `id` in `state` (`nil`: not listed at all).
+    func waitForDevice(_ id: String, state: String?, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        var last: [JSONValue] = []
+        while ContinuousClock.now < deadline {
+            last = try await devices()
+            let device = last.first { $0["id"]?.stringValue == id }
+            if device?["state"]?.stringValue == state { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let shown = last.map { "\($0["id"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" }
+        throw LabFailure(step: "\(name): device \(id) \(state ?? "not listed")",
+                         reason: "devices.list still shows \(shown) after \(timeout)")
+    }
+
+    /// Every scan event the daemon has published so far, as its watcher printed them.
+    func scans() -> [JSONValue] {
+        (guest.sharedFile(events) ?? "").split(separator: "\n").compactMap { line in
+            // `watch --json` prints each notification's params: a scan's are {"event": …, "subscription": …}.
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)),
+                  let event = value["event"], event["seq"] != nil else { return nil }
+            return event
+        }
+    }
+
+    /// Waits until the watcher has seen at least `count` scans, then returns them all.
+    func waitForScans(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [JSONValue] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let seen = scans()
+            if seen.count >= count { return seen }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw LabFailure(step: "\(name): wait for \(count) scan event(s)",
+                         reason: "the daemon published \(scans().count) within \(timeout); its log: share/\(name).log")
+    }
+
+    /// Stops the daemon with SIGTERM, and its watcher and stand-ins with it.
+    func stop() async throws {
+        try await guest.run("\(name): stop", """
+            for pid in $(cat /run/\(name)/*.pid 2>/dev/null); do kill $pid 2>/dev/null; done
+            i=0; while [ -S \(socket) ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+            """)
+    }
+
+    /// Runs `command` (one program and its arguments) in the background until `stop()`;
+    /// its output goes to `stdout` (a path in the guest), else with its errors to `share/<name>-<what>.log`.
+    func background(_ what: String, _ command: String, stdout: String? = nil) async throws {
+        let log = "/lab/\(name)-\(what).log"
+        try await guest.run("\(name): start \(what)", """
+            nohup \(command) >\(stdout ?? log) 2>>\(log) &
+            echo $! >/run/\(name)/\(what).pid
+            """)
+    }
+
+    /// Starts the USB stand-in (see `GuestScripts.usbStandIn`) for the keyboard with `serial`.
+    func startUSBStandIn(serial: String) async throws {
+        try await background("usb-standin-\(serial)", "env SCANBRIDGE_SOCKET=\(socket) /lab/bin/usb-standin \(serial)")
+    }
+}
+
+extension Guest {
+    /// Starts `scanbridged` in the guest with `arguments` and a watcher that records every
+    /// scan from the start of the journal (`--since 0`, so none can be missed).
+    func startDaemon(_ arguments: [String] = [], name: String? = nil) async throws -> GuestDaemon {
+        let daemon = GuestDaemon(guest: self, name: name ?? "daemon-\(UUID().uuidString.prefix(6).lowercased())")
+        let options = (["--socket", daemon.socket, "--database", "/run/\(daemon.name)/scanbridge.sqlite"] + arguments)
+            .map(shellQuoted).joined(separator: " ")
+        try await run("\(daemon.name): start scanbridged", """
+            mkdir -p /run/\(daemon.name)
+            nohup "$SCANBRIDGE_BIN_DIR/scanbridged" \(options) >\(daemon.log) 2>&1 &
+            echo $! >/run/\(daemon.name)/scanbridged.pid
+            i=0
+            until [ -S \(daemon.socket) ]; do
+                kill -0 $! 2>/dev/null || { echo "scanbridged exited:"; cat \(daemon.log); exit 1; }
+                i=$((i + 1)); [ $i -le 300 ] || { echo "no socket after 30 s:"; cat \(daemon.log); exit 1; }
+                sleep 0.1
+            done
+            """)
+        try await daemon.background("watch", "\(daemon.cli) watch --json --since 0", stdout: "/lab/\(daemon.events)")
+        return daemon
+    }
+}
+
+/// `text` as one single-quoted shell word.
+func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

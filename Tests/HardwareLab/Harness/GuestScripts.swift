@@ -1,0 +1,128 @@
+/// The scripts that run inside the guest. Kept as text here so the image and each run
+/// folder are made from the test binary alone.
+enum GuestScripts {
+    /// The initramfs's `/init` (busybox sh, PID 1): load the 9p and overlay modules, mount
+    /// the host's `/` read-only with a tmpfs overlay on top plus the image's extras (modules,
+    /// udev), mount the results share at `/lab`, and chroot into it to run `/lab/job.sh`.
+    /// Every failure powers the guest off with a line on the console, so the host sees the
+    /// step at once instead of waiting for its deadline.
+    static let initramfsInit = #"""
+        #!/bin/busybox sh
+        /bin/busybox --install -s /bin
+        mount -t devtmpfs devtmpfs /dev
+        exec </dev/console >/dev/console 2>&1
+        mount -t proc proc /proc
+        mount -t sysfs sysfs /sys
+        fail() { echo "lab-init: FAILED: $*"; poweroff -f; sleep 60; }
+        for module in $(cat /modules/order); do
+            insmod /modules/$module.ko || fail "insmod $module"
+        done
+        nine="trans=virtio,version=9p2000.L,msize=262144"
+        mkdir -p /mnt/host /mnt/extras /mnt/rw
+        mount -t 9p -o $nine,cache=loose,ro hostroot /mnt/host || fail "mount the host's root over 9p"
+        mount -t 9p -o $nine,cache=loose,ro extras /mnt/extras || fail "mount the image's extras over 9p"
+        mount -t tmpfs -o mode=0755 tmpfs /mnt/rw && mkdir /mnt/rw/upper /mnt/rw/work
+        mount -t overlay -o lowerdir=/mnt/extras:/mnt/host,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work overlay /newroot \
+            || fail "mount the overlay root"
+        mkdir -p /newroot/lab
+        mount -t 9p -o $nine results /newroot/lab || fail "mount the results share"
+        for fs in dev proc sys; do mount --move /$fs /newroot/$fs || fail "move /$fs"; done
+        echo "lab-init: root ready, running the job"
+        chroot /newroot /bin/sh /lab/job.sh
+        echo "lab-init: the job ended with status $?; powering off"
+        poweroff -f
+        sleep 60
+        """#
+
+    /// `/lab/job.sh`: makes the chroot a running system (tmpfs `/run` and `/tmp`, udev when
+    /// asked), says `ready`, then runs the host's steps: each `cmd/NNNN.sh` the host drops
+    /// into the share, with its output in `out/NNNN.out` and its exit status in
+    /// `out/NNNN.status` (written last, by rename), until the host drops `cmd/stop`.
+    static func job(startUdev: Bool) -> String {
+        #"""
+        #!/bin/sh
+        export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+        export HOME=/root LANG=C.UTF-8 SYSTEMD_IGNORE_CHROOT=1
+        . /lab/lab.env
+        exec >/lab/job.log 2>&1
+        say() { echo "lab-job: $*"; echo "lab-job: $*" >/dev/console; }
+        fail() { say "FAILED: $*"; echo "$*" >/lab/state/failed; exit 1; }
+        mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /tmp || fail "mount /run and /tmp"
+        mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
+        say "kernel $(uname -r)"
+        if [ "\#(startUdev ? "yes" : "no")" = yes ]; then
+            /lib/systemd/systemd-udevd --daemon || fail "start systemd-udevd"
+            udevadm trigger --action=add && udevadm settle --timeout=60 || fail "udevadm trigger and settle"
+            say "udev is running"
+        fi
+        echo ready >/lab/state/ready.tmp && mv /lab/state/ready.tmp /lab/state/ready
+        say "ready"
+        while [ ! -e /lab/cmd/stop ]; do
+            for script in /lab/cmd/*.sh; do
+                [ -e "$script" ] || continue
+                name=${script##*/}; name=${name%.sh}
+                say "step $name: $(head -n 1 "$script" | cut -c 3-)"
+                (cd /tmp && sh "$script") >/lab/out/$name.out 2>&1 </dev/null
+                echo $? >/lab/out/$name.tmp
+                mv /lab/out/$name.tmp /lab/out/$name.status
+                rm -f "$script"
+            done
+            sleep 0.05
+        done
+        say "stop asked"
+        """#
+    }
+
+    /// `/lab/bin/evdev-read`: reads key presses from an evdev node until Enter and prints
+    /// the text, so a test can show that typed keys reach the guest's input layer. It
+    /// touches `<output>.open` once the node is open: type only after that.
+    static let evdevRead = #"""
+        #!/usr/bin/python3
+        import os, select, struct, sys, time
+        path, output, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+        rows = {2: "1234567890-=", 16: "qwertyuiop[]", 30: "asdfghjkl;'", 44: "zxcvbnm,./"}
+        keys = {code + i: ch for code, row in rows.items() for i, ch in enumerate(row)}
+        keys.update({28: "\n", 57: " "})
+        fd = os.open(path, os.O_RDONLY)
+        open(output + ".open", "w").close()
+        record = struct.Struct("llHHi")
+        text, shift, deadline, pending = "", False, time.time() + seconds, b""
+        while not text.endswith("\n") and time.time() < deadline:
+            if not select.select([fd], [], [], 0.2)[0]:
+                continue
+            pending += os.read(fd, record.size * 64)
+            while len(pending) >= record.size:
+                _, _, kind, code, value = record.unpack(pending[:record.size])
+                pending = pending[record.size:]
+                if kind == 1 and code in (42, 54):
+                    shift = value != 0
+                elif kind == 1 and value == 1 and code in keys:
+                    ch = keys[code]
+                    text += ch.upper() if shift else ch
+        with open(output + ".tmp", "w") as f:
+            f.write(text)
+        os.rename(output + ".tmp", output)
+        """#
+
+    /// `/lab/bin/usb-standin`: until the evdev driver exists (issue #6), this stands in for
+    /// it. It follows the udev by-id node of the USB keyboard with `SERIAL` and mirrors it
+    /// into the daemon as the mock barcode device `mock:usb-SERIAL`, attached when the node
+    /// appears and detached when it goes.
+    static let usbStandIn = #"""
+        #!/bin/sh
+        serial=$1
+        present=no
+        while :; do
+            if ls /dev/input/by-id/*_"$serial"-event-kbd >/dev/null 2>&1; then now=yes; else now=no; fi
+            if [ $now != $present ]; then
+                if [ $now = yes ]; then
+                    "$SCANBRIDGE_BIN_DIR/scanbridge" mock attach barcode --id "usb-$serial" --name "USB keyboard $serial" \
+                        && present=yes
+                else
+                    "$SCANBRIDGE_BIN_DIR/scanbridge" mock detach "mock:usb-$serial" && present=no
+                fi
+            fi
+            sleep 0.2
+        done
+        """#
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// An emulated device, given at boot (QEMU's command line) or plugged later over QMP.
+enum LabDevice: Sendable, Hashable {
+    /// The USB 3 host controller (`qemu-xhci`, bus `xhci.0`) that USB devices plug into.
+    case usbController
+    /// A USB HID keyboard: how a keyboard-wedge barcode scanner looks to Linux. It shows as
+    /// `0627:0001` "QEMU USB Keyboard", with `/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_<serial>-event-kbd`.
+    case usbKeyboard(id: String = "scan1", serial: String = "SCAN0001")
+
+    var id: String {
+        switch self {
+        case .usbController: "xhci"
+        case .usbKeyboard(let id, _): id
+        }
+    }
+
+    /// The udev by-id node of the device's evdev interface, when it has one.
+    var inputByID: String? {
+        switch self {
+        case .usbController: nil
+        case .usbKeyboard(_, let serial): "/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_\(serial)-event-kbd"
+        }
+    }
+
+    /// The properties QEMU takes for it, on the command line and in `device_add` alike.
+    var properties: [(String, String)] {
+        switch self {
+        case .usbController: [("driver", "qemu-xhci"), ("id", "xhci")]
+        case .usbKeyboard(let id, let serial):
+            [("driver", "usb-kbd"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
+        }
+    }
+
+    var qemuArguments: [String] {
+        let properties = properties
+        return ["-device", ([properties[0].1] + properties.dropFirst().map { "\($0.0)=\($0.1)" }).joined(separator: ",")]
+    }
+
+    var needsUSBController: Bool {
+        if case .usbKeyboard = self { return true }
+        return false
+    }
+
+    /// `devices`, with the USB controller first when a USB device needs it.
+    static func withControllers(_ devices: [LabDevice]) -> [LabDevice] {
+        var all = devices.filter { $0 != .usbController }
+        if devices.contains(.usbController) || devices.contains(where: \.needsUSBController) {
+            all.insert(.usbController, at: 0)
+        }
+        return all
+    }
+}
+
+extension Guest {
+    /// Hot-plugs `device` (QMP `device_add`); when it has an evdev node, waits until udev made its by-id link.
+    func plug(_ device: LabDevice) async throws {
+        var arguments: [String: any Sendable] = [:]
+        for (key, value) in device.properties { arguments[key] = value }
+        try await qmp.execute("device_add", arguments)
+        if let node = device.inputByID {
+            try await waitUntil("the guest sees \(device.id) as \(node)", "[ -e \(node) ]")
+        }
+    }
+
+    /// Unplugs the device with `id` (QMP `device_del`) and waits until QEMU has removed it.
+    func unplug(_ id: String) async throws {
+        try await qmp.execute("device_del", ["id": id])
+        try await qmp.waitForEvent("DEVICE_DELETED", where: "device", is: id)
+    }
+
+    /// Types `text` on the keyboard plugged last (QEMU sends keys to the newest keyboard),
+    /// one QMP command per key press and release, `pace` apart: QEMU's emulated keyboard
+    /// queue is small and back-to-back keys are lost.
+    func type(_ text: String, pace: Duration = .milliseconds(30)) async throws {
+        for character in text {
+            guard let stroke = KeyStroke(character) else {
+                throw LabFailure(step: "type \(text.debugDescription)", reason: "no key for \(character.debugDescription)")
+            }
+            // No "device": QEMU takes only display-bound devices there.
+            try await qmp.execute("input-send-event", ["events": stroke.events])
+            try await Task.sleep(for: pace)
+        }
+    }
+}
+
+/// The QEMU key codes (qcodes) of one character on a US layout, with shift when it needs it.
+struct KeyStroke {
+    let qcode: String
+    let shift: Bool
+
+    private static let plain: [Character: String] = [
+        "\n": "ret", " ": "spc", "\t": "tab", "-": "minus", "=": "equal", "/": "slash", ".": "dot", ",": "comma",
+        ";": "semicolon", "'": "apostrophe", "[": "bracket_left", "]": "bracket_right", "\\": "backslash",
+    ]
+    private static let shifted: [Character: String] = [
+        ":": "semicolon", "_": "minus", "+": "equal", "?": "slash", "!": "1", "@": "2", "#": "3", "$": "4", "%": "5",
+        "&": "7", "*": "8", "(": "9", ")": "0",
+    ]
+
+    init?(_ character: Character) {
+        if let code = Self.plain[character] {
+            (qcode, shift) = (code, false)
+        } else if let code = Self.shifted[character] {
+            (qcode, shift) = (code, true)
+        } else if character.isASCII, character.isNumber || character.isLowercase {
+            (qcode, shift) = (String(character), false)
+        } else if character.isASCII, character.isUppercase {
+            (qcode, shift) = (character.lowercased(), true)
+        } else {
+            return nil
+        }
+    }
+
+    /// Press and release in one `input-send-event` (with shift around it when needed).
+    var events: [[String: any Sendable]] {
+        func key(_ code: String, down: Bool) -> [String: any Sendable] {
+            ["type": "key", "data": ["down": down, "key": ["type": "qcode", "data": code] as [String: any Sendable]] as [String: any Sendable]]
+        }
+        let stroke = [key(qcode, down: true), key(qcode, down: false)]
+        return shift ? [key("shift", down: true)] + stroke + [key("shift", down: false)] : stroke
+    }
+}
