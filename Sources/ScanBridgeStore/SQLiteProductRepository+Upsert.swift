@@ -6,12 +6,12 @@ import ScanBridgeCore
 /// explained while the transaction still holds the batch's earlier rows, then the whole
 /// batch is rolled back.
 extension SQLiteProductRepository {
-    /// Writes `products` in order. Call inside a write transaction.
-    static func upsert(_ products: [Product], nowMs: Int64, _ db: Database) throws {
+    /// Writes `products` in order, with their GTIN-14s. Call inside a write transaction.
+    static func upsert(_ products: [Product], gtins: [String?], nowMs: Int64, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: ProductRecord.upsertSQL)
         for index in products.indices {
             let product = products[index]
-            let gtin = product.gtin
+            let gtin = gtins[index]
             statement.setUncheckedArguments(ProductRecord(product).upsertArguments(gtin: gtin, nowMs: nowMs))
             do {
                 try statement.execute()

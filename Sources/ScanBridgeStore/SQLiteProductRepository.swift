@@ -10,11 +10,14 @@ import Synchronization
 /// (`PointReadConnections`). Measured in release mode on a 1,000,000-product catalog, that is
 /// about 9 µs (p99 10–12 µs), while GRDB's async `pool.read` costs 50–80 µs (p99 110–160 µs),
 /// nearly all of it the hops to GRDB's queues and back (a bare hop to a dispatch queue and
-/// back alone has a p99 near 45 µs): no async path meets the 20 µs budget. A WAL reader never waits for the writer, so the caller's thread is held
-/// only for the query. Everything else goes through GRDB's async accesses.
+/// back alone has a p99 near 45 µs): no async path meets the 20 µs budget. A WAL reader never
+/// waits for the writer, so the caller's thread is held only for the query. Before it, the
+/// products found lately answer from memory (`ProductLookupCache`), and a code no product has
+/// is known from memory too (`CatalogKeyFilter`). Everything else goes through GRDB's async accesses.
 public final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
     private let cache = ProductLookupCache()
+    let keys: CatalogKeyFilter
     /// Rows written since the last checkpoint: a large import must not grow the write-ahead
     /// log without bound. Every 131,072 rows keeps it under about 100 MB; checkpointing more
     /// often copied the same pages again and again (a 1,000,000-row import took 14.7 s with
@@ -24,6 +27,8 @@ public final class SQLiteProductRepository: ProductRepository {
 
     public init(database: StoreDatabase) {
         self.database = database
+        self.keys = CatalogKeyFilter(database: database)
+        keys.build()
     }
 
     public func product(id: String) async throws -> Product? {
@@ -37,6 +42,7 @@ public final class SQLiteProductRepository: ProductRepository {
         let cacheKey = ProductLookupCache.Key(key: key, storeId: storeId)
         let (hit, generation) = cache.lookUp(cacheKey)
         if let hit { return hit }
+        guard keys.mightContain(key, in: storeId) else { return nil }
         let product = try lookUp(key, in: storeId)
         cache.store(product, for: cacheKey, readAt: generation)
         return product
@@ -84,9 +90,11 @@ public final class SQLiteProductRepository: ProductRepository {
             rows = 0
             return true
         }
+        let gtins = products.map(\.gtin)
         defer { cache.invalidate() }
-        try await database.write("save the products", checkpoint: checkpoint) { db in
-            try Self.upsert(products, nowMs: nowMs, db)
+        try await database.write("save the products", checkpoint: checkpoint) { [keys] db in
+            keys.add(products, gtins: gtins)
+            try Self.upsert(products, gtins: gtins, nowMs: nowMs, db)
         }
         // Lookups search the log before the file: once an import pauses, empty it.
         if !checkpoint { database.checkpointInBackground() }

@@ -1,0 +1,79 @@
+/// A set of byte strings that answers "maybe" or "certainly not": never a false "not",
+/// sometimes a false "maybe" (a Bloom filter). Sized as a power of two of bits.
+struct BloomFilter: Sendable {
+    private var words: [UInt64]
+    private let mask: UInt64
+    /// Bits set so far: the false "maybe" rate is about `fill` to the power `probes`.
+    private(set) var setBits = 0
+    private static let probes: UInt64 = 6
+
+    /// Room for `capacity` keys at 16 bits a key: a false "maybe" for about 1 in 5,000
+    /// unknown keys when full, 1 in 60 once twice as many keys went in.
+    init(capacity: Int) {
+        let bits = max(64, (max(1, capacity) * 16).nextPowerOfTwo)
+        words = Array(repeating: 0, count: bits / 64)
+        mask = UInt64(bits - 1)
+    }
+
+    var bitCount: Int { words.count * 64 }
+
+    /// The share of bits set, from 0 to 1.
+    var fill: Double { Double(setBits) / Double(bitCount) }
+
+    // Double hashing: probe i is h1 + i·h2 (h2 odd, so the probes differ in a power-of-two table).
+
+    mutating func insert(_ hash: KeyHash) {
+        var index = hash.first
+        for _ in 0..<Self.probes {
+            let (word, bit) = (Int((index & mask) >> 6), UInt64(1) << (index & 63))
+            if words[word] & bit == 0 {
+                words[word] |= bit
+                setBits += 1
+            }
+            index &+= hash.second | 1
+        }
+    }
+
+    func mightContain(_ hash: KeyHash) -> Bool {
+        var index = hash.first
+        for _ in 0..<Self.probes {
+            if words[Int((index & mask) >> 6)] & (UInt64(1) << (index & 63)) == 0 { return false }
+            index &+= hash.second | 1
+        }
+        return true
+    }
+}
+
+/// Two independent 64-bit hashes of a key, computed once and probed in any filter.
+struct KeyHash: Sendable, Hashable {
+    let first: UInt64
+    let second: UInt64
+
+    /// FNV-1a over the tag, the scope and the value with a separator byte between them, then
+    /// two different finalisers (MurmurHash3's), so neighbouring keys ("bench-1", "bench-2") scatter.
+    init(tag: UInt8, scope: String, value: String) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        add(tag)
+        for byte in scope.utf8 { add(byte) }
+        add(0x1F)
+        for byte in value.utf8 { add(byte) }
+        first = Self.mix(hash)
+        second = Self.mix(hash ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var value = value
+        value ^= value >> 33
+        value &*= 0xff51_afd7_ed55_8ccd
+        value ^= value >> 33
+        value &*= 0xc4ce_b9fe_1a85_ec53
+        value ^= value >> 33
+        return value
+    }
+}
+
+extension Int {
+    /// The smallest power of two not below this (positive) number.
+    fileprivate var nextPowerOfTwo: Int { self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount) }
+}
