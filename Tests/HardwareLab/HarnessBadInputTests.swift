@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+extension LabSuites {
+    /// The harness itself, when things go wrong: a guest that hangs, leftovers of an
+    /// earlier run, paths outside the lab folder.
+    @Suite("Lab harness bad input", .serialized)
+    struct HarnessBadInputTests {
+        /// A guest that never gets ready is killed at its deadline, and the failure names the
+        /// step and keeps the console log.
+        @Test func hungGuestIsKilledAtItsDeadlineWithItsLogKept() async throws {
+            var configuration = GuestConfiguration(devices: [], udev: false)
+            configuration.readyTimeout = .seconds(12)
+            configuration.job = "#!/bin/sh\necho 'lab-job: hanging on purpose' >/dev/console\nexec sleep 1000\n"
+            let started = ContinuousClock.now
+            do {
+                let guest = try await Guest.boot(configuration)
+                await guest.shutdown()
+                Issue.record("a guest whose job hangs came up")
+            } catch let failure as LabFailure {
+                #expect(ContinuousClock.now - started < .seconds(60))
+                #expect(failure.step == "boot")
+                #expect(failure.reason.contains("not ready within"), "\(failure.reason)")
+                let log = try #require(failure.consoleLog)
+                let console = try String(contentsOfFile: log, encoding: .utf8)
+                #expect(console.contains("hanging on purpose"), "\(console)")
+                #expect(failure.description.contains("guest console log kept at \(log)"))
+                let run = URL(fileURLWithPath: log).deletingLastPathComponent()
+                let pid = try #require(Int32(String(contentsOf: run.appendingPathComponent("qemu.pid"), encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+                try await waitUntilGone(pid)
+            }
+        }
+
+        /// A QEMU left running by an earlier test process that died is killed before the next
+        /// guest boots, and old run folders are removed, the newest kept for a look.
+        @Test func leftoversOfAnEarlierRunAreCleanedUp() async throws {
+            let lock = try await LabLock.acquire()
+            let stale = LabFolder.runs.appendingPathComponent("0000-stale-\(UUID().uuidString.prefix(4))")
+            try LabFolder.makeFolder(stale)
+            // A stand-in for a leftover guest: an idle QEMU whose command line names its run folder.
+            let leftover = Process()
+            leftover.executableURL = URL(fileURLWithPath: try LabRequirements.qemuPath())
+            leftover.arguments = ["-machine", "none", "-nodefaults", "-display", "none",
+                                  "-pidfile", stale.appendingPathComponent("qemu.pid").path]
+            leftover.standardOutput = FileHandle.nullDevice
+            leftover.standardError = FileHandle.nullDevice
+            try leftover.run()
+            defer { if leftover.isRunning { kill(leftover.processIdentifier, SIGKILL) } }
+            let pidFile = stale.appendingPathComponent("qemu.pid").path
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !FileManager.default.fileExists(atPath: pidFile) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // A pid file naming a process that is not that run's QEMU (a reused pid) is left alone.
+            let bystander = Process()
+            bystander.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            bystander.arguments = ["30"]
+            try bystander.run()
+            defer { if bystander.isRunning { kill(bystander.processIdentifier, SIGKILL) } }
+            let innocent = LabFolder.runs.appendingPathComponent("0001-innocent-\(UUID().uuidString.prefix(4))")
+            try LabFolder.makeFolder(innocent)
+            try "\(bystander.processIdentifier)\n".write(
+                to: innocent.appendingPathComponent("qemu.pid"), atomically: false, encoding: .utf8)
+
+            try LabFolder.cleanUpEarlierRuns()
+            try await waitUntilGone(leftover.processIdentifier)
+            #expect(bystander.isRunning, "a process that is not the run's QEMU is never killed")
+            let names = try FileManager.default.contentsOfDirectory(atPath: LabFolder.runs.path)
+            #expect(names.count <= LabFolder.keptRuns)
+            #expect(!names.contains(stale.lastPathComponent), "the oldest runs go first")
+            try LabFolder.remove(innocent)
+            _ = lock
+        }
+
+        /// Nothing outside the lab folder is ever created or removed, whatever path a bug makes.
+        @Test func pathsOutsideTheLabFolderAreRefused() throws {
+            let outside = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString.prefix(6))")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: outside) }
+            #expect(throws: LabFailure.self) { try LabFolder.remove(outside) }
+            #expect(FileManager.default.fileExists(atPath: outside.path))
+            let escaping = LabFolder.runs.appendingPathComponent("../../../\(outside.lastPathComponent)")
+            #expect(!LabFolder.contains(escaping))
+            #expect(throws: LabFailure.self) { try LabFolder.makeFolder(URL(fileURLWithPath: "/tmp/lab-\(UUID().uuidString)")) }
+            #expect(!LabFolder.contains(URL(fileURLWithPath: LabFolder.root.path + "-sibling")))
+        }
+
+        private func waitUntilGone(_ pid: Int32) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            // kill(pid, 0) succeeds while the process (or its zombie) exists; a reaped one is gone.
+            while kill(pid, 0) == 0, !isZombie(pid) {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("process \(pid) still runs")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
+        private func isZombie(_ pid: Int32) -> Bool {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            return status.contains("State:\tZ")
+        }
+    }
+}
