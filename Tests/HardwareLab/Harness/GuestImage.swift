@@ -26,7 +26,14 @@ struct GuestImage: Sendable {
     /// Call with the lab lock held.
     static func prepare() async throws -> GuestImage {
         try LabFolder.makeFolder(LabFolder.images)
-        let packages = try await currentPackages()
+        let packages: Packages
+        do {
+            packages = try await currentPackages()
+        } catch let failure as LabFailure {
+            // Offline, or apt's lists are gone: an image already built still boots.
+            if let cached = cachedImage() { return cached }
+            throw failure
+        }
         let key = "\(packages.kernel)_\(packages.kernelVersion)+udev_\(packages.udevVersion)"
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ":", with: "_")
         let folder = LabFolder.images.appendingPathComponent(key)
@@ -45,8 +52,20 @@ struct GuestImage: Sendable {
             try LabFolder.remove(LabFolder.images.appendingPathComponent(name))
         }
         try FileManager.default.moveItem(at: scratch, to: folder)
-        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("complete").path, contents: nil)
+        try version.write(to: folder.appendingPathComponent("complete"), atomically: false, encoding: .utf8)
         return image
+    }
+
+    /// The image built last, whatever its packages: `complete` holds its kernel version.
+    private static func cachedImage() -> GuestImage? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: LabFolder.images.path)) ?? []
+        for name in names where !name.hasPrefix(".") {
+            let folder = LabFolder.images.appendingPathComponent(name)
+            if let version = try? String(contentsOf: folder.appendingPathComponent("complete"), encoding: .utf8), !version.isEmpty {
+                return GuestImage(folder: folder, kernelVersion: version)
+            }
+        }
+        return nil
     }
 
     struct Packages {
