@@ -14,7 +14,7 @@ extension LabSuites {
             configuration.job = "#!/bin/sh\necho 'lab-job: hanging on purpose' >/dev/console\nexec sleep 1000\n"
             let started = ContinuousClock.now
             do {
-                let guest = try await Guest.boot(configuration)
+                let guest = try await Lab.boot(configuration)
                 await guest.shutdown()
                 Issue.record("a guest whose job hangs came up")
             } catch let failure as LabFailure {
@@ -36,7 +36,10 @@ extension LabSuites {
         /// guest boots, and old run folders are removed, the newest kept for a look.
         @Test func leftoversOfAnEarlierRunAreCleanedUp() async throws {
             let lock = try await LabLock.acquire()
-            let stale = LabFolder.runs.appendingPathComponent("0000-stale-\(UUID().uuidString.prefix(4))")
+            // Runs of its own, so the real runs' logs are kept.
+            let runs = LabFolder.root.appendingPathComponent("test-runs-\(UUID().uuidString.prefix(6))")
+            defer { try? LabFolder.remove(runs) }
+            let stale = runs.appendingPathComponent("0000-stale")
             try LabFolder.makeFolder(stale)
             // A stand-in for a leftover guest: an idle QEMU whose command line names its run folder.
             let leftover = Process()
@@ -58,18 +61,18 @@ extension LabSuites {
             bystander.arguments = ["30"]
             try bystander.run()
             defer { if bystander.isRunning { kill(bystander.processIdentifier, SIGKILL) } }
-            let innocent = LabFolder.runs.appendingPathComponent("0001-innocent-\(UUID().uuidString.prefix(4))")
+            let innocent = runs.appendingPathComponent("0001-innocent")
             try LabFolder.makeFolder(innocent)
             try "\(bystander.processIdentifier)\n".write(
                 to: innocent.appendingPathComponent("qemu.pid"), atomically: false, encoding: .utf8)
 
-            try LabFolder.cleanUpEarlierRuns()
+            try LabFolder.makeFolder(runs.appendingPathComponent("0002-newest"))
+
+            try LabFolder.cleanUpEarlierRuns(in: runs, keeping: 2)
             try await waitUntilGone(leftover.processIdentifier)
             #expect(bystander.isRunning, "a process that is not the run's QEMU is never killed")
-            let names = try FileManager.default.contentsOfDirectory(atPath: LabFolder.runs.path)
-            #expect(names.count <= LabFolder.keptRuns)
-            #expect(!names.contains(stale.lastPathComponent), "the oldest runs go first")
-            try LabFolder.remove(innocent)
+            let names = try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted()
+            #expect(names == ["0001-innocent", "0002-newest"], "the oldest runs go first")
             _ = lock
         }
 

@@ -63,6 +63,11 @@ final class Guest: Sendable {
         let image = try await GuestImage.prepare()
         let folder = try LabFolder.newRun()
         let share = folder.appendingPathComponent("share")
+        let qmpSocket = folder.appendingPathComponent("qmp.sock").path
+        guard qmpSocket.utf8.count < 108 else {
+            throw LabFailure(step: "boot", reason: "the QMP socket path \(qmpSocket) is longer than a Unix socket path may be; "
+                             + "set SCANBRIDGE_LAB_DIR to a shorter folder")
+        }
         try writeShare(share, configuration: configuration)
 
         let process = Process()
@@ -84,15 +89,16 @@ final class Guest: Sendable {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         do {
-            let qmp = try await QMPClient.connect(path: folder.appendingPathComponent("qmp.sock").path)
+            let qmp = try await QMPClient.connect(path: qmpSocket)
             let guest = Guest(
                 configuration: configuration, image: image, folder: folder, process: process, qmp: qmp, lock: lock,
                 watchdog: watchdog)
             try await guest.waitUntilReady()
             return guest
-        } catch var failure as LabFailure {
+        } catch {
             kill(process.processIdentifier, SIGKILL)
             watchdog.cancel()
+            var failure = error as? LabFailure ?? LabFailure(step: "boot", reason: "\(error)")
             failure.consoleLog = consoleLog
             throw failure
         }

@@ -16,6 +16,12 @@ struct GuestImage: Sendable {
     var extras: URL { folder.appendingPathComponent("extras") }
     var initramfs: URL { folder.appendingPathComponent("initramfs.cpio") }
 
+    /// Built to the end, and nothing of it deleted since (else it is built again).
+    var isWhole: Bool {
+        [folder.appendingPathComponent("complete"), kernel, initramfs, extras.appendingPathComponent(Self.modulesPath(kernelVersion))]
+            .allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
     /// The modules the initramfs loads, in dependency order, to mount the 9p root and its overlay.
     static let bootModules = [
         "virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev", "virtio_pci",
@@ -39,11 +45,12 @@ struct GuestImage: Sendable {
         let folder = LabFolder.images.appendingPathComponent(key)
         let version = String(packages.kernel.dropFirst("linux-image-".count))
         let image = GuestImage(folder: folder, kernelVersion: version)
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("complete").path) { return image }
+        if image.isWhole { return image }
 
         // Built in a scratch folder and renamed when whole, so an interrupted build is never used.
         let scratch = LabFolder.images.appendingPathComponent(".building-\(getpid())")
         try LabFolder.remove(scratch)
+        try LabFolder.remove(folder)
         try LabFolder.makeFolder(scratch)
         try await build(packages: packages, version: version, in: scratch)
         // Images of earlier kernel packages are of no further use.
@@ -62,7 +69,8 @@ struct GuestImage: Sendable {
         for name in names where !name.hasPrefix(".") {
             let folder = LabFolder.images.appendingPathComponent(name)
             if let version = try? String(contentsOf: folder.appendingPathComponent("complete"), encoding: .utf8), !version.isEmpty {
-                return GuestImage(folder: folder, kernelVersion: version)
+                let image = GuestImage(folder: folder, kernelVersion: version)
+                if image.isWhole { return image }
             }
         }
         return nil

@@ -59,7 +59,7 @@ enum LabFolder {
     /// Cleans up after earlier runs. Called with the lab lock held, so no other guest is
     /// running: a QEMU still alive from a run whose test process died is killed, and all
     /// but the newest finished runs are removed, so a stale lab never poisons the next.
-    static func cleanUpEarlierRuns() throws {
+    static func cleanUpEarlierRuns(in runs: URL = runs, keeping keptRuns: Int = keptRuns) throws {
         try makeFolder(runs)
         let names = (try FileManager.default.contentsOfDirectory(atPath: runs.path)).sorted()
         for name in names {

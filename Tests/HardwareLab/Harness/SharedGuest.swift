@@ -20,9 +20,11 @@ struct SharedGuestTrait: SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let slot = GuestSlot(configuration: configuration)
-        defer { Task { await slot.shutdown() } }
-        try await GuestSlot.$current.withValue(slot) {
-            try await function()
+        do {
+            try await GuestSlot.$current.withValue(slot) { try await function() }
+        } catch {
+            await slot.shutdown()
+            throw error
         }
         await slot.shutdown()
     }
@@ -54,10 +56,9 @@ actor GuestSlot {
 
     func guest() async throws -> Guest {
         if isShutDown { throw LabFailure(step: "boot", reason: "the suite's guest was already shut down") }
-        if boot == nil {
-            boot = Task { [configuration] in try await Guest.boot(configuration) }
-        }
-        return try await boot!.value
+        let boot = boot ?? Task { [configuration] in try await Guest.boot(configuration) }
+        self.boot = boot
+        return try await boot.value
     }
 
     func shutdown() async {
@@ -77,8 +78,17 @@ enum Lab {
         guard let slot = GuestSlot.current else {
             throw LabFailure(step: "boot", reason: "Lab.guest() is for tests in a suite with the .sharedGuest trait")
         }
+        return try await skippingWhereTheLabCannotRun { try await slot.guest() }
+    }
+
+    /// Boots a guest of its own (a test that needs a configuration no suite shares).
+    static func boot(_ configuration: GuestConfiguration) async throws -> Guest {
+        try await skippingWhereTheLabCannotRun { try await Guest.boot(configuration) }
+    }
+
+    private static func skippingWhereTheLabCannotRun(_ body: () async throws -> Guest) async throws -> Guest {
         do {
-            return try await slot.guest()
+            return try await body()
         } catch let failure as LabFailure where environmentSteps.contains(failure.step) {
             try Test.cancel(Comment(rawValue: "the hardware lab cannot run here: \(failure)"))
         }
