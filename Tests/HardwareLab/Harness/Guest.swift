@@ -70,6 +70,7 @@ final class Guest: Sendable {
         }
         try writeShare(share, configuration: configuration)
 
+        let started = ContinuousClock.now
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try LabRequirements.qemuPath())
         process.arguments = qemuArguments(configuration, image: image, folder: folder)
@@ -94,6 +95,8 @@ final class Guest: Sendable {
                 configuration: configuration, image: image, folder: folder, process: process, qmp: qmp, lock: lock,
                 watchdog: watchdog)
             try await guest.waitUntilReady()
+            // Printed once per guest, so the logs of any failure, even an #expect one, can be found.
+            print("hardware lab: guest ready in \(ContinuousClock.now - started); its logs are in \(folder.path)")
             return guest
         } catch {
             kill(process.processIdentifier, SIGKILL)

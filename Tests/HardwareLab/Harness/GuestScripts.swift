@@ -45,7 +45,8 @@ enum GuestScripts {
         export HOME=/root LANG=C.UTF-8 SYSTEMD_IGNORE_CHROOT=1
         . /lab/lab.env
         exec >/lab/job.log 2>&1
-        say() { echo "lab-job: $*"; echo "lab-job: $*" >/dev/console; }
+        # Each line carries the guest's uptime, to see where the time of a slow run went.
+        say() { line="lab-job: [$(cut -d ' ' -f 1 /proc/uptime)] $*"; echo "$line"; echo "$line" >/dev/console; }
         fail() { say "FAILED: $*"; echo "$*" >/lab/state/failed; exit 1; }
         mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /tmp || fail "mount /run and /tmp"
         mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
