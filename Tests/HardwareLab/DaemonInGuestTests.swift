@@ -51,6 +51,22 @@ extension LabSuites {
             #expect(outcome.scans.first?["kind"] == "barcode")
         }
 
+        /// What the evdev driver (#6) will make its own: a keyboard-wedge scanner types a code
+        /// and Enter, and the daemon publishes one barcode event from that device. Until
+        /// then the USB stand-in reads the keys and injects them into a mock device.
+        @Test func typedBarcodeBecomesOneScanEvent() async throws {
+            try await LabCase(
+                "a typed EAN-13 is one barcode event",
+                steps: [
+                    .usbStandIn(serial: "SCAN0002"),
+                    .plug(.usbKeyboard(id: "scan2", serial: "SCAN0002")),
+                    .expectDevice("mock:usb-SCAN0002", state: "ready"),
+                    .type("4006381333931\n"),
+                ],
+                expect: [.scan("4006381333931", device: "mock:usb-SCAN0002", symbology: "ean-13")]
+            ).run()
+        }
+
         /// Keys typed over QMP arrive, in order and none lost, at the keyboard's evdev node
         /// in the guest: what the evdev driver (#6) will read.
         @Test func typedKeysReachTheGuestsEvdevNode() async throws {

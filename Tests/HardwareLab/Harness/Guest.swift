@@ -112,6 +112,7 @@ final class Guest: Sendable {
         let files: [(String, String)] = [
             ("job.sh", configuration.job ?? GuestScripts.job(startUdev: configuration.udev)),
             ("lab.env", "export SCANBRIDGE_BIN_DIR='\(DaemonHarness.productsDirectory.path)'\n"),
+            ("bin/lab_evdev.py", GuestScripts.evdevModule),
             ("bin/evdev-read", GuestScripts.evdevRead),
             ("bin/usb-standin", GuestScripts.usbStandIn),
         ]

@@ -74,56 +74,87 @@ enum GuestScripts {
         """#
     }
 
-    /// `/lab/bin/evdev-read`: reads key presses from an evdev node until Enter and prints
-    /// the text, so a test can show that typed keys reach the guest's input layer. It
-    /// touches `<output>.open` once the node is open: type only after that.
+    /// `/lab/bin/lab_evdev.py`: decodes key presses from an evdev node into text, US
+    /// layout, as a keyboard-wedge scanner types it. Used by the two scripts below.
+    static let evdevModule = #"""
+        import os, select, struct
+        RECORD = struct.Struct("llHHi")  # struct input_event on x86-64
+        ROWS = {2: "1234567890-=", 16: "qwertyuiop[]", 30: "asdfghjkl;'", 44: "zxcvbnm,./"}
+        KEYS = {code + i: ch for code, row in ROWS.items() for i, ch in enumerate(row)}
+        KEYS.update({28: "\n", 57: " "})
+        SHIFTED = dict(zip("1234567890-=[];',./", "!@#$%^&*()_+{}:\"<>?"))
+
+        def lines(fd, timeout=None):
+            """Yields each line typed on fd, without its Enter; stops when the device goes (or at timeout)."""
+            text, shift, pending = "", False, b""
+            while True:
+                if not select.select([fd], [], [], timeout)[0]:
+                    return
+                try:
+                    chunk = os.read(fd, RECORD.size * 64)
+                except OSError:  # ENODEV: unplugged
+                    return
+                if not chunk:
+                    return
+                pending += chunk
+                while len(pending) >= RECORD.size:
+                    _, _, kind, code, value = RECORD.unpack(pending[:RECORD.size])
+                    pending = pending[RECORD.size:]
+                    if kind == 1 and code in (42, 54):
+                        shift = value != 0
+                    elif kind == 1 and value == 1 and code in KEYS:
+                        ch = KEYS[code]
+                        if ch == "\n":
+                            yield text
+                            text = ""
+                        else:
+                            text += (ch.upper() if ch.isalpha() else SHIFTED.get(ch, ch)) if shift else ch
+        """#
+
+    /// `/lab/bin/evdev-read NODE OUTPUT SECONDS`: writes the first line typed on an evdev
+    /// node (with its newline) to OUTPUT, so a test can show that typed keys reach the
+    /// guest's input layer. It touches `OUTPUT.open` once the node is open: type after that.
     static let evdevRead = #"""
         #!/usr/bin/python3
-        import os, select, struct, sys, time
-        path, output, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-        rows = {2: "1234567890-=", 16: "qwertyuiop[]", 30: "asdfghjkl;'", 44: "zxcvbnm,./"}
-        keys = {code + i: ch for code, row in rows.items() for i, ch in enumerate(row)}
-        keys.update({28: "\n", 57: " "})
-        fd = os.open(path, os.O_RDONLY)
+        import os, sys
+        from lab_evdev import lines
+        node, output, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+        fd = os.open(node, os.O_RDONLY)
         open(output + ".open", "w").close()
-        record = struct.Struct("llHHi")
-        text, shift, deadline, pending = "", False, time.time() + seconds, b""
-        while not text.endswith("\n") and time.time() < deadline:
-            if not select.select([fd], [], [], 0.2)[0]:
-                continue
-            pending += os.read(fd, record.size * 64)
-            while len(pending) >= record.size:
-                _, _, kind, code, value = record.unpack(pending[:record.size])
-                pending = pending[record.size:]
-                if kind == 1 and code in (42, 54):
-                    shift = value != 0
-                elif kind == 1 and value == 1 and code in keys:
-                    ch = keys[code]
-                    text += ch.upper() if shift else ch
+        line = next(lines(fd, timeout=seconds), None)
         with open(output + ".tmp", "w") as f:
-            f.write(text)
+            f.write("" if line is None else line + "\n")
         os.rename(output + ".tmp", output)
         """#
 
-    /// `/lab/bin/usb-standin`: until the evdev driver exists (issue #6), this stands in for
-    /// it. It follows the udev by-id node of the USB keyboard with `SERIAL` and mirrors it
-    /// into the daemon as the mock barcode device `mock:usb-SERIAL`, attached when the node
-    /// appears and detached when it goes.
+    /// `/lab/bin/usb-standin SERIAL`: until the evdev driver exists (issue #6), this stands in
+    /// for it. When the USB keyboard with SERIAL appears (its udev by-id node), it opens the
+    /// node and attaches the mock barcode device `mock:usb-SERIAL` to the daemon at
+    /// `$SCANBRIDGE_SOCKET`; each line typed on it is injected there as a scan; when the
+    /// keyboard goes, the mock device is detached. Keys typed before the device shows as
+    /// `ready` in the daemon are lost, as they would be with no reader.
     static let usbStandIn = #"""
-        #!/bin/sh
-        serial=$1
-        present=no
-        while :; do
-            if ls /dev/input/by-id/*_"$serial"-event-kbd >/dev/null 2>&1; then now=yes; else now=no; fi
-            if [ $now != $present ]; then
-                if [ $now = yes ]; then
-                    "$SCANBRIDGE_BIN_DIR/scanbridge" mock attach barcode --id "usb-$serial" --name "USB keyboard $serial" \
-                        && present=yes
-                else
-                    "$SCANBRIDGE_BIN_DIR/scanbridge" mock detach "mock:usb-$serial" && present=no
-                fi
-            fi
-            sleep 0.2
-        done
+        #!/usr/bin/python3
+        import glob, os, subprocess, sys, time
+        from lab_evdev import lines
+        serial = sys.argv[1]
+        device = "mock:usb-" + serial
+        cli = os.path.join(os.environ["SCANBRIDGE_BIN_DIR"], "scanbridge")
+        def call(*arguments):
+            subprocess.run([cli, *arguments], check=False)
+        while True:
+            nodes = glob.glob("/dev/input/by-id/*_%s-event-kbd" % serial)
+            try:
+                fd = os.open(nodes[0], os.O_RDONLY) if nodes else None
+            except OSError:
+                fd = None
+            if fd is None:
+                time.sleep(0.2)
+                continue
+            call("mock", "attach", "barcode", "--id", "usb-" + serial, "--name", "USB keyboard " + serial)
+            for line in lines(fd):
+                call("inject", device, line)
+            os.close(fd)
+            call("mock", "detach", device)
         """#
 }

@@ -64,8 +64,9 @@ struct LabCase: Sendable {
     }
 
     private func cleanUp(_ guest: Guest, daemon: GuestDaemon, plugged: [String]) async throws {
-        for id in plugged.reversed() { try await guest.unplug(id) }
+        // The daemon and its helpers first, so none of them sees the unplug of a device it still follows.
         try await daemon.stop()
+        for id in plugged.reversed() { try await guest.unplug(id) }
     }
 }
 
@@ -85,7 +86,8 @@ enum LabStep: Sendable, CustomStringConvertible {
     case type(String)
     /// `scan.inject` through the socket inside the guest (mock devices).
     case inject(device: String, text: String)
-    /// Until the evdev driver exists (#6): mirror the USB keyboard with this serial into a mock device.
+    /// Until the evdev driver exists (#6): mirror the USB keyboard with this serial into the
+    /// mock device `mock:usb-<serial>`, and inject each line typed on it there.
     case usbStandIn(serial: String = "SCAN0001")
     /// `devices.list` shows the device in this state (`nil`: not listed).
     case expectDevice(String, state: String?)
