@@ -49,6 +49,24 @@ final class LineCounter: Sendable {
         }
     }
 
+    /// Returns once at least `count` lines have arrived, or when none has for `idle` (a
+    /// subscriber whose subscription the daemon closed, too slow on a loaded machine, gets no
+    /// more: the benchmark then reports the lines missing rather than wait forever).
+    func wait(forLines count: Int, idle: Duration) async {
+        var seen = lines
+        var quietSince = ContinuousClock.now
+        while seen < count {
+            try? await Task.sleep(for: .milliseconds(50))
+            let now = lines
+            if now != seen {
+                seen = now
+                quietSince = .now
+            } else if ContinuousClock.now - quietSince >= idle {
+                return
+            }
+        }
+    }
+
     func close() async {
         try? await channel.close()
     }

@@ -75,7 +75,7 @@ enum Scenarios {
         }
         let started = Nanos.now()
         try await inject(events: events, socketPath: socketPath, batch: batch)
-        for counter in counters { await counter.wait(forLines: events + 1) }
+        for counter in counters { await counter.wait(forLines: events + 1, idle: .seconds(5)) }
         let seconds = Double(Nanos.now() - started) / 1e9
         let lost = counters.map { events + 1 - $0.lines }.reduce(0, +)
         for counter in counters { await counter.close() }

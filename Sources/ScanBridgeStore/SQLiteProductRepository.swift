@@ -39,10 +39,11 @@ public final class SQLiteProductRepository: ProductRepository {
     }
 
     public func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
+        // An unknown code first: the filter's hash is cheaper than the cache's.
+        guard keys.mightContain(key, in: storeId) else { return nil }
         let cacheKey = ProductLookupCache.Key(key: key, storeId: storeId)
         let (hit, generation) = cache.lookUp(cacheKey)
         if let hit { return hit }
-        guard keys.mightContain(key, in: storeId) else { return nil }
         let product = try lookUp(key, in: storeId)
         cache.store(product, for: cacheKey, readAt: generation)
         return product
