@@ -87,19 +87,26 @@ enum CatalogScenarios {
     /// the floor, the same loop around an empty async call.
     /// `catalogSize` is the range codes are drawn from, uniformly: the whole catalog, or the
     /// first products only (a shop's best sellers, whose pages stay in memory).
-    static func inProcessLookups(databasePath: String, catalogSize: Int, count: Int) async throws
+    /// `unknown`: labels no product has (`bench-N`, as the throughput benchmark scans), once
+    /// the catalog's keys are loaded.
+    static func inProcessLookups(databasePath: String, catalogSize: Int, count: Int, unknown: Bool = false) async throws
         -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>)
     {
         let database = try StoreDatabase(path: databasePath)
-        let lookup = ProductLookup(products: SQLiteProductRepository(database: database), catalog: CatalogSettings())
+        let products = SQLiteProductRepository(database: database)
+        if unknown { try await products.waitForKeys() }
+        let lookup = ProductLookup(products: products, catalog: CatalogSettings())
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         var floor = histogram
-        let codes = (0..<(count + count / 10)).map { _ in barcode(Int.random(in: 0..<catalogSize)) }
+        let codes = (0..<(count + count / 10)).map { index in
+            unknown ? "bench-\(index)" : barcode(Int.random(in: 0..<catalogSize))
+        }
+        let expected = unknown ? "not_found" : "found"
         for (index, code) in codes.enumerated() {
             let started = Nanos.now()
             let resolution = try await lookup.lookup(code: code)
             let took = Nanos.now() - started
-            guard resolution.status == "found" else { throw BenchmarkFailure(description: "\(code) not found") }
+            guard resolution.status == expected else { throw BenchmarkFailure(description: "\(code) not \(expected)") }
             if index >= count / 10 { _ = histogram.record(took) }
             let floorStarted = Nanos.now()
             await emptyAsyncCall()

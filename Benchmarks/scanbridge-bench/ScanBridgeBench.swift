@@ -103,6 +103,9 @@ struct ScanBridgeBench {
         report.latency("baseline: an empty async call", floor, target: "")
         report.latency("ProductLookup in process, any of \(size)", lookup, target: "p99 ≤ 20 µs")
         report.latency("ProductLookup in process, \(hot) best sellers", lookupHot, target: "p99 ≤ 20 µs")
+        let (lookupUnknown, _) = try await CatalogScenarios.inProcessLookups(
+            databasePath: daemon.databasePath, catalogSize: size, count: 100_000, unknown: true)
+        report.latency("ProductLookup in process, unknown labels", lookupUnknown, target: "")
     }
 
     /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.

@@ -49,6 +49,18 @@ public final class SQLiteProductRepository: ProductRepository {
         return product
     }
 
+    /// Returns once the catalog's keys are loaded, so unknown codes are answered from memory
+    /// (for benchmarks and tests; lookups never wait for it).
+    public func waitForKeys(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while keys.builtBits == nil {
+            guard ContinuousClock.now < deadline else {
+                throw ScanBridgeError.unavailable("the catalog's keys were not loaded within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// Synchronous on purpose: see the type's documentation.
     private func lookUp(_ key: ProductKey, in storeId: String) throws -> Product? {
         try database.pointRead("look up a product") { db in try Self.lookUp(key, in: storeId, db) }

@@ -25,7 +25,7 @@ struct CatalogKeyFilterTests {
             product("prod_crisps", barcode: "5901234123457", sku: "CR-1"), product("prod_cable", barcode: "CBL-2M"),
         ])
         let products = SQLiteProductRepository(database: database)
-        try await built(products)
+        try await products.waitForKeys(timeout: .seconds(10))
         let keys = products.keys
         #expect(keys.mightContain(.gtin("05901234123457"), in: "store_1"))
         #expect(keys.mightContain(.skuOrBarcode("CR-1"), in: "store_1"))
@@ -56,7 +56,7 @@ struct CatalogKeyFilterTests {
             _ = try await products.upsert(items)
             later += items
         }
-        try await built(products)
+        try await products.waitForKeys(timeout: .seconds(10))
         for item in first + later {
             let found = try await products.product(.skuOrBarcode(item.sku!), in: "store_1")
             guard found?.id == item.id else {
@@ -70,26 +70,17 @@ struct CatalogKeyFilterTests {
     func growth() async throws {
         let file = try TemporaryDatabase()
         let products = SQLiteProductRepository(database: try StoreDatabase(path: file.path))
-        try await built(products)
+        try await products.waitForKeys(timeout: .seconds(10))
         let bits = try #require(products.keys.builtBits)
         // Far more keys than an empty catalog's filter is sized for.
         let grown = (0..<50_000).map { product("prod_c\($0)", sku: "C-\($0)") }
         for start in stride(from: 0, to: grown.count, by: 5_000) {
             _ = try await products.upsert(Array(grown[start..<start + 5_000]))
         }
-        try await built(products)
+        try await products.waitForKeys(timeout: .seconds(10))
         #expect(try #require(products.keys.builtBits) > bits)
         #expect(try await products.product(.skuOrBarcode("C-49999"), in: "store_1")?.id == "prod_c49999")
         #expect(try await products.product(.skuOrBarcode("C-0"), in: "store_1")?.id == "prod_c0")
         #expect(!products.keys.mightContain(.skuOrBarcode("bench-1"), in: "store_1"))
-    }
-
-    /// Waits (up to 10 s) for the repository's key filter to be built.
-    private func built(_ products: SQLiteProductRepository) async throws {
-        for _ in 0..<1_000 {
-            if products.keys.builtBits != nil { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the catalog key filter was not built within 10 s")
     }
 }
