@@ -85,6 +85,13 @@ extension LabSuites {
             try await guest.unplug("wedge")
         }
 
+        /// uinput loads, so a later test can make a virtual input device of its own.
+        @Test func uinputIsThere() async throws {
+            let guest = try await Lab.guest()
+            try await guest.modprobe("uinput")
+            try await guest.waitUntil("/dev/uinput appears", "[ -c /dev/uinput ]")
+        }
+
         /// vivid's loopback hands a frame written to its output back on its capture node.
         @Test func vividLoopsAFrameBack() async throws {
             let guest = try await Lab.guest()

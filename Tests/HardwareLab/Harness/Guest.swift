@@ -223,6 +223,12 @@ final class Guest: Sendable {
             """, timeout: timeout + .seconds(15))
     }
 
+    /// Loads kernel modules in the guest (its `modprobe`, with the image's modules), e.g.
+    /// `modprobe("uinput")` for `/dev/uinput`, or vivid with its parameters.
+    func modprobe(_ module: String, _ parameters: String...) async throws {
+        try await run("modprobe \(module)", "modprobe \(([module] + parameters).map(shellQuoted).joined(separator: " "))")
+    }
+
     /// Reads a file the guest wrote into `/lab`.
     func sharedFile(_ name: String) -> String? {
         try? String(contentsOfFile: share.appendingPathComponent(name).path, encoding: .utf8)

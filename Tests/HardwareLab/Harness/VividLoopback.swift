@@ -36,9 +36,11 @@ struct VividLoopback: Sendable {
 extension Guest {
     /// Loads vivid with one capture and one output node and sets them up as a loopback.
     func startVividLoopback() async throws -> VividLoopback {
-        let nodes = try await run("vivid: load the module", """
+        try await run("vivid: find v4l2-ctl", """
             command -v v4l2-ctl >/dev/null || { echo "no v4l2-ctl on the host (Debian package v4l-utils)"; exit 1; }
-            modprobe vivid n_devs=1 node_types=0x101 || exit 1
+            """)
+        try await modprobe("vivid", "n_devs=1", "node_types=0x101")
+        let nodes = try await run("vivid: find its nodes", """
             i=0; until [ -e /sys/class/video4linux/video1 ] || [ $i -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
             for node in /sys/class/video4linux/video*; do echo "$(cat $node/name) /dev/${node##*/}"; done
             """)
