@@ -52,6 +52,11 @@ let package = Package(
         .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"] + nio, swiftSettings: strict),
 
         // Plugins: each driver and handler in its own folder.
+        // libpcsclite, as it is, for the PC/SC driver.
+        // (Debian package libpcsclite-dev; include/shim.h says why this is not a pkg-config system library.)
+        .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+        .target(name: "PCSCDriver", dependencies: ["ScanBridgeCore", "ScanBridgeCodes", "CPCSCLite", log],
+                path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
 
@@ -64,7 +69,7 @@ let package = Package(
 
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -94,6 +99,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
+        .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeCore"],
+                    path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
         .testTarget(name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeCore", "ScanBridgeCodes"],
                     path: "Plugins/Handlers/ProductLookup/Tests", swiftSettings: strict),
         .testTarget(name: "CardLinkTests", dependencies: ["CardLink", "ScanBridgeCore", "ScanBridgeCodes"],
@@ -101,7 +108,7 @@ let package = Package(
         .testTarget(name: "OrderLookupTests", dependencies: ["OrderLookup", "ScanBridgeCore"],
                     path: "Plugins/Handlers/OrderLookup/Tests", swiftSettings: strict),
         .testTarget(name: "ScanBridgeClientTests", dependencies: ["ScanBridgeClient", "ScanBridgeCore"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC"],
+        .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeCore"],
                     swiftSettings: strict),
         // Boots a QEMU guest with Debian's kernel to test against real kernel devices (Tests/HardwareLab/README.md).
         .testTarget(name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeCore"],

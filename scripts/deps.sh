@@ -7,6 +7,9 @@ packages=(libsqlite3-dev util-linux "$@")
 # The tests run the Python example handler (standard library only), and the hardware lab's
 # guest runs scripts with /usr/bin/python3 (the host's root is the guest's): Debian's python3.
 packages+=(python3)
+# The PC/SC driver links libpcsclite; its tests run the real pcscd with vsmartcard's virtual
+# reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools).
+packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -2,12 +2,13 @@ import CardLink
 import Logging
 import MockDriver
 import OrderLookup
+import PCSCDriver
 import ProductLookup
 import ScanBridgeCore
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock"]
+    static let driverNames = ["mock", "pcsc"]
 
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
@@ -21,6 +22,11 @@ enum BuiltinPlugins {
             mock = driver
         } else if !settings.mockDevices.isEmpty {
             logger.warning("mock devices are configured but the mock driver does not run")
+        }
+        if settings.drivers.contains("pcsc") {
+            var pcscLogger = logger
+            pcscLogger[metadataKey: "driver"] = "pcsc"
+            drivers.append(PCSCDriver(logger: pcscLogger))
         }
         for option in settings.deviceOptions {
             logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",

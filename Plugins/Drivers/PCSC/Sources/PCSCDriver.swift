@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import ScanBridgeCore
+
+/// Contactless card readers through pcscd (libpcsclite): readers come and go with pcscd's
+/// hotplug, every tap of a card becomes one read with its UID, card type and NDEF records.
+///
+/// All PC/SC calls run on one thread of the driver's own (they block); `SCardCancel` ends it.
+public final class PCSCDriver: DeviceDriver {
+    public let name = "pcsc"
+    private let settings: PCSCSettings
+    private let logger: Logger
+
+    public init(settings: PCSCSettings = PCSCSettings(), logger: Logger = Logger(label: "scanbridge.driver.pcsc")) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public func events() -> AsyncStream<DriverEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
+        let control = PCSCControl()
+        let monitor = PCSCMonitor(settings: settings, control: control, events: continuation, logger: logger)
+        let thread = Thread { monitor.run() }
+        thread.name = "scanbridge-pcsc"
+        thread.start()
+        continuation.onTermination = { _ in control.stop() }
+        return stream
+    }
+}
+
+/// Timings of the PC/SC driver.
+public struct PCSCSettings: Sendable {
+    /// Longest wait in `SCardGetStatusChange` before the readers are listed again: pcsc-lite
+    /// 1.9.9 can miss a reader removed and another added between two wake-ups.
+    public var relistMilliseconds: UInt32
+    /// First and longest wait before a new context after pcscd went away (doubling in between).
+    public var firstBackoff: Double
+    public var longestBackoff: Double
+
+    public init(relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10) {
+        self.relistMilliseconds = relistMilliseconds
+        self.firstBackoff = firstBackoff
+        self.longestBackoff = longestBackoff
+    }
+}

@@ -1,0 +1,189 @@
+import CPCSCLite
+import Glibc
+import Logging
+import ScanBridgeCore
+
+/// One context's life: follows readers (PnP notification plus a re-list after every
+/// wake-up) and card events until stopped or until pcscd goes away.
+final class PCSCSession {
+    enum Ending {
+        case stopped
+        case lost(PCSCError)
+    }
+
+    let context: PCSCContext
+    let settings: PCSCSettings
+    let control: PCSCControl
+    let events: AsyncStream<DriverEvent>.Continuation
+    let logger: Logger
+    private var readers: [PCSCWatchedReader] = []
+    private var plugAndPlayState = DWORD(SCARD_STATE_UNAWARE)
+    private let plugAndPlayName = strdup(PCSCContext.plugAndPlayReader)!
+
+    init(context: PCSCContext, settings: PCSCSettings, control: PCSCControl,
+         events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+        self.context = context
+        self.settings = settings
+        self.control = control
+        self.events = events
+        self.logger = logger
+    }
+
+    deinit {
+        free(plugAndPlayName)
+        for reader in readers { reader.releaseName() }
+    }
+
+    func run(onStarted: () -> Void) -> Ending {
+        do throws(PCSCError) {
+            try relist()
+            onStarted()
+            while !control.isStopped {
+                var states = [readerState(name: plugAndPlayName, current: plugAndPlayState)]
+                    + readers.map { readerState(name: $0.cName, current: $0.currentState) }
+                let code = context.waitForChange(&states, milliseconds: settings.relistMilliseconds)
+                if control.isStopped { return .stopped }
+                switch code {
+                case Int(SCARD_S_SUCCESS):
+                    plugAndPlayState = states[0].dwEventState & ~DWORD(SCARD_STATE_CHANGED)
+                    var watched = readers
+                    defer { readers = watched }
+                    for index in watched.indices { try update(&watched[index], with: states[index + 1]) }
+                case Int(SCARD_E_TIMEOUT), Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
+                    break  // re-list below: a reader may have gone or come
+                default:
+                    let error = PCSCError(code)
+                    if error.lostContext { throw error }
+                    logger.warning("waiting for reader changes failed: \(error)")
+                    guard control.sleep(seconds: settings.firstBackoff) else { return .stopped }
+                }
+                try relist()
+            }
+            return .stopped
+        } catch {
+            for reader in readers { events.yield(.gone(deviceID: reader.device.id)) }
+            return .lost(error)
+        }
+    }
+
+    private func readerState(name: UnsafeMutablePointer<CChar>, current: DWORD) -> SCARD_READERSTATE {
+        var state = SCARD_READERSTATE()
+        state.szReader = UnsafePointer(name)
+        state.dwCurrentState = current
+        return state
+    }
+
+    /// Compares pcscd's reader list with the watched readers: new ones appear, missing ones are gone.
+    private func relist() throws(PCSCError) {
+        let names: [String]
+        do {
+            names = try context.readerNames()
+        } catch {
+            if error.lostContext { throw error }
+            logger.warning("listing readers failed: \(error)")
+            return
+        }
+        for reader in readers where !names.contains(reader.name) {
+            events.yield(.gone(deviceID: reader.device.id))
+            logger.info("reader gone", metadata: ["device.id": "\(reader.device.id)"])
+            reader.releaseName()
+        }
+        readers.removeAll { !names.contains($0.name) }
+        // pcsc-lite watches at most 16 states per call, the PnP pseudo-reader being one of them.
+        let room = Int(PCSCLITE_MAX_READERS_CONTEXTS) - 1
+        for name in names where !readers.contains(where: { $0.name == name }) {
+            guard readers.count < room else {
+                logger.warning("more than \(room) readers: \(name) is not watched")
+                continue
+            }
+            var id = PCSCReaderIdentity.deviceID(readerName: name)
+            let base = id
+            var suffix = 2
+            while readers.contains(where: { $0.device.id == id }) { id = "\(base)_\(suffix)"; suffix += 1 }
+            let reader = PCSCWatchedReader(name: name, device: PCSCReaderIdentity.device(readerName: name, id: id))
+            readers.append(reader)
+            events.yield(.device(reader.device))
+            logger.info("reader found", metadata: ["device.id": "\(id)", "device.name": "\(name)"])
+        }
+    }
+
+    /// Applies one reader's new state: busy or ready, and a tap when a card arrived (a
+    /// changed event counter in the upper 16 bits means a new card even if one was there before).
+    private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) throws(PCSCError) {
+        let event = state.dwEventState
+        guard event & DWORD(SCARD_STATE_CHANGED) != 0 else { return }
+        let previous = reader.currentState
+        reader.currentState = event & ~DWORD(SCARD_STATE_CHANGED)
+        if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 { return }  // the re-list removes it
+        let exclusive = event & DWORD(SCARD_STATE_EXCLUSIVE) != 0
+        if exclusive {
+            setState(&reader, .busy, error: "another program holds this reader exclusively")
+            return
+        }
+        if reader.device.state == .busy { setState(&reader, .ready) }
+        let present = event & DWORD(SCARD_STATE_PRESENT) != 0
+        guard present else {
+            if reader.device.state == .error { setState(&reader, .ready) }  // the troublesome card left
+            return
+        }
+        let arrived = previous & DWORD(SCARD_STATE_PRESENT) == 0 || previous >> 16 != event >> 16
+        guard arrived else { return }
+        if event & DWORD(SCARD_STATE_MUTE) != 0 {
+            setState(&reader, .error, error: "the card on this reader does not answer (mute); take it away and tap again")
+            return
+        }
+        let atr = withUnsafeBytes(of: state.rgbAtr) { Array($0.prefix(min(Int(state.cbAtr), Int(MAX_ATR_SIZE)))) }
+        try tap(&reader, atr: atr)
+    }
+
+    private func tap(_ reader: inout PCSCWatchedReader, atr: [UInt8]) throws(PCSCError) {
+        let tap: PCSCTapReader.Tap
+        do {
+            let card = try PCSCCard(context: context, reader: reader.name)
+            tap = PCSCTapReader.read(card, atr: atr)
+        } catch {
+            if error.lostContext { throw error }
+            if error.code == Int(SCARD_E_SHARING_VIOLATION) {
+                setState(&reader, .busy, error: "another program holds this reader exclusively")
+            } else {
+                logger.info("the card left before it could be read: \(error)", metadata: ["device.id": "\(reader.device.id)"])
+            }
+            return
+        }
+        guard let uid = tap.uid else {
+            setState(&reader, .error, error: (tap.problem ?? "the card gave no UID") + "; take it away and tap again")
+            return
+        }
+        if reader.device.state != .ready { setState(&reader, .ready) }
+        if let problem = tap.problem { logger.info("\(problem)", metadata: ["device.id": "\(reader.device.id)"]) }
+        events.yield(.read(RawRead(
+            device: reader.device.id, driver: "pcsc", kind: .nfc, symbology: tap.symbology, uid: uid,
+            atr: atr.isEmpty ? nil : atr, cardType: tap.cardType,
+            ndef: tap.ndef.map { $0.map { NDEFRecord(type: $0.type, value: $0.value) } })))
+    }
+
+    private func setState(_ reader: inout PCSCWatchedReader, _ state: Device.State, error: String? = nil) {
+        guard reader.device.state != state || reader.device.error != error else { return }
+        reader.device.state = state
+        reader.device.error = error
+        events.yield(.device(reader.device))
+        logger.info("reader \(state.rawValue)\(error.map { ": \($0)" } ?? "")", metadata: ["device.id": "\(reader.device.id)"])
+    }
+}
+
+/// A reader the session watches: its name as pcscd gives it (and as a C string for the
+/// state array), the device as last reported, and the state pcscd last told.
+struct PCSCWatchedReader {
+    let name: String
+    let cName: UnsafeMutablePointer<CChar>
+    var device: Device
+    var currentState = DWORD(SCARD_STATE_UNAWARE)
+
+    init(name: String, device: Device) {
+        self.name = name
+        cName = strdup(name)!
+        self.device = device
+    }
+
+    func releaseName() { free(cName) }
+}

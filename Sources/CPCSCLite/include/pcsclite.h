@@ -1,0 +1,2 @@
+// Forwards winscard.h's #include <pcsclite.h> to /usr/include/PCSC (see shim.h).
+#include <PCSC/pcsclite.h>

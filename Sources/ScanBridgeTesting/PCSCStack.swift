@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// A private, real pcscd with vsmartcard's vpcd virtual readers, for tests and benchmarks.
+///
+/// pcscd 1.9.9 always serves `/run/pcscd/pcscd.comm` (`PCSCLITE_CSOCK_NAME` only moves the
+/// client's end), so each stack runs pcscd in a mount namespace of its own where
+/// `/run/pcscd` is the stack's folder: clients reach it with `PCSCLITE_CSOCK_NAME` set to
+/// `socketPath`, and a system pcscd, if any, is left alone. Every vpcd entry listens on
+/// two free TCP ports, one per reader (`<name> 00 00`, `<name> 00 01`; the next entry is `01 00`…).
+public final class PCSCStack: Sendable {
+    public let directory: URL
+    public let socketPath: String
+    /// The vpcd port of each reader, in pcscd's reader order.
+    public let readerPorts: [Int]
+    /// The name of each reader, as pcscd lists it.
+    public let readerNames: [String]
+    public let logPath: String
+    private let process = Mutex<Process?>(nil)
+
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Why this machine cannot run a private pcscd, or nil when it can.
+    public static let unavailableReason: String? = {
+        let vpcd = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
+        for (path, package) in [("/usr/sbin/pcscd", "pcscd"), (vpcd, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux")]
+        where !FileManager.default.fileExists(atPath: path) {
+            return "\(path) is missing: install the Debian package \(package) (make deps does)"
+        }
+        if getuid() != 0 { return "a private pcscd needs root (a mount namespace over /run/pcscd)" }
+        return nil
+    }()
+
+    /// The environment that points a PC/SC client (`scanbridged`, `pcsc_scan`) at this pcscd.
+    public var environment: [String: String] { ["PCSCLITE_CSOCK_NAME": socketPath] }
+
+    /// Starts pcscd with `entries` vpcd entries (two readers each) named `names[i]` (default `Virtual PCD`).
+    public init(entries: Int = 1, names: [String] = []) async throws {
+        if let reason = Self.unavailableReason { throw Unavailable(description: reason) }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-\(UUID().uuidString.prefix(8))")
+        let config = directory.appendingPathComponent("reader.conf.d")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        socketPath = directory.appendingPathComponent("pcscd.comm").path
+        logPath = directory.appendingPathComponent("pcscd.log").path
+        var ports: [Int] = []
+        var readerNames: [String] = []
+        let entryNames = (0..<entries).map { $0 < names.count ? names[$0] : "Virtual PCD" }
+        for (entry, name) in entryNames.enumerated() {
+            let port = try Self.freePortPair(avoiding: ports)
+            ports += [port, port + 1]
+            // pcscd numbers readers of the same name 00, 01…; the last number is the slot.
+            let number = entryNames.prefix(entry).filter { $0 == name }.count
+            readerNames += [0, 1].map { name + " " + Self.hexByte(number) + " " + Self.hexByte($0) }
+            let text = """
+                FRIENDLYNAME "\(name)"
+                DEVICENAME   /dev/null:0x\(String(port, radix: 16))
+                LIBPATH      /usr/lib/pcsc/drivers/serial/libifdvpcd.so
+                CHANNELID    0x\(String(port, radix: 16))
+
+                """
+            try text.write(to: config.appendingPathComponent(String(format: "vpcd%02d", entry)), atomically: false, encoding: .utf8)
+        }
+        readerPorts = ports
+        self.readerNames = readerNames
+        try await start()
+    }
+
+    deinit {
+        process.withLock { process in
+            if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts pcscd (again, after `stop`) and waits until it serves its socket.
+    public func start(timeout: Duration = .seconds(20)) async throws {
+        // A pcscd killed with SIGKILL leaves its socket and pid file; a new one refuses a live-looking socket.
+        for file in ["pcscd.comm", "pcscd.pid"] { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        let config = directory.appendingPathComponent("reader.conf.d").path
+        child.arguments = ["--mount", "--propagation", "private", "sh", "-c",
+                           "mkdir -p /run/pcscd && mount --bind \"$0\" /run/pcscd && exec /usr/sbin/pcscd --foreground --config \"$1\"",
+                           directory.path, config]
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        try log.seekToEnd()
+        child.standardOutput = log
+        child.standardError = log
+        try child.run()
+        process.withLock { $0 = child }
+        let deadline = ContinuousClock.now + timeout
+        while !Self.accepts(socketPath) {
+            guard child.isRunning else {
+                throw Unavailable(description: "pcscd exited with status \(child.terminationStatus):\n\(self.log)")
+            }
+            guard ContinuousClock.now < deadline else { throw Unavailable(description: "pcscd did not serve \(socketPath):\n\(self.log)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Stops pcscd with `signal` (SIGKILL for a crash) and waits until it is gone.
+    public func stop(signal: Int32 = SIGTERM) async throws {
+        guard let child = process.withLock({ $0 }) else { return }
+        if child.isRunning { kill(child.processIdentifier, signal) }
+        while child.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        process.withLock { $0 = nil }
+    }
+
+    /// pcscd's log so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    static func hexByte(_ value: Int) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return hex.count < 2 ? "0" + hex : hex
+    }
+
+    /// Whether a Unix stream socket at `path` accepts a connection.
+    static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
+    /// A port p such that p and p+1 are free on 127.0.0.1 (vpcd listens on both).
+    static func freePortPair(avoiding taken: [Int]) throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20000...59000)
+            if taken.contains(where: { abs($0 - port) < 2 }) { continue }
+            if canBind(port), canBind(port + 1) { return port }
+        }
+        throw Unavailable(description: "found no two free TCP ports in a row for vpcd")
+    }
+
+    static func canBind(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeRPC
+import ScanBridgeTesting
+import Testing
+
+/// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
+/// `VirtualCard`, events read from the real daemon's socket (DESIGN.md, "Testing with real parts").
+@Suite("PC/SC readers end to end", .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+struct PCSCEndToEndTests {
+    static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
+    static let reader = "pcsc:Virtual_PCD_00_00"
+
+    /// A daemon that runs only the PC/SC driver on `stack`, with a subscriber ready.
+    static func start(_ stack: PCSCStack) async throws -> (DaemonHarness, ScanBridgeClient, AsyncStream<ClientNotification>.Iterator) {
+        let daemon = try DaemonHarness(arguments: ["--drivers", "pcsc"])
+        try await daemon.start(environment: stack.environment)
+        let client = try await daemon.connect()
+        let notifications = client.notifications.makeAsyncIterator()
+        _ = try await client.call("events.subscribe")
+        return (daemon, client, notifications)
+    }
+
+    static func waitForReaders(_ client: ScanBridgeClient, count: Int, state: Device.State = .ready) async throws -> [Device] {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let devices = try await client.devices().filter { $0.driver == "pcsc" }
+            if devices.count == count, devices.allSatisfy({ $0.state == state }) { return devices }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TimedOut(what: "\(count) pcsc readers \(state.rawValue); have \(try await client.devices())")
+    }
+
+    /// The next `device.changed` notification that puts a device in `state` (earlier ones are skipped).
+    static func nextChange(to state: Device.State, from notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> Device {
+        while true {
+            let device = try #require(try await next("device.changed", from: &notifications).device())
+            if device.state == state { return device }
+        }
+    }
+
+    @Test func eachTapIsOneEventWithUIDCardTypeAndNDEF() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        let readers = try await Self.waitForReaders(client, count: 2)
+        #expect(readers.map(\.id) == [Self.reader, "pcsc:Virtual_PCD_00_01"])
+        #expect(readers.first?.name == "Virtual PCD 00 00" && readers.first?.kind == .nfc)
+
+        let ndef = VirtualCard.ndefRecord(type: "U", payload: [0x04] + Array("example.com/c/1".utf8))
+        var card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x12, ndef: ndef)
+        let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
+        let event = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(event.device == Self.reader && event.driver == "pcsc" && event.kind == .nfc)
+        #expect(event.uid == "04A1B2C3D4E5F6" && event.uidDisplay == "04:A1:B2:C3:D4:E5:F6")
+        #expect(event.symbology == "iso14443a" && event.cardType == "ntag213")
+        #expect(event.atr == Hex(VirtualCard.storageCardATR(name: 0x0003)))
+        #expect(event.ndef == [NDEFRecord(type: "U", value: "https://example.com/c/1")])
+        #expect(event.resolution.handler == "card-link" && event.resolution.status == "unknown")
+        tap.remove()
+
+        // The same card again is a new tap; a text record and a bigger tag this time.
+        card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x6D, ndef: VirtualCard.ndefText("Hallo", language: "de"))
+        let again = try VirtualCardTap(card, port: stack.readerPorts[0])
+        let second = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(second.seq == event.seq + 1 && second.cardType == "ntag216")
+        #expect(second.ndef == [NDEFRecord(type: "T", value: "Hallo")])
+        // A MIFARE Classic 1K on the other reader: no NDEF read, its own type.
+        let classic = VirtualCard(uid: [0x1C, 0x78, 0xF2, 0xBF], atr: VirtualCard.storageCardATR(name: 0x0001))
+        let other = try VirtualCardTap(classic, port: stack.readerPorts[1])
+        let third = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(third.device == "pcsc:Virtual_PCD_00_01" && third.uid == "1C78F2BF" && third.cardType == "mifare-classic-1k")
+        #expect(third.ndef == nil)
+        other.remove()
+        again.remove()
+        // Cards that stayed on the reader were not reported twice: the next event is the next tap.
+        let desfire = VirtualCard(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atr: [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80])
+        let last = try VirtualCardTap(desfire, port: stack.readerPorts[0])
+        let fourth = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(fourth.seq == third.seq + 1 && fourth.cardType == "desfire" && fourth.uid == "04112233445566")
+        last.remove()
+        await client.close()
+        _ = daemon
+    }
+
+    @Test func anArmedTapLinksTheCardAndLaterTapsIdentifyOrBlockIt() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+        let card = VirtualCard.type2(uid: Self.uid)
+
+        func tapOnce() async throws -> ScanEvent {
+            let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
+            defer { tap.remove() }
+            return try #require(try await next("scan", from: &notifications).scanEvent())
+        }
+        #expect(try await tapOnce().resolution.status == "unknown")
+        _ = try await client.call("cards.arm", ["walletAddress": "rCounterWallet", "cardName": "Blue", "device": .string(Self.reader)])
+        let linked = try await tapOnce()
+        #expect(linked.resolution.status == "linked" && linked.resolution.details["card"]?["uid"] == "04A1B2C3D4E5F6")
+        let identified = try await tapOnce()
+        #expect(identified.resolution.status == "identified")
+        #expect(identified.resolution.details["customer"]?["walletAddress"] == "rCounterWallet")
+        _ = try await client.call("cards.setStatus", ["uid": "04A1B2C3D4E5F6", "status": "blocked"])
+        #expect(try await tapOnce().resolution.status == "blocked")
+        await client.close()
+        _ = daemon
+    }
+
+    @Test func pcscdKilledAndRestartedBringsTheSameReadersBack() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        let before = try await Self.waitForReaders(client, count: 2)
+
+        try await stack.stop(signal: SIGKILL)
+        let gone = try await Self.waitForReaders(client, count: 2, state: .gone)
+        #expect(gone.map(\.id) == before.map(\.id))
+        try await stack.start()
+        let back = try await Self.waitForReaders(client, count: 2)
+        #expect(back.map(\.id) == before.map(\.id))
+
+        let tap = try VirtualCardTap(VirtualCard.type2(uid: Self.uid), port: stack.readerPorts[1])
+        let event = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(event.device == "pcsc:Virtual_PCD_00_01" && event.uid == "04A1B2C3D4E5F6")
+        tap.remove()
+        #expect(daemon.pid != nil, "the daemon kept running")
+        await client.close()
+    }
+
+    @Test func badCardsGiveADeviceErrorAndNeverStopLaterTaps() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+
+        // GET DATA refused: the reader says why, and is ready again once the card leaves.
+        let refusing = VirtualCard(uid: Self.uid, atr: VirtualCard.storageCardATR(name: 0x0001)) { apdu in
+            apdu.starts(with: [0xFF, 0xCA]) ? [0x6A, 0x81] : nil
+        }
+        var tap = try VirtualCardTap(refusing, port: stack.readerPorts[0])
+        let failing = try await Self.nextChange(to: .error, from: &notifications)
+        #expect(failing.id == Self.reader && failing.error?.contains("6A81") == true)
+        tap.remove()
+        _ = try await Self.waitForReaders(client, count: 2)
+
+        // Garbage: a UID of 3 bytes; a 33-byte ATR of nonsense; a card pulled after GET DATA.
+        let garbage = VirtualCard(uid: [1, 2, 3], atr: [UInt8](repeating: 0x3B, count: 33))
+        tap = try VirtualCardTap(garbage, port: stack.readerPorts[0])
+        #expect(try await Self.nextChange(to: .error, from: &notifications).error?.contains("3 bytes") == true)
+        tap.remove()
+        _ = try await Self.waitForReaders(client, count: 2)
+        var pulled = VirtualCard.type2(uid: Self.uid, ndef: VirtualCard.ndefText("never read"))
+        pulled.leavesAfterAPDUs = 1
+        tap = try VirtualCardTap(pulled, port: stack.readerPorts[0])
+        let partial = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(partial.uid == "04A1B2C3D4E5F6" && partial.ndef == nil, "what could be read")
+
+        let good = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 1, 2, 3, 4, 5, 6]), port: stack.readerPorts[1])
+        #expect(try #require(try await next("scan", from: &notifications).scanEvent()).uid == "04010203040506")
+        good.remove()
+        await client.close()
+        _ = daemon
+    }
+}
+
+private func Hex(_ bytes: [UInt8]) -> String {
+    bytes.map { String(format: "%02X", $0) }.joined()
+}
