@@ -50,9 +50,9 @@ struct DaemonSettings: Sendable {
         catalog = try Self.catalog(file.catalog)
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern
         do {
-            _ = try Regex(orderReferencePattern)
+            _ = try TextPattern(orderReferencePattern)
         } catch {
-            throw DaemonConfig.LoadError(description: "orders.reference_pattern is not a regular expression: \(error)")
+            throw DaemonConfig.LoadError(description: "orders.reference_pattern: \(error)")
         }
         if let name = file.socketGroup {
             guard let gid = RolePolicy.groupID(named: name) else {

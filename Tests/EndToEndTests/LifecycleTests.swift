@@ -44,6 +44,14 @@ struct LifecycleTests {
         #expect(daemon.log.contains("unknown key 'max_line_bytez'"))
     }
 
+    @Test func aMalformedOrderReferencePatternIsAClearError() async throws {
+        let harness = try DaemonHarness()
+        let config = try harness.write("bad.yaml", "orders:\n  reference_pattern: \"RM-[0-9\"\n")
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])
+        await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+        #expect(daemon.log.contains("orders.reference_pattern: 'RM-[0-9' is not a POSIX extended regular expression"))
+    }
+
     @Test func aClientThatShutsItsSideStillGetsItsAnswers() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
         let raw = try await RawConnection.connect(socketPath: daemon.socketPath)

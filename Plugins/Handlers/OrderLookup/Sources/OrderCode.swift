@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeCore
 
 /// How a scanned or typed text names a repair order or a tagged device
 /// (PROTOCOL.md "Resolutions", `order-lookup`).
@@ -14,7 +15,7 @@ public enum OrderCode: Sendable, Hashable {
 
     /// Reads `text`; nil when it does not name an order. Plain text counts as a reference only
     /// when it matches `references` (scans), or always when `references` is nil (typed lookups).
-    public static func parse(_ text: String, references: Regex<AnyRegexOutput>?) -> OrderCode? {
+    public static func parse(_ text: String, references: TextPattern?) -> OrderCode? {
         // Every scan comes through here: plain byte comparisons before any Foundation parsing.
         let text = trimmed(text)
         if let rest = dropping("ORDER:", from: text) { return identifier(rest, OrderCode.order) }
@@ -24,9 +25,7 @@ public enum OrderCode: Sendable, Hashable {
             return fromURL(url, scheme: scheme)
         }
         guard !text.isEmpty, text.utf8.count <= 64, !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
-        if let references {
-            guard (try? references.wholeMatch(in: text)) != nil else { return nil }
-        }
+        if let references, !references.matches(text) { return nil }
         return .reference(String(text))
     }
 

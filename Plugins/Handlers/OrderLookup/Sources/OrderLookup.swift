@@ -5,14 +5,15 @@ import ScanBridgeCore
 public struct OrderLookup: CodeLookup {
     let orders: any OrderRepository
     /// Which plain texts on a scanned label are order references (typed lookups take any).
-    let references: Regex<AnyRegexOutput>
+    let references: TextPattern
 
     /// Repair Minder's references by default: `RM-1001`, `rm1001`.
     public static let defaultReferencePattern = "(?i)RM-?[0-9]+"
 
+    /// `referencePattern`: a POSIX extended regular expression (`TextPattern`).
     public init(orders: any OrderRepository, referencePattern: String = Self.defaultReferencePattern) throws {
         self.orders = orders
-        self.references = try Regex(referencePattern)
+        self.references = try TextPattern(referencePattern)
     }
 
     public func classify(scanned text: String) -> OrderCode? {
@@ -50,6 +51,3 @@ public struct OrderLookup: CodeLookup {
         Resolution(handler: nil, status: "not_found", details: ["reason": .string(what)])
     }
 }
-
-// Regex is not Sendable in the standard library yet, but a compiled regex is immutable.
-extension OrderLookup: @unchecked Sendable {}

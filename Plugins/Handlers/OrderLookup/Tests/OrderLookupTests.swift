@@ -1,9 +1,10 @@
 import Testing
 @testable import OrderLookup
+import ScanBridgeCore
 
 /// The forms of an order code (PROTOCOL.md "Resolutions", `order-lookup`).
 @Suite struct OrderCodeTests {
-    nonisolated(unsafe) static let references = try! Regex(OrderLookup.defaultReferencePattern)
+    static let references = try! TextPattern(OrderLookup.defaultReferencePattern)
 
     @Test(arguments: [
         ("https://app.repairminder.com/orders/ord_1001", OrderCode.order("ord_1001")),

@@ -1,0 +1,51 @@
+import ScanBridgeCore
+import Testing
+
+@Suite("TextPattern")
+struct TextPatternTests {
+    @Test("the whole text must match; (?i) at the start ignores case")
+    func wholeText() throws {
+        let references = try TextPattern("(?i)RM-?[0-9]+")
+        #expect(references.matches("RM-1001"))
+        #expect(references.matches("rm1001"))
+        #expect(references.matches("RM-1001"[...]))
+        #expect(!references.matches("XRM-1001"))
+        #expect(!references.matches("RM-1001X"))
+        #expect(!references.matches("RM-"))
+        let exact = try TextPattern("RM-[0-9]+|TICKET-[A-Z]{3}")
+        #expect(exact.matches("TICKET-ABC"))
+        #expect(!exact.matches("rm-1"), "without (?i), case counts")
+        #expect(!exact.matches("RM-1|TICKET-ABC"), "alternatives are anchored as a whole")
+    }
+
+    @Test("a text with a NUL character never matches")
+    func nul() throws {
+        #expect(!(try TextPattern(".*")).matches("RM-1\u{0}"))
+    }
+
+    @Test("a malformed or empty pattern is refused with the C library's reason")
+    func invalid() {
+        #expect(throws: TextPattern.InvalidPattern.self) { try TextPattern("RM-[0-9") }
+        #expect(throws: TextPattern.InvalidPattern.self) { try TextPattern("(?i)") }
+        do {
+            _ = try TextPattern("(unclosed")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains("'(unclosed' is not a POSIX extended regular expression"))
+        }
+    }
+
+    @Test("one compiled pattern serves many threads at once")
+    func concurrent() async throws {
+        let pattern = try TextPattern("(?i)RM-?[0-9]+")
+        let matched = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<2_000).filter { pattern.matches($0.isMultiple(of: 2) ? "rm-\(task)\($0)" : "bench-\($0)") }.count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(matched == 8 * 1_000)
+    }
+}
