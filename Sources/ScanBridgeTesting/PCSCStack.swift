@@ -36,7 +36,7 @@ public final class PCSCStack: Sendable {
     /// The environment that points a PC/SC client (`scanbridged`, `pcsc_scan`) at this pcscd.
     public var environment: [String: String] { ["PCSCLITE_CSOCK_NAME": socketPath] }
 
-    /// Starts pcscd with `entries` vpcd entries (two readers each) named `names[i]` (default `Virtual PCD`).
+    /// Starts pcscd with `entries` vpcd entries (two readers each) named `names[i]` (default `Virtual PCD`; give distinct names).
     public init(entries: Int = 1, names: [String] = []) async throws {
         if let reason = Self.unavailableReason { throw Unavailable(description: reason) }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-\(UUID().uuidString.prefix(8))")
@@ -50,9 +50,9 @@ public final class PCSCStack: Sendable {
         for (entry, name) in entryNames.enumerated() {
             let port = try Self.freePortPair(avoiding: ports)
             ports += [port, port + 1]
-            // pcscd numbers readers of the same name 00, 01…; the last number is the slot.
-            let number = entryNames.prefix(entry).filter { $0 == name }.count
-            readerNames += [0, 1].map { name + " " + Self.hexByte(number) + " " + Self.hexByte($0) }
+            // The last number is the slot. pcscd 1.9.9 gives serial readers of the same name the
+            // same names ("Virtual PCD 00 00" twice), which no client can tell apart: name entries differently.
+            readerNames += [name + " 00 00", name + " 00 01"]
             let text = """
                 FRIENDLYNAME "\(name)"
                 DEVICENAME   /dev/null:0x\(String(port, radix: 16))
@@ -111,11 +111,6 @@ public final class PCSCStack: Sendable {
 
     /// pcscd's log so far.
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-    static func hexByte(_ value: Int) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return hex.count < 2 ? "0" + hex : hex
-    }
 
     /// Whether a Unix stream socket at `path` accepts a connection.
     static func accepts(_ path: String) -> Bool {

@@ -164,6 +164,21 @@ struct PCSCEndToEndTests {
         await client.close()
         _ = daemon
     }
+
+    /// pcscd's most readers (16), with odd names: each listed under a stable id of its own. pcsc-lite watches 16 states a call, the PnP notification being
+    /// one, so the driver watches 15 readers and logs the 16th (PCSC README, "Quirk Use").
+    @Test func sixteenReadersWithOddNamesAreListed() async throws {
+        let names = ["Reader «Kasse» #1", "ACS ACR122U PICC Interface", "a/b\\c:d", "Virtual PCD", "Ünïcødé Leser",
+                     "x", "semi;colon (SN123)", String(repeating: "Long", count: 25)]
+        let stack = try await PCSCStack(entries: 8, names: names)
+        let (daemon, client, _) = try await Self.start(stack)
+        let readers = try await Self.waitForReaders(client, count: 15)
+        #expect(Set(readers.map(\.id)).count == 15 && Set(readers.map(\.name)).isSubset(of: Set(stack.readerNames)))
+        #expect(readers.first { $0.name.hasPrefix("ACS") }?.vendorId == "072f")
+        #expect(readers.first { $0.name.hasPrefix("semi") }?.serial == "SN123")
+        await client.close()
+        _ = daemon
+    }
 }
 
 private func Hex(_ bytes: [UInt8]) -> String {

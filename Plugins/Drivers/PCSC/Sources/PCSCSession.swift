@@ -17,6 +17,8 @@ final class PCSCSession {
     let events: AsyncStream<DriverEvent>.Continuation
     let logger: Logger
     private var readers: [PCSCWatchedReader] = []
+    /// Readers past pcsc-lite's limit, logged once each.
+    private var unwatched: Set<String> = []
     private var plugAndPlayState = DWORD(SCARD_STATE_UNAWARE)
     private let plugAndPlayName = strdup(PCSCContext.plugAndPlayReader)!
 
@@ -93,7 +95,7 @@ final class PCSCSession {
         let room = Int(PCSCLITE_MAX_READERS_CONTEXTS) - 1
         for name in names where !readers.contains(where: { $0.name == name }) {
             guard readers.count < room else {
-                logger.warning("more than \(room) readers: \(name) is not watched")
+                if unwatched.insert(name).inserted { logger.warning("more than \(room) readers: \(name) is not watched") }
                 continue
             }
             var id = PCSCReaderIdentity.deviceID(readerName: name)
