@@ -7,7 +7,7 @@ import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
 /// `VirtualCard`, events read from the real daemon's socket (DESIGN.md, "Testing with real parts").
-@Suite("PC/SC readers end to end", .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+@Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
 struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let reader = "pcsc:Virtual_PCD_00_00"
@@ -32,6 +32,16 @@ struct PCSCEndToEndTests {
         throw TimedOut(what: "\(count) pcsc readers \(state.rawValue); have \(try await client.devices())")
     }
 
+    /// The next scan event; fails after 30 s instead of waiting forever for a tap that was missed.
+    static func nextScan(_ notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> ScanEvent {
+        let iterator = UncheckedBox(notifications)
+        let event = try await within(30, "a scan event") {
+            try #require(try await next("scan", from: &iterator.value).scanEvent())
+        }
+        notifications = iterator.value
+        return event
+    }
+
     /// The next `device.changed` notification that puts a device in `state` (earlier ones are skipped).
     static func nextChange(to state: Device.State, from notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> Device {
         while true {
@@ -51,7 +61,7 @@ struct PCSCEndToEndTests {
         let ndef = VirtualCard.ndefRecord(type: "U", payload: [0x04] + Array("example.com/c/1".utf8))
         var card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x12, ndef: ndef)
         let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
-        let event = try #require(try await next("scan", from: &notifications).scanEvent())
+        let event = try await Self.nextScan(&notifications)
         #expect(event.device == Self.reader && event.driver == "pcsc" && event.kind == .nfc)
         #expect(event.uid == "04A1B2C3D4E5F6" && event.uidDisplay == "04:A1:B2:C3:D4:E5:F6")
         #expect(event.symbology == "iso14443a" && event.cardType == "ntag213")
@@ -63,13 +73,13 @@ struct PCSCEndToEndTests {
         // The same card again is a new tap; a text record and a bigger tag this time.
         card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x6D, ndef: VirtualCard.ndefText("Hallo", language: "de"))
         let again = try VirtualCardTap(card, port: stack.readerPorts[0])
-        let second = try #require(try await next("scan", from: &notifications).scanEvent())
+        let second = try await Self.nextScan(&notifications)
         #expect(second.seq == event.seq + 1 && second.cardType == "ntag216")
         #expect(second.ndef == [NDEFRecord(type: "T", value: "Hallo")])
         // A MIFARE Classic 1K on the other reader: no NDEF read, its own type.
         let classic = VirtualCard(uid: [0x1C, 0x78, 0xF2, 0xBF], atr: VirtualCard.storageCardATR(name: 0x0001))
         let other = try VirtualCardTap(classic, port: stack.readerPorts[1])
-        let third = try #require(try await next("scan", from: &notifications).scanEvent())
+        let third = try await Self.nextScan(&notifications)
         #expect(third.device == "pcsc:Virtual_PCD_00_01" && third.uid == "1C78F2BF" && third.cardType == "mifare-classic-1k")
         #expect(third.ndef == nil)
         other.remove()
@@ -77,7 +87,7 @@ struct PCSCEndToEndTests {
         // Cards that stayed on the reader were not reported twice: the next event is the next tap.
         let desfire = VirtualCard(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atr: [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80])
         let last = try VirtualCardTap(desfire, port: stack.readerPorts[0])
-        let fourth = try #require(try await next("scan", from: &notifications).scanEvent())
+        let fourth = try await Self.nextScan(&notifications)
         #expect(fourth.seq == third.seq + 1 && fourth.cardType == "desfire" && fourth.uid == "04112233445566")
         last.remove()
         await client.close()
@@ -94,7 +104,7 @@ struct PCSCEndToEndTests {
         func tapOnce() async throws -> ScanEvent {
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
             defer { tap.remove() }
-            return try #require(try await next("scan", from: &notifications).scanEvent())
+            return try await Self.nextScan(&notifications)
         }
         #expect(try await tapOnce().resolution.status == "unknown")
         _ = try await client.call("cards.arm", ["walletAddress": "rCounterWallet", "cardName": "Blue", "device": .string(Self.reader)])
@@ -123,7 +133,7 @@ struct PCSCEndToEndTests {
         #expect(back.map(\.id) == before.map(\.id))
 
         let tap = try VirtualCardTap(VirtualCard.type2(uid: Self.uid), port: stack.readerPorts[1])
-        let event = try #require(try await next("scan", from: &notifications).scanEvent())
+        let event = try await Self.nextScan(&notifications)
         #expect(event.device == "pcsc:Virtual_PCD_00_01" && event.uid == "04A1B2C3D4E5F6")
         tap.remove()
         #expect(daemon.pid != nil, "the daemon kept running")
@@ -155,11 +165,11 @@ struct PCSCEndToEndTests {
         var pulled = VirtualCard.type2(uid: Self.uid, ndef: VirtualCard.ndefText("never read"))
         pulled.leavesAfterAPDUs = 1
         tap = try VirtualCardTap(pulled, port: stack.readerPorts[0])
-        let partial = try #require(try await next("scan", from: &notifications).scanEvent())
+        let partial = try await Self.nextScan(&notifications)
         #expect(partial.uid == "04A1B2C3D4E5F6" && partial.ndef == nil, "what could be read")
 
         let good = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 1, 2, 3, 4, 5, 6]), port: stack.readerPorts[1])
-        #expect(try #require(try await next("scan", from: &notifications).scanEvent()).uid == "04010203040506")
+        #expect(try await Self.nextScan(&notifications).uid == "04010203040506")
         good.remove()
         await client.close()
         _ = daemon
@@ -179,6 +189,12 @@ struct PCSCEndToEndTests {
         await client.close()
         _ = daemon
     }
+}
+
+/// Lets a test's notification iterator cross into the timeout task; only one task uses it at a time.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 private func Hex(_ bytes: [UInt8]) -> String {
