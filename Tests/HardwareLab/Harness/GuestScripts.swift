@@ -34,7 +34,7 @@ enum GuestScripts {
         sleep 60
         """#
 
-    /// `/lab/job.sh`: makes the chroot a running system (tmpfs `/run` and `/tmp`, udev when
+    /// `/lab/job.sh`: makes the chroot a running system (a tmpfs `/run`, udev when
     /// asked), says `ready`, then runs the host's steps: each `cmd/NNNN.sh` the host drops
     /// into the share, with its output in `out/NNNN.out` and its exit status in
     /// `out/NNNN.status` (written last, by rename), until the host drops `cmd/stop`.
@@ -48,7 +48,9 @@ enum GuestScripts {
         # Each line carries the guest's uptime, to see where the time of a slow run went.
         say() { line="lab-job: [$(cut -d ' ' -f 1 /proc/uptime)] $*"; echo "$line"; echo "$line" >/dev/console; }
         fail() { say "FAILED: $*"; echo "$*" >/lab/state/failed; exit 1; }
-        mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /tmp || fail "mount /run and /tmp"
+        # /tmp stays the overlay's (writes go to its tmpfs layer): a checkout under the host's
+        # /tmp, as CI's may be, must stay visible, or the guest finds no scanbridged to run.
+        mount -t tmpfs tmpfs /run || fail "mount /run"
         mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
         say "kernel $(uname -r)"
         if [ "\#(startUdev ? "yes" : "no")" = yes ]; then
