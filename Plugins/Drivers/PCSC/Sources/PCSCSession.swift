@@ -50,7 +50,10 @@ final class PCSCSession {
                     plugAndPlayState = states[0].dwEventState & ~DWORD(SCARD_STATE_CHANGED)
                     var watched = readers
                     defer { readers = watched }
-                    for index in watched.indices { try update(&watched[index], with: states[index + 1]) }
+                    var settling = false
+                    for index in watched.indices { settling = try update(&watched[index], with: states[index + 1]) || settling }
+                    // A reader pcscd has not polled yet: ask again shortly rather than spin.
+                    if settling, !control.sleep(seconds: 0.1) { return .stopped }
                 case Int(SCARD_E_TIMEOUT), Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
                     break  // re-list below: a reader may have gone or come
                 default:
@@ -111,31 +114,41 @@ final class PCSCSession {
 
     /// Applies one reader's new state: busy or ready, and a tap when a card arrived (a
     /// changed event counter in the upper 16 bits means a new card even if one was there before).
-    private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) throws(PCSCError) {
+    /// Returns true when the reader's state is not known yet (pcscd still setting it up).
+    @discardableResult
+    private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) throws(PCSCError) -> Bool {
         let event = state.dwEventState
-        guard event & DWORD(SCARD_STATE_CHANGED) != 0 else { return }
+        guard event & DWORD(SCARD_STATE_CHANGED) != 0 else { return false }
         let previous = reader.currentState
         reader.currentState = event & ~DWORD(SCARD_STATE_CHANGED)
-        if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 { return }  // the re-list removes it
+        if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
+            // pcsc-lite reports UNAVAILABLE without the event counter, and compares a later
+            // PRESENT only with EMPTY: fed back, this state would hide the next card for good.
+            // Unaware, the next call says what the reader really holds. A reader that went
+            // away is removed by the re-list.
+            reader.currentState = DWORD(SCARD_STATE_UNAWARE)
+            return true
+        }
         let exclusive = event & DWORD(SCARD_STATE_EXCLUSIVE) != 0
         if exclusive {
             setState(&reader, .busy, error: "another program holds this reader exclusively")
-            return
+            return false
         }
         if reader.device.state == .busy { setState(&reader, .ready) }
         let present = event & DWORD(SCARD_STATE_PRESENT) != 0
         guard present else {
             if reader.device.state == .error { setState(&reader, .ready) }  // the troublesome card left
-            return
+            return false
         }
         let arrived = previous & DWORD(SCARD_STATE_PRESENT) == 0 || previous >> 16 != event >> 16
-        guard arrived else { return }
+        guard arrived else { return false }
         if event & DWORD(SCARD_STATE_MUTE) != 0 {
             setState(&reader, .error, error: "the card on this reader does not answer (mute); take it away and tap again")
-            return
+            return false
         }
         let atr = withUnsafeBytes(of: state.rgbAtr) { Array($0.prefix(min(Int(state.cbAtr), Int(MAX_ATR_SIZE)))) }
         try tap(&reader, atr: atr)
+        return false
     }
 
     private func tap(_ reader: inout PCSCWatchedReader, atr: [UInt8]) throws(PCSCError) {
