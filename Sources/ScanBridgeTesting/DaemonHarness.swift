@@ -80,17 +80,12 @@ public final class DaemonHarness: Sendable {
             throw Failure(description: "no scanbridged binary at \(binary.path); run `swift build` first")
         }
         let readiness = try ReadinessSocket(path: directory.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path)
-        let child = Process()
-        child.executableURL = binary
-        child.arguments = ["--socket", socketPath, "--database", databasePath] + arguments
-        child.environment = ProcessInfo.processInfo.environment
-            .merging(environment) { $1 }
-            .merging(["NOTIFY_SOCKET": readiness.path]) { $1 }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        try log.seekToEnd()
-        child.standardError = log
-        child.standardOutput = log
-        try child.run()
+        let child = try Process.launch(
+            binary, arguments: ["--socket", socketPath, "--database", databasePath] + arguments,
+            environment: ProcessInfo.processInfo.environment
+                .merging(environment) { $1 }
+                .merging(["NOTIFY_SOCKET": readiness.path]) { $1 },
+            appendingTo: logPath)
         process.withLock { $0 = child }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

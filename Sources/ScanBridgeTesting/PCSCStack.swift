@@ -79,17 +79,13 @@ public final class PCSCStack: Sendable {
         // A pcscd killed with SIGKILL leaves its socket and pid file; a new one refuses a live-looking socket.
         for file in ["pcscd.comm", "pcscd.pid"] { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         let config = directory.appendingPathComponent("reader.conf.d").path
-        child.arguments = ["--mount", "--propagation", "private", "sh", "-c",
-                           "mkdir -p /run/pcscd && mount --bind \"$0\" /run/pcscd && exec /usr/sbin/pcscd --foreground --config \"$1\"",
-                           directory.path, config]
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        try log.seekToEnd()
-        child.standardOutput = log
-        child.standardError = log
-        try child.run()
+        let child = try Process.launch(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            arguments: ["--mount", "--propagation", "private", "sh", "-c",
+                        "mkdir -p /run/pcscd && mount --bind \"$0\" /run/pcscd && exec /usr/sbin/pcscd --foreground --config \"$1\"",
+                        directory.path, config],
+            appendingTo: logPath)
         process.withLock { $0 = child }
         let deadline = ContinuousClock.now + timeout
         while !Self.accepts(socketPath) {
