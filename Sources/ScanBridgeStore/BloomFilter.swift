@@ -7,8 +7,9 @@ struct BloomFilter: Sendable {
     private(set) var setBits = 0
     private static let probes: UInt64 = 6
 
-    /// Room for `capacity` keys at 16 bits a key: a false "maybe" for about 1 in 5,000
-    /// unknown keys when full, 1 in 60 once twice as many keys went in.
+    /// Room for `capacity` keys at 16 bits a key or more (rounded up to a power of two): a
+    /// false "maybe" for at most about 1 in 1,000 unknown keys when full, 1 in 50 once twice
+    /// as many keys went in (6 probes: (1 − e^(−6n/m))^6).
     init(capacity: Int) {
         let bits = max(64, (max(1, capacity) * 16).nextPowerOfTwo)
         words = Array(repeating: 0, count: bits / 64)
