@@ -17,8 +17,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Release builds link the Swift runtime in, as a counter box would run them: no toolchain
+# needed there, and about 3 MB less resident than with the runtime's shared libraries.
 bench: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 	.build/release/scanbridge-bench $(BENCH_ARGS)
 
 clean:
