@@ -57,6 +57,10 @@ let package = Package(
         .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
         .target(name: "PCSCDriver", dependencies: ["ScanBridgeCore", "ScanBridgeCodes", "CPCSCLite", log],
                 path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
+        // libxkbcommon, for the keyboard-wedge driver's layouts (Debian package libxkbcommon-dev).
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "CXKBCommon", log],
+                path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
 
@@ -99,6 +103,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
+        .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver"],
+                    path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
         .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeCore"],
                     path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
         .testTarget(name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeCore", "ScanBridgeCodes"],

@@ -10,6 +10,9 @@ packages+=(python3)
 # The PC/SC driver links libpcsclite; its tests run the real pcscd with vsmartcard's virtual
 # reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools).
 packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools)
+# The keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and
+# xkb-data's layouts.
+packages+=(libxkbcommon-dev xkb-data)
 
 missing=()
 for package in "${packages[@]}"; do
