@@ -59,7 +59,8 @@ let package = Package(
                 path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
         // libxkbcommon, for the keyboard-wedge driver's layouts (Debian package libxkbcommon-dev).
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
-        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "CXKBCommon", log],
+        .target(name: "CEvdev"),
+        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "CXKBCommon", "CEvdev", log],
                 path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
@@ -73,7 +74,7 @@ let package = Package(
 
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),

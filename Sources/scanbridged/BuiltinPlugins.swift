@@ -1,4 +1,5 @@
 import CardLink
+import EvdevDriver
 import Logging
 import MockDriver
 import OrderLookup
@@ -8,7 +9,7 @@ import ScanBridgeCore
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc"]
+    static let driverNames = ["mock", "pcsc", "evdev"]
 
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
@@ -28,9 +29,26 @@ enum BuiltinPlugins {
             pcscLogger[metadataKey: "driver"] = "pcsc"
             drivers.append(PCSCDriver(logger: pcscLogger))
         }
+        var evdevDevices: [EvdevDeviceSpec] = []
         for option in settings.deviceOptions {
-            logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
-                         metadata: ["device.path": "\(option.path)"])
+            switch option.driver {
+            case "evdev":
+                do {
+                    evdevDevices.append(try EvdevDeviceSpec(path: option.path, settings: option.settings))
+                } catch {
+                    throw DaemonConfig.LoadError(description: "--device evdev:\(option.path): \(error)")
+                }
+            default:
+                logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
+                             metadata: ["device.path": "\(option.path)"])
+            }
+        }
+        if settings.drivers.contains("evdev") {
+            var evdevLogger = logger
+            evdevLogger[metadataKey: "driver"] = "evdev"
+            drivers.append(EvdevDriver(devices: evdevDevices, logger: evdevLogger))
+        } else if !evdevDevices.isEmpty {
+            logger.warning("evdev devices are named with --device but the evdev driver does not run")
         }
         return (drivers, mock)
     }

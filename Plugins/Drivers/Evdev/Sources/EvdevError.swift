@@ -1,11 +1,14 @@
 /// What can go wrong with an input device, in words an operator can act on.
-enum EvdevError: Error, Equatable, CustomStringConvertible {
+public enum EvdevError: Error, Equatable, CustomStringConvertible {
     case unknownLayout(String)
+    case badSetting(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .unknownLayout(let layout):
             "no keyboard layout '\(layout)' (an XKB name such as us, de, fr, gb or de(nodeadkeys); see /usr/share/X11/xkb/symbols)"
+        case .badSetting(let sentence):
+            sentence
         }
     }
 }

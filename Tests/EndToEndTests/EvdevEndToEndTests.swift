@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeTesting
+import Testing
+
+/// The keyboard-wedge driver in the real daemon, fed recorded `input_event` streams through
+/// FIFOs named with `--device evdev:PATH` (the driver reads a FIFO as it reads a device node).
+@Suite("Keyboard-wedge scanners end to end")
+struct EvdevEndToEndTests {
+    /// A FIFO in a folder of its own, and a daemon reading it with `settings`.
+    struct Bench {
+        let daemon: DaemonHarness
+        let fifo: String
+        let client: ScanBridgeClient
+        var notifications: AsyncStream<ClientNotification>.Iterator
+
+        init(settings: String = "") async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("evdev-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            fifo = folder.appendingPathComponent("scanner").path
+            guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
+            daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(fifo)\(settings)"])
+            client = try await daemon.connect()
+            _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
+            notifications = client.notifications.makeAsyncIterator()
+        }
+
+        var deviceID: String { "evdev:" + fifo.dropFirst().replacingOccurrences(of: "/", with: "_") }
+
+        /// Opens the FIFO for writing (once the daemon reads it), writes, and closes it.
+        func play(_ recording: KeyboardRecording) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            var fd: Int32 = -1
+            while fd < 0 {
+                fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if fd < 0 {
+                    guard errno == ENXIO, ContinuousClock.now < deadline else { throw POSIXError(.init(rawValue: errno)!) }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            defer { close(fd) }
+            var offset = 0
+            while offset < recording.bytes.count {
+                let written = recording.bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    offset += written
+                } else {
+                    guard errno == EAGAIN, ContinuousClock.now < deadline else { throw POSIXError(.init(rawValue: errno)!) }
+                    try await Task.sleep(for: .milliseconds(5))  // the FIFO is full until the daemon reads
+                }
+            }
+        }
+
+        mutating func nextScan() async throws -> ScanEvent {
+            try #require(try await next("scan", from: &notifications).scanEvent())
+        }
+    }
+
+    @Test func aTypedLabelIsOneResolvedBarcodeEvent() async throws {
+        var bench = try await Bench()
+        let devices = try await bench.client.devices()
+        #expect(devices.map(\.id) == [bench.deviceID])
+        #expect(devices.first?.state == .ready && devices.first?.driver == "evdev" && devices.first?.path == bench.fifo)
+
+        var recording = KeyboardRecording()
+        recording.type("4006381333931\n")
+        try await bench.play(recording)
+        let scan = try await bench.nextScan()
+        #expect(scan.device == bench.deviceID && scan.driver == "evdev" && scan.kind == .barcode)
+        #expect(scan.text == "4006381333931" && scan.symbology == "ean-13")
+        #expect(scan.resolution.handler == "product-lookup" && scan.resolution.status == "not_found")
+        await bench.client.close()
+    }
+
+    @Test func aGermanLayoutScannerAndGS1WithGroupSeparators() async throws {
+        var german = try await Bench(settings: ",layout=de")
+        var recording = KeyboardRecording(layout: .de)
+        recording.type("Zylinder-42\n")
+        try await german.play(recording)
+        #expect(try await german.nextScan().text == "Zylinder-42")
+        await german.client.close()
+
+        var us = try await Bench()
+        var gs1 = KeyboardRecording()
+        gs1.type("]C1010950600013435210ABC1\u{1D}17251231\n")
+        try await us.play(gs1)
+        let scan = try await us.nextScan()
+        #expect(scan.symbology == "gs1-128" && scan.aim == "]C1")
+        #expect(scan.text == "010950600013435210ABC1\u{1D}17251231")
+        #expect(scan.gs1 == ["01": "09506000134352", "10": "ABC1", "17": "251231"])
+        await us.client.close()
+    }
+
+    @Test func typingBurstsThatAreNotScansAreLeftOut() async throws {
+        var bench = try await Bench()
+        var recording = KeyboardRecording()
+        recording.type("1234\n", gap: .milliseconds(150))           // a person typing
+        recording.pause(.seconds(1))
+        recording.type(String(repeating: "7", count: 10_001) + "\n", gap: .microseconds(50))  // a key held down
+        recording.pause(.seconds(1))
+        recording.type("400638")                                    // cut short by SYN_DROPPED
+        recording.dropped()
+        recording.event(type: 0, code: 0, value: 0)
+        recording.pause(.seconds(1))
+        recording.type("\n")                                        // a stray Enter
+        recording.type("5901234123457\n")
+        try await bench.play(recording)
+        let scan = try await bench.nextScan()
+        #expect(scan.text == "5901234123457", "only the real scan is an event")
+        await bench.client.close()
+    }
+
+    @Test func anUnterminatedBurstIsAScanAfterAPause() async throws {
+        var bench = try await Bench()
+        var recording = KeyboardRecording()
+        recording.type("ABC-1234")
+        try await bench.play(recording)
+        #expect(try await bench.nextScan().text == "ABC-1234")
+        await bench.client.close()
+    }
+
+    @Test func theFIFOIsReadAgainAfterItsWriterCloses() async throws {
+        var bench = try await Bench()
+        for label in ["5901234123457", "4006381333931", "036000291452"] {
+            var recording = KeyboardRecording()
+            recording.type(label + "\n")
+            try await bench.play(recording)
+            #expect(try await bench.nextScan().text == label)
+        }
+        await bench.client.close()
+    }
+
+    @Test func aMissingNodeIsAnErrorUntilItAppears() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("evdev-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("later").path
+        let daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(path)"])
+        let client = try await daemon.connect()
+        let missing = try await within(20, "the device in error") {
+            while true {
+                if let device = try await client.devices().first, device.state == .error { return device }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(missing.error?.contains("No such file or directory") == true, "\(missing.error ?? "")")
+        #expect(mkfifo(path, 0o600) == 0)
+        _ = try await within(20, "the device ready") {
+            while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        await client.close()
+    }
+
+    @Test func badDeviceSettingsStopTheDaemonWithAClearMessage() async throws {
+        for (setting, message) in [(",layout=xx-nope", "no keyboard layout 'xx-nope'"), (",grab=maybe", "grab takes on or off"),
+                                   (",speed=9", "unknown setting 'speed'")] {
+            let harness = try DaemonHarness(arguments: ["--drivers", "evdev", "--device", "evdev:/dev/null\(setting)"])
+            await #expect(throws: (any Error).self) { try await harness.start() }
+            let log = (try? String(contentsOfFile: harness.logPath, encoding: .utf8)) ?? ""
+            #expect(log.contains(message), "\(setting): \(log)")
+        }
+    }
+}
