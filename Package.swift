@@ -59,8 +59,10 @@ let package = Package(
                 path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
         // libxkbcommon, for the keyboard-wedge driver's layouts (Debian package libxkbcommon-dev).
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        // Reading devices from file descriptors on threads of their own (evdev, hidraw, tty).
+        .target(name: "DeviceNodes", dependencies: ["ScanBridgeCore", log], swiftSettings: strict),
         .target(name: "CEvdev"),
-        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "CXKBCommon", "CEvdev", log],
+        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CXKBCommon", "CEvdev", log],
                 path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),

@@ -3,8 +3,6 @@
 // which is what a FIFO or pty fed by a test gives, and the driver takes softly.
 #include <stdint.h>
 #include <stddef.h>
-// eventfd, which Glibc's Swift module leaves out: it wakes a reader thread blocked in poll.
-#include <sys/eventfd.h>
 
 /// EVIOCGRAB: 1 makes this fd the device's only reader, 0 lets go.
 int cevdev_grab(int fd, int on);

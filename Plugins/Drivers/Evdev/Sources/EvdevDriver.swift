@@ -1,4 +1,4 @@
-import Foundation
+import DeviceNodes
 import Logging
 import ScanBridgeCore
 
@@ -20,20 +20,19 @@ public final class EvdevDriver: DeviceDriver {
 
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
-        var readers: [EvdevReader] = []
+        var loops: [NodeReadLoop] = []
         for spec in devices {
             do {
-                let reader = try EvdevReader(spec: spec, events: continuation, logger: logger)
-                let thread = Thread { reader.run() }
-                thread.name = "scanbridge-evdev"
-                thread.start()
-                readers.append(reader)
+                let reading = try EvdevReading(spec: spec, events: continuation, logger: logger)
+                let loop = NodeReadLoop(reading: reading, events: continuation, logger: reading.logger)
+                loop.start(name: "scanbridge-evdev")
+                loops.append(loop)
             } catch {
                 logger.error("\(spec.path): \(error)")
             }
         }
-        continuation.onTermination = { [readers] _ in
-            for reader in readers { reader.stop.stop() }
+        continuation.onTermination = { [loops] _ in
+            for loop in loops { loop.stop.stop() }
         }
         return stream
     }

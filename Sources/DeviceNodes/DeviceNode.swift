@@ -1,0 +1,54 @@
+import Glibc
+
+/// An open device node (`/dev/input/event*`, `/dev/hidraw*`, `/dev/ttyACM*`), or a FIFO,
+/// pty or file standing in for one in a test. Closed when the last reference goes.
+public final class DeviceNode {
+    public let fd: Int32
+    public let path: String
+    /// A FIFO ends each time its writer closes, and is opened again for the next one.
+    public let isFIFO: Bool
+    /// A regular file (a recording) is read once, to its end.
+    public let isRegularFile: Bool
+
+    /// Opens `path` non-blocking with `flags` (`O_RDONLY`, or `O_RDWR | O_NOCTTY` for a tty).
+    public init(path: String, flags: Int32 = O_RDONLY) throws(DeviceNodeError) {
+        let fd = open(path, flags | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw DeviceNodeError(errno: errno, doing: "cannot open \(path)") }
+        self.fd = fd
+        self.path = path
+        var status = stat()
+        let mode = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
+        isFIFO = mode == S_IFIFO
+        isRegularFile = mode == S_IFREG
+    }
+
+    deinit { close(fd) }
+}
+
+/// A system call that failed on a node, with errno kept so a reader can tell an unplug
+/// (ENODEV) from the rest.
+public struct DeviceNodeError: Error, CustomStringConvertible {
+    public let errno: Int32
+    public let doing: String
+
+    public init(errno: Int32, doing: String) {
+        self.errno = errno
+        self.doing = doing
+    }
+
+    public var description: String { "\(doing): \(String(cString: strerror(errno)))" }
+}
+
+extension DeviceNode {
+    /// `DRIVER:` and the path, every run of other characters than ASCII letters, digits, `.`,
+    /// `-` and `:` made `_`: a path given with `--device` is the device's stable name
+    /// (`/dev/input/by-id/usb-…-event-kbd` survives replugs).
+    public static func deviceID(driver: String, path: String) -> String {
+        var id = ""
+        for scalar in path.unicodeScalars {
+            let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-:".unicodeScalars.contains(scalar))
+            if keep { id.unicodeScalars.append(scalar) } else if !id.hasSuffix("_") { id += "_" }
+        }
+        return driver + ":" + (id.hasPrefix("_") ? String(id.dropFirst()) : id)
+    }
+}
