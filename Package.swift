@@ -49,7 +49,8 @@ let package = Package(
             dependencies: ["ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC", "ScanBridgeCore"] + nio, swiftSettings: strict),
-        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient"] + nio, swiftSettings: strict),
+        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient", "CPseudoTerminal"] + nio, swiftSettings: strict),
+        .target(name: "CPseudoTerminal"),
 
         // Plugins: each driver and handler in its own folder.
         // libpcsclite, as it is, for the PC/SC driver.
@@ -64,6 +65,8 @@ let package = Package(
         .target(name: "CEvdev"),
         .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CXKBCommon", "CEvdev", log],
                 path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
+        .target(name: "SerialDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", log],
+                path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
 
@@ -76,7 +79,7 @@ let package = Package(
 
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -108,6 +111,8 @@ let package = Package(
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
         .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver"],
                     path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
+        .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],
+                    path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
         .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeCore"],
                     path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
         .testTarget(name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeCore", "ScanBridgeCodes"],

@@ -6,49 +6,52 @@ import OrderLookup
 import PCSCDriver
 import ProductLookup
 import ScanBridgeCore
+import SerialDriver
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc", "evdev"]
+    static let driverNames = ["mock", "pcsc", "evdev", "serial"]
 
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
         var drivers: [any DeviceDriver] = []
         var mock: MockDriver?
         if settings.drivers.contains("mock") {
-            var mockLogger = logger
-            mockLogger[metadataKey: "driver"] = "mock"
-            let driver = try MockDriver(devices: settings.mockDevices, logger: mockLogger)
+            let driver = try MockDriver(devices: settings.mockDevices, logger: logger.for(driver: "mock"))
             drivers.append(driver)
             mock = driver
         } else if !settings.mockDevices.isEmpty {
             logger.warning("mock devices are configured but the mock driver does not run")
         }
         if settings.drivers.contains("pcsc") {
-            var pcscLogger = logger
-            pcscLogger[metadataKey: "driver"] = "pcsc"
-            drivers.append(PCSCDriver(logger: pcscLogger))
+            drivers.append(PCSCDriver(logger: logger.for(driver: "pcsc")))
         }
         var evdevDevices: [EvdevDeviceSpec] = []
+        var serialDevices: [SerialDeviceSpec] = []
         for option in settings.deviceOptions {
-            switch option.driver {
-            case "evdev":
-                do {
-                    evdevDevices.append(try EvdevDeviceSpec(path: option.path, settings: option.settings))
-                } catch {
-                    throw DaemonConfig.LoadError(description: "--device evdev:\(option.path): \(error)")
+            do {
+                switch option.driver {
+                case "evdev": evdevDevices.append(try EvdevDeviceSpec(path: option.path, settings: option.settings))
+                case "serial": serialDevices.append(try SerialDeviceSpec(path: option.path, settings: option.settings))
+                default:
+                    logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
+                                 metadata: ["device.path": "\(option.path)"])
                 }
-            default:
-                logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
-                             metadata: ["device.path": "\(option.path)"])
+            } catch {
+                throw DaemonConfig.LoadError(description: "--device \(option.driver):\(option.path): \(error)")
             }
         }
-        if settings.drivers.contains("evdev") {
-            var evdevLogger = logger
-            evdevLogger[metadataKey: "driver"] = "evdev"
-            drivers.append(EvdevDriver(devices: evdevDevices, logger: evdevLogger))
-        } else if !evdevDevices.isEmpty {
-            logger.warning("evdev devices are named with --device but the evdev driver does not run")
+        // These drivers run with no device named too: discovery will find theirs (issue #6).
+        let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
+            ("evdev", evdevDevices.count, { EvdevDriver(devices: evdevDevices, logger: $0) }),
+            ("serial", serialDevices.count, { SerialDriver(devices: serialDevices, logger: $0) }),
+        ]
+        for driver in named {
+            if settings.drivers.contains(driver.name) {
+                drivers.append(driver.make(logger.for(driver: driver.name)))
+            } else if driver.count > 0 {
+                logger.warning("\(driver.name) devices are named with --device but the \(driver.name) driver does not run")
+            }
         }
         return (drivers, mock)
     }
@@ -68,5 +71,14 @@ enum BuiltinPlugins {
         let domain = DomainServices(
             repositories: repositories, catalog: settings.catalog, productLookup: products, orderLookup: orders, arming: arms)
         return (handlers, domain)
+    }
+}
+
+extension Logger {
+    /// This logger with the driver's name in its metadata.
+    fileprivate func `for`(driver: String) -> Logger {
+        var logger = self
+        logger[metadataKey: "driver"] = "\(driver)"
+        return logger
     }
 }

@@ -23,6 +23,10 @@ struct EvdevEndToEndTests {
             guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
             daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(fifo)\(settings)"])
             client = try await daemon.connect()
+            // The driver reports the device from its own thread, just after the daemon is ready.
+            _ = try await within(20, "the evdev device ready") { [client] in
+                while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
+            }
             _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
             notifications = client.notifications.makeAsyncIterator()
         }

@@ -1,0 +1,56 @@
+import Glibc
+
+/// A serial (USB CDC-ACM) scanner to read, as `--device serial:PATH[,KEY=VALUE…]` names it.
+///
+/// Settings: `suffix` (`any` by default: CR, LF or CR LF; or `cr`, `lf`, `crlf`, `none`),
+/// `idle` (milliseconds without a byte that end a read with no suffix yet, default 100),
+/// `prefix` (text stripped from the start of each read), `baud` (default 9600; CDC-ACM
+/// scanners ignore it, RS-232 adapters need it).
+public struct SerialDeviceSpec: Sendable, Equatable {
+    public var path: String
+    var framing: SerialFramer.Settings
+    var baud: speed_t
+
+    public static let settingNames = ["suffix", "idle", "prefix", "baud"]
+    static let speeds: [Int: speed_t] = [
+        1200: speed_t(B1200), 2400: speed_t(B2400), 4800: speed_t(B4800), 9600: speed_t(B9600),
+        19200: speed_t(B19200), 38400: speed_t(B38400), 57600: speed_t(B57600), 115200: speed_t(B115200),
+    ]
+
+    public init(path: String, settings: [String: String] = [:]) throws(SerialError) {
+        self.path = path
+        if let unknown = settings.keys.sorted().first(where: { !Self.settingNames.contains($0) }) {
+            throw .badSetting("unknown setting '\(unknown)' for a serial device (known: \(Self.settingNames.joined(separator: ", ")))")
+        }
+        framing = SerialFramer.Settings()
+        if let suffix = settings["suffix"] {
+            guard let value = SerialFramer.Suffix(rawValue: suffix) else {
+                throw .badSetting("suffix takes \(SerialFramer.Suffix.allCases.map(\.rawValue).joined(separator: ", ")), not '\(suffix)'")
+            }
+            framing.suffix = value
+        }
+        if let idle = settings["idle"] {
+            guard let value = Int(idle), (1...10_000).contains(value) else {
+                throw .badSetting("idle takes milliseconds from 1 to 10000, not '\(idle)'")
+            }
+            framing.idle = .milliseconds(value)
+        }
+        framing.prefix = Array((settings["prefix"] ?? "").utf8)
+        let baud = settings["baud"] ?? "9600"
+        guard let rate = Int(baud), let speed = Self.speeds[rate] else {
+            throw .badSetting("baud takes \(Self.speeds.keys.sorted().map(String.init).joined(separator: ", ")), not '\(baud)'")
+        }
+        self.baud = speed
+    }
+}
+
+/// What can go wrong with a serial device's settings, in words an operator can act on.
+public enum SerialError: Error, Equatable, CustomStringConvertible {
+    case badSetting(String)
+
+    public var description: String {
+        switch self {
+        case .badSetting(let sentence): sentence
+        }
+    }
+}

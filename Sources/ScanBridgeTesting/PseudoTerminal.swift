@@ -1,0 +1,29 @@
+import CPseudoTerminal
+import Foundation
+import Glibc
+
+/// A pty standing in for a serial device (`/dev/ttyACM*`): the test holds the master and
+/// writes what the device would send; the daemon opens `path`, the slave.
+public final class PseudoTerminal: Sendable {
+    public let master: Int32
+    public let path: String
+
+    public init() throws {
+        var name = [CChar](repeating: 0, count: 128)
+        master = cpty_open(&name, name.count)
+        guard master >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Writes all of `bytes`; returns how many went.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    @discardableResult
+    public func send(_ text: String) -> Int { send(Array(text.utf8)) }
+
+    /// The device unplugged: the slave's reads fail with EIO from now on.
+    public func close() { Glibc.close(master) }
+}

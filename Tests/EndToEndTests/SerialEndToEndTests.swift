@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeTesting
+import Testing
+
+/// The serial driver in the real daemon, reading the far end of a pty as it would a
+/// `/dev/ttyACM*` scanner (`--device serial:PATH`): the test writes what the scanner sends.
+@Suite("Serial scanners end to end")
+struct SerialEndToEndTests {
+    /// A daemon reading `pty` with `settings`, its device ready (in raw mode), subscribed to
+    /// barcodes. Keep the harness: the daemon is killed when it goes.
+    static func start(_ pty: PseudoTerminal, settings: String = "") async throws -> (DaemonHarness, ScanBridgeClient) {
+        let daemon = try await startDaemon(["--drivers", "serial", "--device", "serial:\(pty.path)\(settings)"])
+        let client = try await daemon.connect()
+        _ = try await within(20, "the serial device ready") {
+            while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
+        return (daemon, client)
+    }
+
+    @Test func eachSuffixedReadIsOneResolvedEvent() async throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let (daemon, client) = try await Self.start(pty)
+        let device = try #require(try await client.devices().first)
+        #expect(device.driver == "serial" && device.kind == .barcode && device.path == pty.path)
+        #expect(device.id == "serial:" + pty.path.dropFirst().replacingOccurrences(of: "/", with: "_"))
+
+        #expect(pty.send("4006381333931\r\n]C1010950600013435210ABC1\u{1D}17251231\r") > 0)
+        pty.send("5901234")
+        try await Task.sleep(for: .milliseconds(20))
+        pty.send("123457\n")
+        var notifications = client.notifications.makeAsyncIterator()
+        var scans: [ScanEvent] = []
+        for _ in 0..<3 { scans.append(try #require(try await next("scan", from: &notifications).scanEvent())) }
+        #expect(scans.map(\.text) == ["4006381333931", "010950600013435210ABC1\u{1D}17251231", "5901234123457"])
+        #expect(scans.map(\.symbology) == ["ean-13", "gs1-128", "ean-13"])
+        #expect(scans[1].gs1 == ["01": "09506000134352", "10": "ABC1", "17": "251231"])
+        #expect(scans.allSatisfy { $0.device == device.id && $0.resolution.handler == "product-lookup" })
+        await client.close()
+        withExtendedLifetime(daemon) {}
+    }
+
+    @Test func noSuffixAPrefixAndGarbage() async throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let (daemon, client) = try await Self.start(pty, settings: ",suffix=none,idle=50,prefix=STX")
+        var notifications = client.notifications.makeAsyncIterator()
+        pty.send("STX4006381333931")
+        let first = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(first.text == "4006381333931" && first.symbology == "ean-13")
+        pty.send([0xFF, 0xFE, 0x41])
+        let garbage = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(garbage.raw == "//5B", "bytes that are not UTF-8 travel as raw base64")
+        await client.close()
+        withExtendedLifetime(daemon) {}
+    }
+
+    @Test func anUnpluggedScannerIsGoneAndTheDaemonCarriesOn() async throws {
+        let pty = try PseudoTerminal()
+        let (daemon, client) = try await Self.start(pty)
+        pty.send(String(repeating: "8", count: 10_001) + "\r")  // over the cap: dropped, logged
+        pty.send("4006381333931\r")
+        var notifications = client.notifications.makeAsyncIterator()
+        #expect(try await next("scan", from: &notifications).scanEvent()?.text == "4006381333931")
+        pty.close()
+        _ = try await within(20, "the device gone") {
+            while try await client.devices().first?.state == .ready { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(try await client.devices().first?.state != .ready)
+        #expect(daemon.log.contains("dropped 10001 bytes"))
+        await client.close()
+    }
+}
