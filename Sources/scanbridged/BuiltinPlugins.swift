@@ -26,7 +26,7 @@ enum BuiltinPlugins {
         if settings.drivers.contains("pcsc") {
             var pcscLogger = logger
             pcscLogger[metadataKey: "driver"] = "pcsc"
-            drivers.append(PCSCDriver(logger: pcscLogger))
+            drivers.append(PCSCDriver(settings: settings.pcsc, logger: pcscLogger))
         }
         for option in settings.deviceOptions {
             logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",

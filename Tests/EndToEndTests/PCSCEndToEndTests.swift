@@ -12,9 +12,15 @@ struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let reader = "pcsc:Virtual_PCD_00_00"
 
-    /// A daemon that runs only the PC/SC driver on `stack`, with a subscriber ready.
-    static func start(_ stack: PCSCStack) async throws -> (DaemonHarness, ScanBridgeClient, AsyncStream<ClientNotification>.Iterator) {
-        let daemon = try DaemonHarness(arguments: ["--drivers", "pcsc"])
+    /// A daemon that runs only the PC/SC driver on `stack` (with `config` as its config file), with a subscriber ready.
+    static func start(_ stack: PCSCStack, config: String? = nil)
+        async throws -> (DaemonHarness, ScanBridgeClient, AsyncStream<ClientNotification>.Iterator)
+    {
+        var daemon = try DaemonHarness(arguments: ["--drivers", "pcsc"])
+        if let config {
+            let path = try daemon.write("scanbridge.yaml", config)
+            daemon = try DaemonHarness.reusing(daemon, arguments: daemon.arguments + ["--config", path])
+        }
         try await daemon.start(environment: stack.environment)
         let client = try await daemon.connect()
         let notifications = client.notifications.makeAsyncIterator()
