@@ -35,9 +35,10 @@ struct PCSCFeedbackTests {
         /// Taps the card, waits for its event and its LED command, and takes it away.
         func tap() async throws -> (status: String, led: [[UInt8]]) {
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
-            defer { tap.remove() }
             let event = try await PCSCEndToEndTests.nextScan(&notifications)
-            return (event.resolution.status, try await Self.ledCommands(on: tap))
+            let led = try await Self.ledCommands(on: tap)
+            try await tap.remove(seenBy: stack, reader: 0)
+            return (event.resolution.status, led)
         }
         let unknown = try await tap()
         #expect(unknown.status == "unknown" && unknown.led == [Self.red])
@@ -112,7 +113,7 @@ struct PCSCFeedbackTests {
             let event = try await PCSCEndToEndTests.nextScan(&notifications)
             #expect(event.uid == "041020304050" + String(format: "%02X", index))
             #expect(try await Self.ledCommands(on: tap) == [Self.red])
-            tap.remove()
+            try await tap.remove(seenBy: stack, reader: 0)
         }
         let readers = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
         #expect(readers.allSatisfy { $0.state == .ready && $0.error == nil })
