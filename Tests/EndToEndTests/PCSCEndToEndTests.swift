@@ -74,7 +74,7 @@ struct PCSCEndToEndTests {
         #expect(event.atr == Hex(VirtualCard.storageCardATR(name: 0x0003)))
         #expect(event.ndef == [NDEFRecord(type: "U", value: "https://example.com/c/1")])
         #expect(event.resolution.handler == "card-link" && event.resolution.status == "unknown")
-        tap.remove()
+        try await tap.remove(seenBy: stack, reader: 0)
 
         // The same card again is a new tap; a text record and a bigger tag this time.
         card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x6D, ndef: VirtualCard.ndefText("Hallo", language: "de"))
@@ -89,7 +89,7 @@ struct PCSCEndToEndTests {
         #expect(third.device == "pcsc:Virtual_PCD_00_01" && third.uid == "1C78F2BF" && third.cardType == "mifare-classic-1k")
         #expect(third.ndef == nil)
         other.remove()
-        again.remove()
+        try await again.remove(seenBy: stack, reader: 0)
         // Cards that stayed on the reader were not reported twice: the next event is the next tap.
         let desfire = VirtualCard(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atr: [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80])
         let last = try VirtualCardTap(desfire, port: stack.readerPorts[0])
@@ -109,8 +109,9 @@ struct PCSCEndToEndTests {
 
         func tapOnce() async throws -> ScanEvent {
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
-            defer { tap.remove() }
-            return try await Self.nextScan(&notifications)
+            let event = try await Self.nextScan(&notifications)
+            try await tap.remove(seenBy: stack, reader: 0)
+            return event
         }
         #expect(try await tapOnce().resolution.status == "unknown")
         _ = try await client.call("cards.arm", ["walletAddress": "rCounterWallet", "cardName": "Blue", "device": .string(Self.reader)])
