@@ -88,7 +88,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge",
-            dependencies: ["ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeCore",
+            // PCSCDriver for `doctor`, which asks pcscd through the driver's own wrappers.
+            dependencies: ["ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeCore", "ScanBridgeCodes", "PCSCDriver",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(

@@ -11,6 +11,11 @@ public final class VirtualCardTap: Sendable {
     /// The APDUs the card received, in order.
     public let received = Mutex<[[UInt8]]>([])
 
+    /// The APDUs received so far that start with `prefix` (e.g. `FF 00 40`, a reader's LED command).
+    public func received(startingWith prefix: [UInt8]) -> [[UInt8]] {
+        received.withLock { $0.filter { $0.starts(with: prefix) } }
+    }
+
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }

@@ -24,7 +24,7 @@ enum BuiltinPlugins {
             logger.warning("mock devices are configured but the mock driver does not run")
         }
         if settings.drivers.contains("pcsc") {
-            drivers.append(PCSCDriver(logger: logger.for(driver: "pcsc")))
+            drivers.append(PCSCDriver(settings: settings.pcsc, logger: logger.for(driver: "pcsc")))
         }
         var evdevDevices: [EvdevDeviceSpec] = []
         var serialDevices: [SerialDeviceSpec] = []

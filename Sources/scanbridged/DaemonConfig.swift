@@ -20,6 +20,7 @@ struct DaemonConfig: Decodable, Sendable {
     var catalog = Catalog()
     var orders = Orders()
     var handlers = Handlers()
+    var pcsc = PCSC()
     var mock: [Mock] = []
 
     /// The store this daemon serves, its currency, and its region's in-store barcode layouts.
@@ -48,6 +49,17 @@ struct DaemonConfig: Decodable, Sendable {
 
         enum CodingKeys: String, CodingKey {
             case timeoutMs = "timeout_ms"
+        }
+    }
+
+    /// The PC/SC driver: beep and LED after each tap's resolution on ACR122U-class readers.
+    struct PCSC: Decodable, Sendable {
+        var feedback: Bool?
+        /// More reader-name fragments that get feedback (a compatible reader under another name).
+        var feedbackReaders: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case feedback, feedbackReaders = "feedback_readers"
         }
     }
 
@@ -94,7 +106,7 @@ struct DaemonConfig: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case socket, socketGroup = "socket_group", database, drivers, logLevel = "log_level", journal, server, roles
-        case catalog, orders, handlers, mock
+        case catalog, orders, handlers, pcsc, mock
     }
 
     init() {}
@@ -112,6 +124,7 @@ struct DaemonConfig: Decodable, Sendable {
         catalog = try c.decodeIfPresent(Catalog.self, forKey: .catalog) ?? Catalog()
         orders = try c.decodeIfPresent(Orders.self, forKey: .orders) ?? Orders()
         handlers = try c.decodeIfPresent(Handlers.self, forKey: .handlers) ?? Handlers()
+        pcsc = try c.decodeIfPresent(PCSC.self, forKey: .pcsc) ?? PCSC()
         mock = try c.decodeIfPresent([Mock].self, forKey: .mock) ?? []
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MockDriver
 import OrderLookup
+import PCSCDriver
 import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeRPC
@@ -23,6 +24,7 @@ struct DaemonSettings: Sendable {
     var deviceOptions: [DeviceOption]
     var catalog: CatalogSettings
     var orderReferencePattern: String
+    var pcsc: PCSCSettings
 
     init(options: ScanBridgeDaemon) throws {
         let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
@@ -68,6 +70,8 @@ struct DaemonSettings: Sendable {
             try MockDeviceSpec(option: $0)
         }
         deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
+        pcsc = PCSCSettings(feedback: PCSCFeedbackSettings(
+            enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
     }
 
     private static func handlerTimeout(_ milliseconds: Int?) throws -> Int {

@@ -12,9 +12,15 @@ struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let reader = "pcsc:Virtual_PCD_00_00"
 
-    /// A daemon that runs only the PC/SC driver on `stack`, with a subscriber ready.
-    static func start(_ stack: PCSCStack) async throws -> (DaemonHarness, ScanBridgeClient, AsyncStream<ClientNotification>.Iterator) {
-        let daemon = try DaemonHarness(arguments: ["--drivers", "pcsc"])
+    /// A daemon that runs only the PC/SC driver on `stack` (with `config` as its config file), with a subscriber ready.
+    static func start(_ stack: PCSCStack, config: String? = nil)
+        async throws -> (DaemonHarness, ScanBridgeClient, AsyncStream<ClientNotification>.Iterator)
+    {
+        var daemon = try DaemonHarness(arguments: ["--drivers", "pcsc"])
+        if let config {
+            let path = try daemon.write("scanbridge.yaml", config)
+            daemon = try DaemonHarness.reusing(daemon, arguments: daemon.arguments + ["--config", path])
+        }
         try await daemon.start(environment: stack.environment)
         let client = try await daemon.connect()
         let notifications = client.notifications.makeAsyncIterator()
@@ -68,7 +74,7 @@ struct PCSCEndToEndTests {
         #expect(event.atr == Hex(VirtualCard.storageCardATR(name: 0x0003)))
         #expect(event.ndef == [NDEFRecord(type: "U", value: "https://example.com/c/1")])
         #expect(event.resolution.handler == "card-link" && event.resolution.status == "unknown")
-        tap.remove()
+        try await tap.remove(seenBy: stack, reader: 0)
 
         // The same card again is a new tap; a text record and a bigger tag this time.
         card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x6D, ndef: VirtualCard.ndefText("Hallo", language: "de"))
@@ -83,7 +89,7 @@ struct PCSCEndToEndTests {
         #expect(third.device == "pcsc:Virtual_PCD_00_01" && third.uid == "1C78F2BF" && third.cardType == "mifare-classic-1k")
         #expect(third.ndef == nil)
         other.remove()
-        again.remove()
+        try await again.remove(seenBy: stack, reader: 0)
         // Cards that stayed on the reader were not reported twice: the next event is the next tap.
         let desfire = VirtualCard(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atr: [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80])
         let last = try VirtualCardTap(desfire, port: stack.readerPorts[0])
@@ -103,8 +109,9 @@ struct PCSCEndToEndTests {
 
         func tapOnce() async throws -> ScanEvent {
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
-            defer { tap.remove() }
-            return try await Self.nextScan(&notifications)
+            let event = try await Self.nextScan(&notifications)
+            try await tap.remove(seenBy: stack, reader: 0)
+            return event
         }
         #expect(try await tapOnce().resolution.status == "unknown")
         _ = try await client.call("cards.arm", ["walletAddress": "rCounterWallet", "cardName": "Blue", "device": .string(Self.reader)])

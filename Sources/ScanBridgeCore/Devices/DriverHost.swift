@@ -36,7 +36,7 @@ public struct DriverHost: Sendable {
         while !Task.isCancelled {
             let started = ContinuousClock.now
             for await event in driver.events() {
-                await handle(event, logger: logger)
+                await handle(event, from: driver as? any DeviceFeedback, logger: logger)
             }
             guard !Task.isCancelled else { return }
             // A driver that ran a good while before stopping starts its backoff over.
@@ -47,7 +47,8 @@ public struct DriverHost: Sendable {
         }
     }
 
-    private func handle(_ event: DriverEvent, logger: Logger) async {
+    /// Applies one driver event; a read's outcome goes back to `feedback`, when the driver takes it.
+    private func handle(_ event: DriverEvent, from feedback: (any DeviceFeedback)?, logger: Logger) async {
         switch event {
         case .device(let device):
             bridge.registry.update(device)
@@ -57,8 +58,10 @@ public struct DriverHost: Sendable {
             done()
         case .read(let read):
             do {
-                _ = try await bridge.ingest(read)
+                let resolution = try await bridge.ingestResolving(read).resolution
+                feedback?.resolved(deviceID: read.device, resolution: resolution)
             } catch {
+                feedback?.resolved(deviceID: read.device, resolution: .error(handler: "scanbridge", message: "not recorded"))
                 // Logged in full so that a read the journal could not take is never silently lost.
                 logger.error("read not recorded", metadata: [
                     "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",

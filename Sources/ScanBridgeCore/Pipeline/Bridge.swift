@@ -20,9 +20,14 @@ public final class Bridge: Sendable {
     /// Normalises, resolves and journals one read; returns the event once it is stored
     /// and published. Invalid reads throw `invalidParams`; a journal failure throws `unavailable`.
     public func ingest(_ read: RawRead) async throws -> JournaledEvent {
+        try await ingestResolving(read).event
+    }
+
+    /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
+    public func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
         var event = try normalizer.normalize(read)
         event.resolution = await router.resolve(event)
-        return try await journal.append(event)
+        return (try await journal.append(event), event.resolution)
     }
 
     /// Replays the journal to a new subscription: events after `since` up to `head`, with a

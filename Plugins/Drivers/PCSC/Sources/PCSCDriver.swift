@@ -1,15 +1,18 @@
 import Foundation
 import Logging
 import ScanBridgeCore
+import Synchronization
 
 /// Contactless card readers through pcscd (libpcsclite): readers come and go with pcscd's
 /// hotplug, every tap of a card becomes one read with its UID, card type and NDEF records.
 ///
 /// All PC/SC calls run on one thread of the driver's own (they block); `SCardCancel` ends it.
-public final class PCSCDriver: DeviceDriver {
+public final class PCSCDriver: DeviceDriver, DeviceFeedback {
     public let name = "pcsc"
     private let settings: PCSCSettings
     private let logger: Logger
+    /// The beep/LED thread of the running `events()` stream; nil when feedback is off.
+    private let feedback = Mutex<PCSCFeedbackWorker?>(nil)
 
     public init(settings: PCSCSettings = PCSCSettings(), logger: Logger = Logger(label: "scanbridge.driver.pcsc")) {
         self.settings = settings
@@ -23,8 +26,18 @@ public final class PCSCDriver: DeviceDriver {
         let thread = Thread { monitor.run() }
         thread.name = "scanbridge-pcsc"
         thread.start()
-        continuation.onTermination = { _ in control.stop() }
+        let worker = settings.feedback.enabled ? PCSCFeedbackWorker(settings: settings.feedback, logger: logger) : nil
+        feedback.withLock { $0?.stop(); $0 = worker }
+        continuation.onTermination = { _ in
+            control.stop()
+            worker?.stop()
+        }
         return stream
+    }
+
+    /// Beep and LED for the read's resolution, on readers that take them (PCSCFeedbackSettings).
+    public func resolved(deviceID: String, resolution: Resolution) {
+        feedback.withLock { $0 }?.signal(FeedbackVerdict(resolution), deviceID: deviceID)
     }
 }
 
@@ -36,10 +49,14 @@ public struct PCSCSettings: Sendable {
     /// First and longest wait before a new context after pcscd went away (doubling in between).
     public var firstBackoff: Double
     public var longestBackoff: Double
+    /// Beep and LED after each tap's resolution; off by default.
+    public var feedback: PCSCFeedbackSettings
 
-    public init(relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10) {
+    public init(relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10,
+                feedback: PCSCFeedbackSettings = PCSCFeedbackSettings()) {
         self.relistMilliseconds = relistMilliseconds
         self.firstBackoff = firstBackoff
         self.longestBackoff = longestBackoff
+        self.feedback = feedback
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import ScanBridgeCore
+import ScanBridgeTesting
+import Testing
+
+/// `scanbridge doctor` against a real private pcscd with vpcd readers and a real daemon.
+@Suite("scanbridge doctor", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+struct DoctorCommandTests {
+    /// Runs `scanbridge doctor` against `stack`'s pcscd, with a `/proc/modules` of `modules`.
+    static func doctor(_ stack: PCSCStack, socket: String, modules: String = "", json: Bool = false) async throws -> CommandResult {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-doctor-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let modulesPath = folder.appendingPathComponent("modules").path
+        try modules.write(toFile: modulesPath, atomically: true, encoding: .utf8)
+        return try await run("scanbridge", ["doctor", "--socket", socket, "--proc-modules", modulesPath] + (json ? ["--json"] : []),
+                             prefix: ["/usr/bin/env", "PCSCLITE_CSOCK_NAME=\(stack.socketPath)"])
+    }
+
+    @Test func allGoodListsTheReadersAndTheDaemonsDevices() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, _) = try await PCSCEndToEndTests.start(stack)
+        _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
+        let tap = try VirtualCardTap(VirtualCard.type2(uid: PCSCEndToEndTests.uid), port: stack.readerPorts[1])
+        defer { tap.remove() }
+
+        let result = try await Self.doctor(stack, socket: daemon.socketPath, modules: "usbhid 65536 0 - Live 0x0\n")
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.out.contains("pcscd   answers on \(stack.socketPath); 2 readers"))
+        #expect(result.out.contains("Virtual PCD 00 00") && result.out.contains("Virtual PCD 00 01"))
+        #expect(result.out.contains("no pn533_usb, pn533, nfc module loaded"))
+        #expect(result.out.contains("pcsc:Virtual_PCD_00_00") && result.out.hasSuffix("all good\n"))
+
+        let json = try JSONValue(parsing: Array(try await Self.doctor(stack, socket: daemon.socketPath, json: true).out.utf8))
+        #expect(json["ok"]?.boolValue == true && json["pcscd"]?["answers"]?.boolValue == true)
+        let readers = json["pcscd"]?["readers"]?.arrayValue ?? []
+        #expect(readers.compactMap { $0["name"]?.stringValue } == stack.readerNames)
+        #expect(json["daemon"]?["devices"]?.arrayValue?.count == 2 && json["daemon"]?["hello"]?["drivers"] == ["pcsc"])
+        #expect(json["kernel"]?["nfcModules"] == [])
+        await client.close()
+    }
+
+    @Test func pcscdDownAndNoDaemonAreProblems() async throws {
+        let stack = try await PCSCStack()
+        try await stack.stop()
+        let missing = stack.directory.appendingPathComponent("no-daemon.sock").path
+        let result = try await Self.doctor(stack, socket: missing)
+        #expect(result.status == 1)
+        #expect(result.out.contains("pcscd does not answer on \(stack.socketPath) (SCARD_E_NO_SERVICE"))
+        #expect(result.out.contains("daemon  does not answer on \(missing)"))
+        #expect(result.out.contains("2 problems:"))
+        let json = try JSONValue(parsing: Array(try await Self.doctor(stack, socket: missing, json: true).out.utf8))
+        #expect(json["ok"]?.boolValue == false && json["problems"]?.arrayValue?.count == 2)
+        #expect(json["pcscd"]?["answers"]?.boolValue == false && json["daemon"]?["answers"]?.boolValue == false)
+    }
+
+    @Test func loadedPN533ModulesAreAProblemWithTheBlacklistToUse() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, _) = try await PCSCEndToEndTests.start(stack)
+        _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
+        let modules = "pn533_usb 20480 0 - Live 0x0\npn533 45056 1 pn533_usb, Live 0x0\nnfc 135168 1 pn533, Live 0x0\n"
+        let result = try await Self.doctor(stack, socket: daemon.socketPath, modules: modules)
+        #expect(result.status == 1)
+        #expect(result.out.contains("kernel  loaded: pn533_usb, pn533, nfc; blacklist them with udev/blacklist-pn533.conf"))
+        #expect(result.out.contains("1 problem:"))
+        await client.close()
+    }
+}
