@@ -49,8 +49,8 @@ let package = Package(
             dependencies: ["ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC", "ScanBridgeCore"] + nio, swiftSettings: strict),
-        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient", "CPseudoTerminal"] + nio, swiftSettings: strict),
-        .target(name: "CPseudoTerminal"),
+        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient", "CTestSupport"] + nio, swiftSettings: strict),
+        .target(name: "CTestSupport"),
 
         // Plugins: each driver and handler in its own folder.
         // libpcsclite, as it is, for the PC/SC driver.

@@ -1,4 +1,4 @@
-import CPseudoTerminal
+import CTestSupport
 import Foundation
 import Glibc
 
@@ -10,7 +10,7 @@ public final class PseudoTerminal: Sendable {
 
     public init() throws {
         var name = [CChar](repeating: 0, count: 128)
-        master = cpty_open(&name, name.count)
+        master = ctest_open_pty(&name, name.count)
         guard master >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -45,6 +45,9 @@ struct EvdevEndToEndTests {
                 }
             }
             defer { close(fd) }
+            // Room for the whole recording, so it goes in one write: a writer stalled for
+            // longer than the driver's idle time would end a burst in the middle.
+            makeRoom(in: fd, for: recording.bytes.count)
             var offset = 0
             while offset < recording.bytes.count {
                 let written = recording.bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -1,12 +1,12 @@
 #define _GNU_SOURCE
-#include "CPseudoTerminal.h"
+#include "CTestSupport.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int cpty_open(char *path, size_t size) {
+int ctest_open_pty(char *path, size_t size) {
     int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (master < 0) return -1;
     char *name = NULL;
@@ -19,3 +19,5 @@ int cpty_open(char *path, size_t size) {
     strcpy(path, name);
     return master;
 }
+
+int ctest_set_pipe_size(int fd, int size) { return fcntl(fd, F_SETPIPE_SZ, size); }
