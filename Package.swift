@@ -62,9 +62,12 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // Reading devices from file descriptors on threads of their own (evdev, hidraw, tty).
         .target(name: "DeviceNodes", dependencies: ["ScanBridgeCore", log], swiftSettings: strict),
-        .target(name: "CEvdev"),
-        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CXKBCommon", "CEvdev", log],
+        // The evdev and hidraw ioctls Swift cannot import.
+        .target(name: "CLinuxInput"),
+        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CXKBCommon", "CLinuxInput", log],
                 path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
+        .target(name: "HIDPOSDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CLinuxInput", log],
+                path: "Plugins/Drivers/HIDPOS/Sources", swiftSettings: strict),
         .target(name: "SerialDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", log],
                 path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
@@ -79,7 +82,7 @@ let package = Package(
 
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -112,6 +115,8 @@ let package = Package(
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
         .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver"],
                     path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
+        .testTarget(name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver"],
+                    path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
         .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],
                     path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
         .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeCore"],

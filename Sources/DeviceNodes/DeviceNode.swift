@@ -36,7 +36,8 @@ public struct DeviceNodeError: Error, CustomStringConvertible {
         self.doing = doing
     }
 
-    public var description: String { "\(doing): \(String(cString: strerror(errno)))" }
+    /// With errno 0, `doing` is the whole sentence.
+    public var description: String { errno == 0 ? doing : "\(doing): \(String(cString: strerror(errno)))" }
 }
 
 extension DeviceNode {

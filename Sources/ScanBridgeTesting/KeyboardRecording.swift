@@ -1,4 +1,3 @@
-import CTestSupport
 import Foundation
 
 /// A keyboard-wedge scanner's key events as the kernel writes them to an evdev node
@@ -106,10 +105,4 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
-}
-
-/// Makes the pipe or FIFO `fd` hold `bytes` at once (capped at 1 MiB, the most a non-root
-/// process may ask for), so a recording goes in one write.
-public func makeRoom(in fd: Int32, for bytes: Int) {
-    _ = ctest_set_pipe_size(fd, Int32(min(bytes + 4096, 1 << 20)))
 }

@@ -1,5 +1,6 @@
 import CardLink
 import EvdevDriver
+import HIDPOSDriver
 import Logging
 import MockDriver
 import OrderLookup
@@ -10,7 +11,7 @@ import SerialDriver
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc", "evdev", "serial"]
+    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial"]
 
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
@@ -28,11 +29,15 @@ enum BuiltinPlugins {
         }
         var evdevDevices: [EvdevDeviceSpec] = []
         var serialDevices: [SerialDeviceSpec] = []
+        var hidposPaths: [String] = []
         for option in settings.deviceOptions {
             do {
                 switch option.driver {
                 case "evdev": evdevDevices.append(try EvdevDeviceSpec(path: option.path, settings: option.settings))
                 case "serial": serialDevices.append(try SerialDeviceSpec(path: option.path, settings: option.settings))
+                case "hidpos":
+                    try HIDPOSDriver.checkSettings(option.settings)
+                    hidposPaths.append(option.path)
                 default:
                     logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
                                  metadata: ["device.path": "\(option.path)"])
@@ -44,6 +49,7 @@ enum BuiltinPlugins {
         // These drivers run with no device named too: discovery will find theirs (issue #6).
         let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
             ("evdev", evdevDevices.count, { EvdevDriver(devices: evdevDevices, logger: $0) }),
+            ("hidpos", hidposPaths.count, { HIDPOSDriver(paths: hidposPaths, logger: $0) }),
             ("serial", serialDevices.count, { SerialDriver(devices: serialDevices, logger: $0) }),
         ]
         for driver in named {

@@ -9,19 +9,16 @@ import Testing
 /// FIFOs named with `--device evdev:PATH` (the driver reads a FIFO as it reads a device node).
 @Suite("Keyboard-wedge scanners end to end")
 struct EvdevEndToEndTests {
-    /// A FIFO in a folder of its own, and a daemon reading it with `settings`.
+    /// A FIFO, and a daemon reading it with `settings`.
     struct Bench {
         let daemon: DaemonHarness
-        let fifo: String
+        let fifo: DeviceFIFO
         let client: ScanBridgeClient
         var notifications: AsyncStream<ClientNotification>.Iterator
 
         init(settings: String = "") async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("evdev-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            fifo = folder.appendingPathComponent("scanner").path
-            guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
-            daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(fifo)\(settings)"])
+            fifo = try DeviceFIFO(name: "scanner")
+            daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(fifo.path)\(settings)"])
             client = try await daemon.connect()
             // The driver reports the device from its own thread, just after the daemon is ready.
             _ = try await within(20, "the evdev device ready") { [client] in
@@ -31,33 +28,10 @@ struct EvdevEndToEndTests {
             notifications = client.notifications.makeAsyncIterator()
         }
 
-        var deviceID: String { "evdev:" + fifo.dropFirst().replacingOccurrences(of: "/", with: "_") }
+        var deviceID: String { "evdev:" + fifo.path.dropFirst().replacingOccurrences(of: "/", with: "_") }
 
-        /// Opens the FIFO for writing (once the daemon reads it), writes, and closes it.
         func play(_ recording: KeyboardRecording) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
-            var fd: Int32 = -1
-            while fd < 0 {
-                fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                if fd < 0 {
-                    guard errno == ENXIO, ContinuousClock.now < deadline else { throw POSIXError(.init(rawValue: errno)!) }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
-            defer { close(fd) }
-            // Room for the whole recording, so it goes in one write: a writer stalled for
-            // longer than the driver's idle time would end a burst in the middle.
-            makeRoom(in: fd, for: recording.bytes.count)
-            var offset = 0
-            while offset < recording.bytes.count {
-                let written = recording.bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written > 0 {
-                    offset += written
-                } else {
-                    guard errno == EAGAIN, ContinuousClock.now < deadline else { throw POSIXError(.init(rawValue: errno)!) }
-                    try await Task.sleep(for: .milliseconds(5))  // the FIFO is full until the daemon reads
-                }
-            }
+            try await fifo.write(recording.bytes)
         }
 
         mutating func nextScan() async throws -> ScanEvent {
@@ -69,7 +43,7 @@ struct EvdevEndToEndTests {
         var bench = try await Bench()
         let devices = try await bench.client.devices()
         #expect(devices.map(\.id) == [bench.deviceID])
-        #expect(devices.first?.state == .ready && devices.first?.driver == "evdev" && devices.first?.path == bench.fifo)
+        #expect(devices.first?.state == .ready && devices.first?.driver == "evdev" && devices.first?.path == bench.fifo.path)
 
         var recording = KeyboardRecording()
         recording.type("4006381333931\n")

@@ -1,4 +1,4 @@
-import CEvdev
+import CLinuxInput
 import DeviceNodes
 import Glibc
 

@@ -1,0 +1,48 @@
+import CTestSupport
+import Foundation
+import Glibc
+
+/// A FIFO standing in for a device node (`/dev/input/event*`, `/dev/hidraw*`) that a driver
+/// reads as it would the node: the test writes what the device would send.
+public final class DeviceFIFO: Sendable {
+    public let path: String
+    private let folder: URL
+
+    /// A new FIFO in a folder of its own under the temporary directory.
+    public init(name: String = "device") throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent(name).path
+        guard mkfifo(path, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Opens the FIFO for writing once a reader has it open, writes all of `bytes`, and
+    /// closes it (the reader sees its writer go). The FIFO is first made large enough for the
+    /// bytes to go in one write: a writer stalled for longer than a driver's idle time would
+    /// end a read in the middle.
+    public func write(_ bytes: [UInt8], within seconds: Double = 20) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var fd: Int32 = -1
+        while fd < 0 {
+            fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd < 0 {
+                guard errno == ENXIO, ContinuousClock.now < deadline else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                try await Task.sleep(for: .milliseconds(20))  // no reader yet
+            }
+        }
+        defer { close(fd) }
+        _ = ctest_set_pipe_size(fd, Int32(min(bytes.count + 4096, 1 << 20)))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else {
+                guard errno == EAGAIN, ContinuousClock.now < deadline else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                try await Task.sleep(for: .milliseconds(5))  // full until the reader reads
+            }
+        }
+    }
+}
