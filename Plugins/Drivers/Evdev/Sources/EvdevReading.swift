@@ -11,25 +11,19 @@ import ScanBridgeCore
 final class EvdevReading: NodeReading, @unchecked Sendable {
     let spec: EvdevDeviceSpec
     let id: String
-    private let keymap: XKBKeymap
     private let events: AsyncStream<DriverEvent>.Continuation
     let logger: Logger
 
-    // What the keys typed so far mean; kept while a FIFO is opened again for its next writer.
-    private var splitter = InputEventSplitter()
-    private let decoder: KeyDecoder
-    private var assembler: KeystrokeAssembler
-    private var resyncing = false
-    /// The last key: when it came in, and its time by the kernel's clock.
-    private var last: (received: ContinuousClock.Instant, time: Duration)?
+    /// The keys typed so far; kept while a FIFO is opened again for its next writer.
+    private let keys: KeyStream
+    /// When the last bytes came in, for the idle deadline.
+    private var lastReceived: ContinuousClock.Instant?
     private var identity: EvdevIdentity?
 
     init(spec: EvdevDeviceSpec, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) throws(EvdevError) {
         self.spec = spec
         self.id = DeviceNode.deviceID(driver: "evdev", path: spec.path)
-        self.keymap = try XKBKeymap.named(spec.layout)
-        self.decoder = KeyDecoder(keymap: keymap)
-        self.assembler = KeystrokeAssembler(settings: spec.timing)
+        self.keys = try KeyStream(layout: spec.layout, settings: spec.timing)
         self.events = events
         var logger = logger
         logger[metadataKey: "device.id"] = "\(id)"
@@ -62,48 +56,22 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     }
 
     func received(_ bytes: ArraySlice<UInt8>, from node: DeviceNode) {
-        for event in splitter.feed(bytes) { apply(event, node: node) }
+        lastReceived = ContinuousClock.now
+        let inputDevice = identity != nil
+        for output in keys.feed(bytes, keysDown: { inputDevice ? node.keysDown() : [] }) { handle(output) }
     }
 
     var deadline: ContinuousClock.Instant? {
-        guard assembler.deadline != nil, let last else { return nil }
-        return last.received + spec.timing.idle
+        guard keys.isWaiting, let lastReceived else { return nil }
+        return lastReceived + spec.timing.idle
     }
 
     func idle() {
-        guard let last else { return }
-        handle(assembler.flush(at: last.time + spec.timing.idle))
+        handle(keys.idle())
     }
 
     func unplugged() {
-        handle(assembler.dropped())
-        splitter = InputEventSplitter()
-        decoder.resync(pressed: [])
-        resyncing = false
-        last = nil
-    }
-
-    private func apply(_ event: InputEvent, node: DeviceNode) {
-        if event.type == InputEvent.synchronization {
-            if event.code == InputEvent.dropped {
-                // Events up to the next SYN_REPORT are unreliable; the modifiers are read back then.
-                resyncing = true
-                handle(assembler.dropped())
-            } else if event.code == InputEvent.report, resyncing {
-                resyncing = false
-                decoder.resync(pressed: identity == nil ? [] : node.keysDown())
-            }
-            return
-        }
-        guard !resyncing, event.type == InputEvent.key, event.code < 256,
-              let output = decoder.key(code: event.code, value: event.value) else { return }
-        let time = Duration.microseconds(event.microseconds)
-        last = (ContinuousClock.now, time)
-        switch output {
-        case .text(let text): handle(assembler.character(text, at: time))
-        case .terminator: handle(assembler.terminator(at: time))
-        case .unmapped(let code): handle(assembler.unmappedKey(code, at: time))
-        }
+        handle(keys.reset())
     }
 
     private func handle(_ output: KeystrokeAssembler.Output?) {
