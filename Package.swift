@@ -97,7 +97,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge-bench",
-            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeStore", "ProductLookup",
+            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeStore", "ProductLookup", "EvdevDriver",
                            .product(name: "Histogram", package: "hdrhistogram-swift")] + nio,
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 

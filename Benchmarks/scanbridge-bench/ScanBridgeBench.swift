@@ -6,7 +6,7 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog"]
+    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog", "wedge"]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -67,6 +67,14 @@ struct ScanBridgeBench {
         }
         if only.contains("catalog") {
             try await catalog(directory: directory, size: 1_000_000 / scale, report: &report)
+        }
+        if only.contains("wedge") {
+            let floor = try await WedgeScenarios.fifoBaseline(count: 2_000 / scale)
+            report.latency("baseline: an Enter's bytes through a bare FIFO to a thread", floor, target: "")
+            let wedge = try await WedgeScenarios.terminatorToEvent(count: 2_000 / scale)
+            report.latency("keyboard wedge: Enter on the node → scan, 200 labels/s", wedge, target: "p99 ≤ 1 ms")
+            let perKey = try WedgeScenarios.decodeCostPerKey(labels: 20_000 / scale)
+            report.figure("keyboard wedge: decoding one key (xkbcommon, bursts)", String(format: "%.0f ns", perKey), target: "")
         }
         report.print()
     }

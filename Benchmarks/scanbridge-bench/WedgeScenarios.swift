@@ -1,0 +1,135 @@
+import EvdevDriver
+import Foundation
+import Glibc
+import Histogram
+import ScanBridgeTesting
+import Synchronization
+
+/// Keyboard-wedge scanners: how long from a label's terminator key reaching the device node
+/// to its `scan` notification on the socket, and what decoding costs a key.
+enum WedgeScenarios {
+    /// The label of bench scan `index`, typed as a US-layout scanner would: `bench-N`.
+    static func recording(_ index: Int, terminator: Bool, at microseconds: Int64) -> [UInt8] {
+        var recording = KeyboardRecording(startingAt: microseconds)
+        recording.type(terminator ? "\n" : "bench-\(index)")
+        return recording.bytes
+    }
+
+    /// A release daemon reading a FIFO as an evdev node; each label's keys are written, then,
+    /// a millisecond later, its Enter, stamped just before the write.
+    static func terminatorToEvent(count: Int, rate: Int = 200) async throws -> Histogram<UInt64> {
+        let fifo = try DeviceFIFO(name: "wedge")
+        let daemon = try DaemonHarness(arguments: ["--drivers", "evdev", "--device", "evdev:\(fifo.path)", "--log-level", "warning"])
+        try await daemon.start()
+        let warmup = count / 10
+        let total = count + warmup
+        let sendTimes = SendTimes(count: total)
+        let reader = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
+            guard let index = Scenarios.benchIndex(in: line), index >= warmup else { return nil }
+            return arrived - sendTimes.time(of: index)
+        }
+        reader.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"kinds":["barcode"]}}"#)
+        await reader.wait(forLines: 1)
+        let writer = try FIFOWriter(path: fifo.path)
+        let interval = UInt64(1_000_000_000 / rate)
+        let start = Nanos.now() + 10_000_000
+        for index in 0..<total {
+            await Nanos.sleep(until: start + UInt64(index) * interval)
+            let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+            writer.write(recording(index, terminator: false, at: now))
+            await Nanos.sleep(until: Nanos.now() + 1_000_000)
+            let enter = recording(index, terminator: true, at: now + 30_000)
+            sendTimes.set(index, Nanos.now())
+            writer.write(enter)
+        }
+        // Every scan, or what came within 30 s: a lost one shows as a shorter count, not a hang.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while reader.lines < total + 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let histogram = reader.histogram
+        await reader.close()
+        try await daemon.stop()
+        return histogram
+    }
+
+    /// The floor under that figure: the same Enter's bytes through a bare FIFO to a thread
+    /// blocked reading it, in this process.
+    static func fifoBaseline(count: Int) async throws -> Histogram<UInt64> {
+        let fifo = try DeviceFIFO(name: "baseline")
+        let readFD = open(fifo.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        defer { close(readFD) }
+        let writer = try FIFOWriter(path: fifo.path)
+        let sendTimes = SendTimes(count: count)
+        let histogram = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three))
+        let size = recording(0, terminator: true, at: 0).count
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: size)
+            var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
+            var received = 0
+            while received < count {
+                _ = poll(&descriptor, 1, 1000)
+                var got = 0
+                while got < size {
+                    let n = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress! + got, size - got) }
+                    if n > 0 { got += n } else { _ = poll(&descriptor, 1, 1000) }
+                }
+                let arrived = Nanos.now()
+                _ = histogram.withLock { $0.record(arrived - sendTimes.time(of: received)) }
+                received += 1
+            }
+        }
+        thread.start()
+        for index in 0..<count {
+            await Nanos.sleep(until: Nanos.now() + 2_000_000)
+            sendTimes.set(index, Nanos.now())
+            writer.write(recording(index, terminator: true, at: 0))
+        }
+        while histogram.withLock({ $0.totalCount }) < UInt64(count) { try await Task.sleep(for: .milliseconds(1)) }
+        return histogram.withLock { $0 }
+    }
+
+    /// Decoding cost: nanoseconds a key for a long recording of labels, in this process.
+    static func decodeCostPerKey(labels: Int) throws -> Double {
+        var bytes: [UInt8] = []
+        var recording = KeyboardRecording(startingAt: 0)
+        for index in 0..<labels { recording.type("bench-\(index)\n") }
+        bytes = recording.bytes
+        let keys = bytes.count / (24 * 4)  // press, SYN, release, SYN a key
+        let stream = try KeyStream(layout: "us")
+        let started = Nanos.now()
+        var scans = 0
+        var offset = 0
+        while offset < bytes.count {
+            scans += stream.feed(bytes[offset..<min(offset + 4096, bytes.count)]).count
+            offset += 4096
+        }
+        let elapsed = Nanos.now() - started
+        precondition(scans == labels, "decoded \(scans) scans of \(labels)")
+        return Double(elapsed) / Double(keys)
+    }
+}
+
+/// The writing end of a FIFO, opened once its reader has it open.
+final class FIFOWriter: Sendable {
+    let fd: Int32
+
+    init(path: String) throws {
+        var fd: Int32 = -1
+        let deadline = ContinuousClock.now + .seconds(20)
+        while fd < 0 {
+            fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 || (errno == ENXIO && ContinuousClock.now < deadline) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            if fd < 0 { usleep(10_000) }
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n > 0 { offset += n } else { usleep(100) }
+        }
+    }
+}
