@@ -64,8 +64,12 @@ let package = Package(
         .target(name: "DeviceNodes", dependencies: ["ScanBridgeCore", log], swiftSettings: strict),
         // The evdev and hidraw ioctls Swift cannot import.
         .target(name: "CLinuxInput"),
-        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CXKBCommon", "CLinuxInput", log],
+        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "USBDiscovery", "CXKBCommon", "CLinuxInput", log],
                 path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
+        // libudev, for finding device nodes and following hotplug (Debian package libudev-dev).
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .target(name: "USBDiscovery", dependencies: ["DeviceNodes", "CUdev", log],
+                path: "Plugins/Drivers/USBDiscovery/Sources", swiftSettings: strict),
         .target(name: "HIDPOSDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CLinuxInput", log],
                 path: "Plugins/Drivers/HIDPOS/Sources", swiftSettings: strict),
         .target(name: "SerialDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", log],
@@ -82,7 +86,7 @@ let package = Package(
 
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDiscovery",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -115,6 +119,8 @@ let package = Package(
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
         .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver"],
                     path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
+        .testTarget(name: "USBDiscoveryTests", dependencies: ["USBDiscovery"],
+                    path: "Plugins/Drivers/USBDiscovery/Tests", swiftSettings: strict),
         .testTarget(name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver"],
                     path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
         .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],

@@ -13,6 +13,8 @@ packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools)
 # The keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and
 # xkb-data's layouts.
 packages+=(libxkbcommon-dev xkb-data)
+# Scanners (and cameras) are found and followed through libudev.
+packages+=(libudev-dev)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -35,12 +35,17 @@ public struct NodeReadLoop: Sendable {
     let reading: any NodeReading & Sendable
     let events: AsyncStream<DriverEvent>.Continuation
     let logger: Logger
+    /// A node named by the operator is waited for after an unplug; a discovered one is not:
+    /// discovery reports it gone, and starts a new loop when it is back.
+    let reopens: Bool
     public let stop = StopSignal()
 
-    public init(reading: any NodeReading & Sendable, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    public init(reading: any NodeReading & Sendable, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
+                reopens: Bool = true) {
         self.reading = reading
         self.events = events
         self.logger = logger
+        self.reopens = reopens
     }
 
     /// Starts the loop on a new thread named `name`.
@@ -84,6 +89,7 @@ public struct NodeReadLoop: Sendable {
             case .endOfFile, .unplugged:
                 logger.info("unplugged")
                 reading.unplugged()
+                guard reopens else { return }
                 events.yield(.gone(deviceID: reading.describe(nil).id))
                 guard stop.sleep(seconds: 0.2) else { return }
             }

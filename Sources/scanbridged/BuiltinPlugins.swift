@@ -48,7 +48,9 @@ enum BuiltinPlugins {
         }
         // These drivers run with no device named too: discovery will find theirs (issue #6).
         let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
-            ("evdev", evdevDevices.count, { EvdevDriver(devices: evdevDevices, logger: $0) }),
+            ("evdev", evdevDevices.count, {
+                EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
+            }),
             ("hidpos", hidposPaths.count, { HIDPOSDriver(paths: hidposPaths, logger: $0) }),
             ("serial", serialDevices.count, { SerialDriver(devices: serialDevices, logger: $0) }),
         ]

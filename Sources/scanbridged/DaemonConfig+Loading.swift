@@ -32,8 +32,9 @@ extension DaemonConfig {
     /// Known keys, nested by section; `mock` is a list of device entries.
     private static let allowedKeys: [String: Set<String>] = [
         "": ["socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "catalog", "orders",
-             "handlers", "pcsc", "mock"],
+             "handlers", "pcsc", "scanners", "mock"],
         "pcsc": ["feedback", "feedback_readers"],
+        "scanners": ["discover", "layout", "claim", "release"],
         "catalog": ["store_id", "currency", "region"],
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],

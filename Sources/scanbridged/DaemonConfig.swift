@@ -21,6 +21,7 @@ struct DaemonConfig: Decodable, Sendable {
     var orders = Orders()
     var handlers = Handlers()
     var pcsc = PCSC()
+    var scanners = Scanners()
     var mock: [Mock] = []
 
     /// The store this daemon serves, its currency, and its region's in-store barcode layouts.
@@ -95,6 +96,18 @@ struct DaemonConfig: Decodable, Sendable {
         }
     }
 
+    /// USB barcode scanners found through udev.
+    struct Scanners: Decodable, Sendable {
+        /// Whether to look for them at all (on by default).
+        var discover: Bool?
+        /// The keyboard layout wedge scanners emulate, unless `--device` says otherwise.
+        var layout: String?
+        /// `vvvv:pppp` or device ids taken as scanners whatever their maker.
+        var claim: [String]?
+        /// `vvvv:pppp` or device ids never taken.
+        var release: [String]?
+    }
+
     struct Mock: Decodable, Sendable {
         var kind: DeviceKind
         var id: String?
@@ -106,7 +119,7 @@ struct DaemonConfig: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case socket, socketGroup = "socket_group", database, drivers, logLevel = "log_level", journal, server, roles
-        case catalog, orders, handlers, pcsc, mock
+        case catalog, orders, handlers, pcsc, scanners, mock
     }
 
     init() {}
@@ -125,6 +138,7 @@ struct DaemonConfig: Decodable, Sendable {
         orders = try c.decodeIfPresent(Orders.self, forKey: .orders) ?? Orders()
         handlers = try c.decodeIfPresent(Handlers.self, forKey: .handlers) ?? Handlers()
         pcsc = try c.decodeIfPresent(PCSC.self, forKey: .pcsc) ?? PCSC()
+        scanners = try c.decodeIfPresent(Scanners.self, forKey: .scanners) ?? Scanners()
         mock = try c.decodeIfPresent([Mock].self, forKey: .mock) ?? []
     }
 }

@@ -1,3 +1,4 @@
+import EvdevDriver
 import Foundation
 import Logging
 import MockDriver
@@ -8,6 +9,7 @@ import ScanBridgeCore
 import ScanBridgeRPC
 import ScanBridgeServer
 import ScanBridgeStore
+import USBDiscovery
 
 /// Everything the daemon runs with: options over the config file over defaults.
 struct DaemonSettings: Sendable {
@@ -25,6 +27,8 @@ struct DaemonSettings: Sendable {
     var catalog: CatalogSettings
     var orderReferencePattern: String
     var pcsc: PCSCSettings
+    /// Scanners found through udev; nil when discovery is off.
+    var scannerDiscovery: EvdevDiscoverySettings?
 
     init(options: ScanBridgeDaemon) throws {
         let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
@@ -72,6 +76,19 @@ struct DaemonSettings: Sendable {
         deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
         pcsc = PCSCSettings(feedback: PCSCFeedbackSettings(
             enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
+        scannerDiscovery = try Self.scannerDiscovery(file.scanners)
+    }
+
+    private static func scannerDiscovery(_ scanners: DaemonConfig.Scanners) throws -> EvdevDiscoverySettings? {
+        guard scanners.discover ?? true else { return nil }
+        let layout = scanners.layout ?? "us"
+        do {
+            _ = try EvdevDeviceSpec(path: "", settings: ["layout": layout])
+        } catch {
+            throw DaemonConfig.LoadError(description: "scanners.layout: \(error)")
+        }
+        return EvdevDiscoverySettings(
+            layout: layout, selection: ScannerSelection(claimed: scanners.claim ?? [], released: scanners.release ?? []))
     }
 
     private static func handlerTimeout(_ milliseconds: Int?) throws -> Int {

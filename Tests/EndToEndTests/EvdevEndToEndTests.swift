@@ -134,6 +134,19 @@ struct EvdevEndToEndTests {
         await client.close()
     }
 
+    @Test func theScannersSectionOfTheConfigIsChecked() async throws {
+        for (config, message) in [("scanners:\n  layout: xx-nope\n", "scanners.layout: no keyboard layout 'xx-nope'"),
+                                  ("scanners:\n  grab: yes\n", "unknown key 'grab' in 'scanners'")] {
+            let harness = try DaemonHarness(arguments: ["--drivers", "evdev"])
+            let path = try harness.write("scanbridge.yaml", config)
+            let withConfig = try DaemonHarness.reusing(harness, arguments: ["--drivers", "evdev", "--config", path])
+            await #expect(throws: (any Error).self) { try await withConfig.start() }
+            #expect(withConfig.log.contains(message), "\(withConfig.log)")
+        }
+        let daemon = try await startDaemon(["--drivers", "evdev"], config: "scanners:\n  layout: de\n  claim: [\"0627:0001\"]\n  release: []\n")
+        #expect(daemon.pid != nil)
+    }
+
     @Test func badDeviceSettingsStopTheDaemonWithAClearMessage() async throws {
         for (setting, message) in [(",layout=xx-nope", "no keyboard layout 'xx-nope'"), (",grab=maybe", "grab takes on or off"),
                                    (",speed=9", "unknown setting 'speed'")] {

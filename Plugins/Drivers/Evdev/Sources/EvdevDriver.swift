@@ -6,15 +6,19 @@ import ScanBridgeCore
 /// own, grabbed so the desktop does not see its keys, and every label it types (keys in the
 /// layout it emulates, then Enter or Tab) becomes one `barcode` read.
 ///
-/// This build reads the devices named with `--device evdev:PATH[,layout=…]` (device nodes,
-/// FIFOs and ptys); discovery through udev comes with issue #6.
+/// Devices come from udev discovery (keyboards that are scanners: `ScannerSelection`) and
+/// from `--device evdev:PATH[,layout=…]` (device nodes, FIFOs and ptys).
 public final class EvdevDriver: DeviceDriver {
     public let name = "evdev"
     private let devices: [EvdevDeviceSpec]
+    private let discovery: EvdevDiscoverySettings?
     private let logger: Logger
 
-    public init(devices: [EvdevDeviceSpec], logger: Logger = Logger(label: "scanbridge.driver.evdev")) {
+    /// - Parameter discovery: nil to read only `devices`.
+    public init(devices: [EvdevDeviceSpec], discovery: EvdevDiscoverySettings? = nil,
+                logger: Logger = Logger(label: "scanbridge.driver.evdev")) {
         self.devices = devices
+        self.discovery = discovery
         self.logger = logger
     }
 
@@ -31,8 +35,14 @@ public final class EvdevDriver: DeviceDriver {
                 logger.error("\(spec.path): \(error)")
             }
         }
+        let found = discovery.map {
+            EvdevDiscovery(settings: $0, named: Set(devices.map(\.path)), events: continuation, logger: logger)
+        }
+        let watching = found.map { found in Task { await found.run() } }
         continuation.onTermination = { [loops] _ in
             for loop in loops { loop.stop.stop() }
+            watching?.cancel()
+            found?.stopAll()
         }
         return stream
     }

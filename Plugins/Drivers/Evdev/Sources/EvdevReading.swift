@@ -20,13 +20,14 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     private var lastReceived: ContinuousClock.Instant?
     private var identity: EvdevIdentity?
 
-    init(spec: EvdevDeviceSpec, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) throws(EvdevError) {
+    /// - Parameter id: the device id; by default, from the path.
+    init(spec: EvdevDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) throws(EvdevError) {
         self.spec = spec
-        self.id = DeviceNode.deviceID(driver: "evdev", path: spec.path)
+        self.id = id ?? DeviceNode.deviceID(driver: "evdev", path: spec.path)
         self.keys = try KeyStream(layout: spec.layout, settings: spec.timing)
         self.events = events
         var logger = logger
-        logger[metadataKey: "device.id"] = "\(id)"
+        logger[metadataKey: "device.id"] = "\(self.id)"
         self.logger = logger
     }
 

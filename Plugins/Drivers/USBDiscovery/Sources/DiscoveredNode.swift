@@ -1,0 +1,67 @@
+/// A device node udev (or sysfs) knows of: what it is and which USB device it belongs to.
+public struct DiscoveredNode: Sendable, Equatable, Hashable {
+    /// `input`, `hidraw`, `tty`, `video4linux`.
+    public var subsystem: String
+    /// `/dev/input/event5`.
+    public var devnode: String
+    /// `event5`.
+    public var sysname: String
+    public var vendorId: UInt16?
+    public var productId: UInt16?
+    /// The USB serial number, when the device has one.
+    public var serial: String?
+    /// The USB port path (`1-2.3`): stable for a device without a serial on the same port.
+    public var portPath: String?
+    /// The USB interface number of the node (`00`), for devices with several.
+    public var interface: String?
+    /// The device's name (an input device's `name` attribute, else the USB product string).
+    public var name: String?
+    /// udev's `ID_INPUT_KEYBOARD`, or for want of udevd, an input device with letter keys.
+    public var isKeyboard: Bool
+
+    public init(
+        subsystem: String, devnode: String, sysname: String, vendorId: UInt16? = nil, productId: UInt16? = nil,
+        serial: String? = nil, portPath: String? = nil, interface: String? = nil, name: String? = nil, isKeyboard: Bool = false
+    ) {
+        self.subsystem = subsystem
+        self.devnode = devnode
+        self.sysname = sysname
+        self.vendorId = vendorId
+        self.productId = productId
+        self.serial = serial
+        self.portPath = portPath
+        self.interface = interface
+        self.name = name
+        self.isKeyboard = isKeyboard
+    }
+
+    /// A stable device id for `driver`: `DRIVER:vvvv:pppp:SERIAL`, else `DRIVER:vvvv:pppp@PORT`
+    /// (the same physical device on the same port), else `DRIVER:` and the node's name. An
+    /// interface number is added when not the first (`…#01`), for devices with several nodes.
+    public func deviceID(driver: String) -> String {
+        guard let vendorId, let productId else { return "\(driver):\(sysname)" }
+        var id = "\(driver):\(Self.hex(vendorId)):\(Self.hex(productId))"
+        if let serial = serial.map(Self.sanitized), !serial.isEmpty {
+            id += ":" + serial
+        } else if let portPath {
+            id += "@" + portPath
+        } else {
+            id += "@" + sysname
+        }
+        if let interface, interface != "00" { id += "#" + interface }
+        return id
+    }
+
+    public static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    /// Letters, digits, `.`, `-` and `_` of a serial; the rest becomes `_`.
+    static func sanitized(_ text: String) -> String {
+        String(text.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        })
+    }
+}

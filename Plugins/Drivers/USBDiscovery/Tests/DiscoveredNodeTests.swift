@@ -1,0 +1,28 @@
+import Testing
+@testable import USBDiscovery
+
+struct DiscoveredNodeTests {
+    @Test func deviceIDsPreferTheSerialThenThePort() {
+        var node = DiscoveredNode(subsystem: "input", devnode: "/dev/input/event5", sysname: "event5",
+                                  vendorId: 0x0C2E, productId: 0x0B81, serial: "19012B4A17", portPath: "1-2.3", interface: "00")
+        #expect(node.deviceID(driver: "evdev") == "evdev:0c2e:0b81:19012B4A17")
+        node.serial = "  "
+        #expect(node.deviceID(driver: "evdev") == "evdev:0c2e:0b81:__")
+        node.serial = nil
+        #expect(node.deviceID(driver: "evdev") == "evdev:0c2e:0b81@1-2.3")
+        node.interface = "01"
+        #expect(node.deviceID(driver: "hidpos") == "hidpos:0c2e:0b81@1-2.3#01")
+        node.serial = "S/N 7"
+        #expect(node.deviceID(driver: "hidpos") == "hidpos:0c2e:0b81:S_N_7#01")
+        let bare = DiscoveredNode(subsystem: "tty", devnode: "/dev/ttyS0", sysname: "ttyS0")
+        #expect(bare.deviceID(driver: "serial") == "serial:ttyS0")
+    }
+
+    @Test func keyboardsAreToldByTheirLetterKeys() {
+        // A usb-kbd's key bitmap (QEMU), and a power button's.
+        #expect(UdevDevice.hasLetterKeys("ff 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 fffffffffffe0000 ffffffffffffffff fffffffffffffffe"))
+        #expect(!UdevDevice.hasLetterKeys("10000000000000 0"))
+        #expect(!UdevDevice.hasLetterKeys(""))
+        #expect(!UdevDevice.hasLetterKeys("zz"))
+    }
+}
