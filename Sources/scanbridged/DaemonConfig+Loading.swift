@@ -34,7 +34,7 @@ extension DaemonConfig {
         "": ["socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "catalog", "orders",
              "handlers", "pcsc", "scanners", "mock"],
         "pcsc": ["feedback", "feedback_readers"],
-        "scanners": ["discover", "layout", "claim", "release"],
+        "scanners": ["discover", "layout", "max_gap", "idle", "claim", "release"],
         "catalog": ["store_id", "currency", "region"],
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],

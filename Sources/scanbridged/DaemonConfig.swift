@@ -102,10 +102,17 @@ struct DaemonConfig: Decodable, Sendable {
         var discover: Bool?
         /// The keyboard layout wedge scanners emulate, unless `--device` says otherwise.
         var layout: String?
+        /// Burst timing of wedge scanners, in milliseconds (as `--device evdev:…,max_gap=,idle=`).
+        var maxGap: Int?
+        var idle: Int?
         /// `vvvv:pppp` or device ids taken as scanners whatever their maker.
         var claim: [String]?
         /// `vvvv:pppp` or device ids never taken.
         var release: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case discover, layout, maxGap = "max_gap", idle, claim, release
+        }
     }
 
     struct Mock: Decodable, Sendable {

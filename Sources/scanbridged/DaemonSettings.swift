@@ -81,14 +81,16 @@ struct DaemonSettings: Sendable {
 
     private static func scannerDiscovery(_ scanners: DaemonConfig.Scanners) throws -> EvdevDiscoverySettings? {
         guard scanners.discover ?? true else { return nil }
-        let layout = scanners.layout ?? "us"
+        var settings = ["layout": scanners.layout ?? "us"]
+        settings["max_gap"] = scanners.maxGap.map(String.init)
+        settings["idle"] = scanners.idle.map(String.init)
         do {
-            _ = try EvdevDeviceSpec(path: "", settings: ["layout": layout])
+            return try EvdevDiscoverySettings(
+                deviceSettings: settings,
+                selection: ScannerSelection(claimed: scanners.claim ?? [], released: scanners.release ?? []))
         } catch {
-            throw DaemonConfig.LoadError(description: "scanners.layout: \(error)")
+            throw DaemonConfig.LoadError(description: "scanners: \(error)")
         }
-        return EvdevDiscoverySettings(
-            layout: layout, selection: ScannerSelection(claimed: scanners.claim ?? [], released: scanners.release ?? []))
     }
 
     private static func handlerTimeout(_ milliseconds: Int?) throws -> Int {

@@ -135,8 +135,9 @@ struct EvdevEndToEndTests {
     }
 
     @Test func theScannersSectionOfTheConfigIsChecked() async throws {
-        for (config, message) in [("scanners:\n  layout: xx-nope\n", "scanners.layout: no keyboard layout 'xx-nope'"),
-                                  ("scanners:\n  grab: yes\n", "unknown key 'grab' in 'scanners'")] {
+        for (config, message) in [("scanners:\n  layout: xx-nope\n", "scanners: no keyboard layout 'xx-nope'"),
+                                  ("scanners:\n  grab: yes\n", "unknown key 'grab' in 'scanners'"),
+                                  ("scanners:\n  max_gap: 500\n  idle: 100\n", "max_gap (0.5 seconds) must be shorter than idle")] {
             let harness = try DaemonHarness(arguments: ["--drivers", "evdev"])
             let path = try harness.write("scanbridge.yaml", config)
             let withConfig = try DaemonHarness.reusing(harness, arguments: ["--drivers", "evdev", "--config", path])

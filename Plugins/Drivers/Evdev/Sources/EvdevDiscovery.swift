@@ -4,14 +4,16 @@ import ScanBridgeCore
 import Synchronization
 import USBDiscovery
 
-/// What discovery needs to know: the layout scanners emulate unless named otherwise, and
-/// which keyboards are scanners.
+/// What discovery needs to know: the settings of the scanners it finds (`layout`,
+/// `max_gap`, `idle`, as for `--device evdev:…`), and which keyboards are scanners.
 public struct EvdevDiscoverySettings: Sendable {
-    public var layout: String
+    public var deviceSettings: [String: String]
     public var selection: ScannerSelection
 
-    public init(layout: String = "us", selection: ScannerSelection = ScannerSelection()) {
-        self.layout = layout
+    /// Checks `deviceSettings` as `--device` settings are checked.
+    public init(deviceSettings: [String: String] = [:], selection: ScannerSelection = ScannerSelection()) throws(EvdevError) {
+        _ = try EvdevDeviceSpec(path: "", settings: deviceSettings)
+        self.deviceSettings = deviceSettings
         self.selection = selection
     }
 }
@@ -64,7 +66,7 @@ final class EvdevDiscovery: Sendable {
         }
         guard readers.withLock({ $0[node.devnode] == nil }) else { return }
         do {
-            let spec = try EvdevDeviceSpec(path: node.devnode, settings: ["layout": settings.layout])
+            let spec = try EvdevDeviceSpec(path: node.devnode, settings: settings.deviceSettings)
             let reading = try EvdevReading(spec: spec, id: id, events: events, logger: logger)
             let loop = NodeReadLoop(reading: reading, events: events, logger: reading.logger, reopens: false)
             readers.withLock { $0[node.devnode] = (id, loop) }
