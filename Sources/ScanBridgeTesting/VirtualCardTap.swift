@@ -83,11 +83,22 @@ public final class VirtualCardTap: Sendable {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
+            acknowledgeAtOnce()
             let n = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + done, count - done, 0) }
             if n <= 0 { return nil }
             done += n
         }
         return bytes
+    }
+
+    /// vpcd sends a frame's 2-byte length and its payload in two writes, with Nagle's
+    /// algorithm on: the payload waits until the length is acknowledged, and Linux delays
+    /// that ACK by up to 40 ms. Every card round trip (power on, each APDU) then cost ~44 ms,
+    /// which no real reader has. Quick ACK mode is left by the kernel on its own, so it is
+    /// asked for again before every read.
+    private func acknowledgeAtOnce() {
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func writeFrame(_ payload: [UInt8]) -> Bool {
