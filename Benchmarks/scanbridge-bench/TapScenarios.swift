@@ -54,7 +54,7 @@ enum TapScenarios {
             let (scansBefore, insertedBefore, removedBefore) =
                 (scans.withLock { $0.count }, watcher.insertedLines.count, watcher.removedCount)
             let started = Nanos.now()
-            let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
+            let tap = try VirtualCardTap(card, port: stack.readerPorts[0], acknowledgesAtOnce: true)
             try await waitUntil("tap \(index): the scan event and pcsc_scan's line") {
                 scans.withLock { $0.count } > scansBefore && watcher.insertedLines.count > insertedBefore
             }
