@@ -8,8 +8,9 @@ packages=(libsqlite3-dev util-linux "$@")
 # guest runs scripts with /usr/bin/python3 (the host's root is the guest's): Debian's python3.
 packages+=(python3)
 # The PC/SC driver links libpcsclite; its tests run the real pcscd with vsmartcard's virtual
-# reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools).
-packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools)
+# reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools). The hardware lab's
+# guest runs the host's pcscd with libccid (USB CCID readers) for QEMU's usb-ccid reader.
+packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools libccid)
 # The keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and
 # xkb-data's layouts.
 packages+=(libxkbcommon-dev xkb-data)

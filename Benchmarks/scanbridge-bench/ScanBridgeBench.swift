@@ -6,7 +6,7 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog", "wedge"]
+    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog", "tap", "wedge"]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -68,6 +68,9 @@ struct ScanBridgeBench {
         if only.contains("catalog") {
             try await catalog(directory: directory, size: 1_000_000 / scale, report: &report)
         }
+        if only.contains("tap") {
+            try await tap(taps: 200 / scale, report: &report)
+        }
         if only.contains("wedge") {
             let floor = try await WedgeScenarios.fifoBaseline(count: 2_000 / scale)
             report.latency("baseline: an Enter's bytes through a bare FIFO to a thread", floor, target: "")
@@ -114,6 +117,20 @@ struct ScanBridgeBench {
         let (lookupUnknown, _) = try await CatalogScenarios.inProcessLookups(
             databasePath: daemon.databasePath, catalogSize: size, count: 100_000, unknown: true)
         report.latency("ProductLookup in process, unknown labels", lookupUnknown, target: "")
+    }
+
+    /// NFC taps on a vpcd reader of a private pcscd: the daemon's scan event beside pcsc_scan's
+    /// reaction to the same insertion (see `TapScenarios`).
+    static func tap(taps: Int, report: inout Report) async throws {
+        if let reason = PCSCStack.unavailableReason {
+            report.figure("tap-to-event (PC/SC)", "skipped: \(reason)", target: "")
+            return
+        }
+        let figures = try await TapScenarios.tapToEvent(taps: taps)
+        report.latency("baseline: pcsc_scan, card on vpcd → \"Card inserted\"", figures.pcscScan, target: "")
+        report.latency("tap-to-event: card on vpcd → scan notification", figures.tapToEvent, target: "within pcsc_scan + 5 ms")
+        report.figure("tap-to-event − pcsc_scan, same tap (\(taps) taps)", TapScenarios.formatDifferences(figures.differences),
+                      target: "≤ +5 ms")
     }
 
     /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.

@@ -7,6 +7,7 @@ import Synchronization
 /// 1 power on, 2 reset, 4 get ATR), anything longer an APDU.
 public final class VirtualCardTap: Sendable {
     private let socket: Int32
+    private let acknowledgesAtOnce: Bool
     private let closed = Mutex(false)
     /// The APDUs the card received, in order.
     public let received = Mutex<[[UInt8]]>([])
@@ -21,7 +22,12 @@ public final class VirtualCardTap: Sendable {
     }
 
     /// Puts `card` on the vpcd reader listening on `port` (127.0.0.1).
-    public init(_ card: VirtualCard, port: Int) throws {
+    /// - Parameter acknowledgesAtOnce: answer vpcd at the speed of a real card (see
+    ///   `acknowledgeAtOnce`), for the benchmark. Off by default: with it, a card put on a
+    ///   reader the instant another left it was seen to replace it without pcscd ever
+    ///   reporting the reader empty, so no PC/SC client saw the new card (vpcd polled at
+    ///   400 ms); a test that swaps cards that fast relies on the slower round trips.
+    public init(_ card: VirtualCard, port: Int, acknowledgesAtOnce: Bool = false) throws {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
@@ -39,6 +45,7 @@ public final class VirtualCardTap: Sendable {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         socket = fd
+        self.acknowledgesAtOnce = acknowledgesAtOnce
         let thread = Thread { [self] in self.serve(card) }
         thread.name = "virtual-card"
         thread.start()
@@ -88,11 +95,22 @@ public final class VirtualCardTap: Sendable {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
+            if acknowledgesAtOnce { acknowledgeAtOnce() }
             let n = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + done, count - done, 0) }
             if n <= 0 { return nil }
             done += n
         }
         return bytes
+    }
+
+    /// vpcd sends a frame's 2-byte length and its payload in two writes, with Nagle's
+    /// algorithm on: the payload waits until the length is acknowledged, and Linux delays
+    /// that ACK by up to 40 ms. Every card round trip (power on, each APDU) then costs ~44 ms,
+    /// which no real reader has. Quick ACK mode is left by the kernel on its own, so it is
+    /// asked for again before every read.
+    private func acknowledgeAtOnce() {
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func writeFrame(_ payload: [UInt8]) -> Bool {

@@ -57,6 +57,13 @@ struct GuestDaemon: Sendable {
         }
     }
 
+    /// The device of every `device.*` notification the watcher printed so far, in order.
+    func deviceNotifications() -> [JSONValue] {
+        (guest.sharedFile(events) ?? "").split(separator: "\n").compactMap { line in
+            (try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)))?["device"]
+        }
+    }
+
     /// Waits until the watcher has seen at least `count` scans, then returns them all.
     func waitForScans(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [JSONValue] {
         let deadline = ContinuousClock.now + timeout
@@ -85,6 +92,17 @@ struct GuestDaemon: Sendable {
             nohup \(command) >\(stdout ?? log) 2>>\(log) &
             echo $! >/run/\(name)/\(what).pid
             """)
+    }
+
+    /// Starts the host's pcscd in the guest, in the foreground (no auto-exit), logging to
+    /// `share/<name>-pcscd.log`, and waits until it serves `/run/pcscd/pcscd.comm`, where the
+    /// daemon's PC/SC driver looks by default. Its USB readers come and go through libudev,
+    /// so the guest needs udev (`GuestConfiguration.udev`, on by default). Its serial reader
+    /// configuration is an empty folder: the host's `/etc/reader.conf.d` may list vpcd readers.
+    func startPCSCD() async throws {
+        try await guest.run("\(name): an empty reader.conf.d for pcscd", "mkdir -p /run/\(name)/reader.conf.d")
+        try await background("pcscd", "/usr/sbin/pcscd --foreground --debug --config /run/\(name)/reader.conf.d")
+        try await guest.waitUntil("pcscd serves /run/pcscd/pcscd.comm", "[ -S /run/pcscd/pcscd.comm ]")
     }
 
     /// Starts the USB stand-in (see `GuestScripts.usbStandIn`) for the keyboard with `serial`.

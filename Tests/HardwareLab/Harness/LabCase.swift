@@ -89,6 +89,8 @@ enum LabStep: Sendable, CustomStringConvertible {
     /// Until the evdev driver exists (#6): mirror the USB keyboard with this serial into the
     /// mock device `mock:usb-<serial>`, and inject each line typed on it there.
     case usbStandIn(serial: String = "SCAN0001")
+    /// pcscd in the guest, with the host's reader drivers (libccid), stopped with the case's daemon.
+    case pcscd
     /// `devices.list` shows the device in this state (`nil`: not listed).
     case expectDevice(String, state: String?)
     /// A shell script run in the guest; it fails the step with a non-zero status.
@@ -102,6 +104,7 @@ enum LabStep: Sendable, CustomStringConvertible {
         case .type(let text): "type \(text.debugDescription)"
         case .inject(let device, let text): "inject \(text) on \(device)"
         case .usbStandIn(let serial): "USB stand-in for \(serial)"
+        case .pcscd: "start pcscd"
         case .expectDevice(let id, let state): "expect device \(id) \(state ?? "not listed")"
         case .shell(let what, _): what
         case .pause(let duration): "pause \(duration)"
@@ -123,6 +126,8 @@ enum LabStep: Sendable, CustomStringConvertible {
             _ = try await daemon.call("scan.inject", String(decoding: parameters, as: UTF8.self))
         case .usbStandIn(let serial):
             try await daemon.startUSBStandIn(serial: serial)
+        case .pcscd:
+            try await daemon.startPCSCD()
         case .expectDevice(let id, let state):
             try await daemon.waitForDevice(id, state: state)
         case .shell(let what, let script):

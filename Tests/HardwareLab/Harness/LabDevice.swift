@@ -7,18 +7,25 @@ enum LabDevice: Sendable, Hashable {
     /// A USB HID keyboard: how a keyboard-wedge barcode scanner looks to Linux. It shows as
     /// `0627:0001` "QEMU USB Keyboard", with `/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_<serial>-event-kbd`.
     case usbKeyboard(id: String = "scan1", serial: String = "SCAN0001")
+    /// QEMU's USB CCID smart-card reader (`usb-ccid`, `08e6:4433`), with no card in it:
+    /// libccid knows it as "Gemalto USB SmartCard Reader 433-Swap". It is a contact reader
+    /// (no NFC UIDs), so it shows reader hotplug through pcscd and libccid, not taps. pcscd
+    /// puts the USB serial number in the reader's name; without `serial`, QEMU makes one up
+    /// from the USB path (`1-0000:00:04.0-2`), which changes with the port.
+    case usbCCID(id: String = "ccid1", serial: String = "CCID0001")
 
     var id: String {
         switch self {
         case .usbController: "xhci"
         case .usbKeyboard(let id, _): id
+        case .usbCCID(let id, _): id
         }
     }
 
     /// The udev by-id node of the device's evdev interface, when it has one.
     var inputByID: String? {
         switch self {
-        case .usbController: nil
+        case .usbController, .usbCCID: nil
         case .usbKeyboard(_, let serial): "/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_\(serial)-event-kbd"
         }
     }
@@ -29,6 +36,7 @@ enum LabDevice: Sendable, Hashable {
         case .usbController: [("driver", "qemu-xhci"), ("id", "xhci")]
         case .usbKeyboard(let id, let serial):
             [("driver", "usb-kbd"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
+        case .usbCCID(let id, let serial): [("driver", "usb-ccid"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
         }
     }
 
@@ -38,8 +46,10 @@ enum LabDevice: Sendable, Hashable {
     }
 
     var needsUSBController: Bool {
-        if case .usbKeyboard = self { return true }
-        return false
+        switch self {
+        case .usbKeyboard, .usbCCID: true
+        case .usbController: false
+        }
     }
 
     /// `devices`, with the USB controller first when a USB device needs it.

@@ -1,0 +1,113 @@
+import Foundation
+import Histogram
+import ScanBridgeClient
+import ScanBridgeCore
+import ScanBridgeTesting
+import Synchronization
+
+/// NFC taps through the real PC/SC stack: a private pcscd with a vpcd reader (`PCSCStack`),
+/// a release `scanbridged` on it, a subscriber on its socket, and `pcsc_scan` watching the
+/// same reader at the same time as the baseline.
+enum TapScenarios {
+    struct Figures {
+        /// Card connects to vpcd → `scan` notification at the subscriber.
+        var tapToEvent: Histogram<UInt64>
+        /// Card connects to vpcd → pcsc_scan prints `Card inserted`.
+        var pcscScan: Histogram<UInt64>
+        /// Per tap, tap-to-event minus pcsc_scan's reaction to the same insertion (ns, signed).
+        var differences: [Int64]
+    }
+
+    /// `taps` taps of an NTAG213 with a URI record (what a loyalty card carries), each a new
+    /// card UID, one at a time: on, until both the daemon and pcsc_scan reported it; off,
+    /// until pcsc_scan reported the removal; then a random pause.
+    ///
+    /// pcscd learns of a vpcd card by polling the reader (vpcd has no event thread; pcscd
+    /// 1.9.9 polls such readers every 400 ms), so both figures include the wait for that
+    /// poll. The random pause spreads the taps over its cycle; the per-tap difference is
+    /// what the daemon itself adds.
+    static func tapToEvent(taps: Int, warmup: Int = 5) async throws -> Figures {
+        let stack = try await PCSCStack()
+        let daemon = try DaemonHarness(arguments: ["--drivers", "pcsc", "--log-level", "warning"])
+        try await daemon.start(environment: stack.environment)
+        let scans = Mutex<[UInt64]>([])
+        let subscriber = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
+            if String(buffer: line).contains(#""method":"scan""#) { scans.withLock { $0.append(arrived) } }
+            return nil
+        }
+        subscriber.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
+        await subscriber.wait(forLines: 1)
+        let watcher = try PCSCScanWatcher(environment: stack.environment)
+        // Both have seen the readers empty before the first tap: pcsc_scan prints each
+        // reader's first state, the daemon lists the reader.
+        try await waitUntil("pcsc_scan prints the readers' first state") { watcher.removedCount >= 1 }
+        try await waitForReader(daemon: daemon)
+
+        var figures = Figures(
+            tapToEvent: Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three),
+            pcscScan: Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three),
+            differences: [])
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<(taps + warmup) {
+            let card = VirtualCard.type2(uid: [0x04, 0x5A, 0x3C, UInt8(index >> 8), UInt8(index & 0xFF), 0x81, 0x80],
+                                         ndef: VirtualCard.ndefURI("example.com/loyalty"))
+            let (scansBefore, insertedBefore, removedBefore) =
+                (scans.withLock { $0.count }, watcher.insertedLines.count, watcher.removedCount)
+            let started = Nanos.now()
+            let tap = try VirtualCardTap(card, port: stack.readerPorts[0], acknowledgesAtOnce: true)
+            try await waitUntil("tap \(index): the scan event and pcsc_scan's line") {
+                scans.withLock { $0.count } > scansBefore && watcher.insertedLines.count > insertedBefore
+            }
+            let event = scans.withLock { $0[scansBefore] }
+            let inserted = watcher.insertedLines[insertedBefore]
+            if index >= warmup {
+                _ = figures.tapToEvent.record(event - started)
+                _ = figures.pcscScan.record(inserted - started)
+                figures.differences.append(Int64(bitPattern: event &- inserted))
+            }
+            tap.remove()
+            try await waitUntil("tap \(index): pcsc_scan sees the card removed") { watcher.removedCount > removedBefore }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0..<400, using: &generator)))
+        }
+        await watcher.stop()
+        await subscriber.close()
+        try await daemon.stop()
+        try await stack.stop()
+        return figures
+    }
+
+    /// The daemon lists the vpcd reader as ready.
+    static func waitForReader(daemon: DaemonHarness) async throws {
+        let client = try await daemon.connect()
+        do {
+            try await waitUntil("scanbridged lists the vpcd reader") {
+                (try? await client.devices())?.contains { $0.driver == "pcsc" && $0.state == .ready } ?? false
+            }
+        } catch {
+            await client.close()
+            throw error
+        }
+        await client.close()
+    }
+
+    static func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while await !condition() {
+            guard ContinuousClock.now < deadline else { throw BenchmarkFailure(description: "\(what): not within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// `p50 +0.41 ms  p90 +0.80 ms  p99 +1.20 ms, 0 over +5 ms` of signed nanoseconds: how
+    /// many taps miss the target tells a rare stall on a busy machine from a steady cost.
+    static func formatDifferences(_ differences: [Int64]) -> String {
+        let sorted = differences.sorted()
+        guard !sorted.isEmpty else { return "no taps" }
+        let percentiles = [50.0, 90.0, 99.0].map { percentile in
+            let value = sorted[min(sorted.count - 1, Int((Double(sorted.count) * percentile / 100).rounded(.up)) - 1)]
+            return String(format: "p%.0f %@%.2f ms", percentile, value < 0 ? "−" : "+", Double(value.magnitude) / 1e6)
+        }
+        let over = sorted.filter { $0 > 5_000_000 }.count
+        return percentiles.joined(separator: "  ") + ", \(over) over +5 ms"
+    }
+}
