@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeTesting
 import Testing
 
 extension LabSuites {
@@ -7,36 +8,97 @@ extension LabSuites {
     /// the whole suite.
     @Suite("Daemon in the guest", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])))
     struct DaemonInGuestTests {
-        /// A hot-plugged USB keyboard (a keyboard-wedge scanner) shows up in the kernel and,
-        /// through the USB stand-in until the evdev driver exists (#6), in the daemon; it goes
-        /// on `device_del`.
-        @Test func hotPluggedUSBKeyboardComesAndGoes() async throws {
+        /// A hot-plugged USB keyboard claimed as a scanner in the config is found through
+        /// udev, grabbed, and read by the evdev driver: a typed EAN-13 is one barcode event
+        /// resolved by product-lookup, and no other reader of the node sees the keys. Unplugged
+        /// it is `gone`; plugged again it is the same device (its id comes from its USB serial),
+        /// grabbed and read again.
+        @Test func aClaimedUSBKeyboardIsAScannerFoundGrabbedAndRead() async throws {
             let guest = try await Lab.guest()
-            let daemon = try await guest.startDaemon(["--drivers", "mock"])
-            let hello = try await daemon.call("bridge.hello")
-            #expect(hello["name"] == "scanbridge")
-            #expect(hello["drivers"] == ["mock"])
-            try await daemon.startUSBStandIn(serial: "SCAN0001")
-
+            // QMP types a key every 30 ms, and the emulated guest stretches that: a slow scanner.
+            try "scanners:\n  claim: [\"0627:0001\"]\n  max_gap: 800\n  idle: 3000\n"
+                .write(to: guest.share.appendingPathComponent("wedge.yaml"), atomically: true, encoding: .utf8)
+            let daemon = try await guest.startDaemon(["--drivers", "evdev", "--config", "/lab/wedge.yaml"])
             let keyboard = LabDevice.usbKeyboard(id: "scan1", serial: "SCAN0001")
+            let id = "evdev:0627:0001:SCAN0001"
             try await guest.plug(keyboard)
-            let kernel = try await guest.run("the kernel's view of the keyboard", """
-                node=$(readlink -f \(keyboard.inputByID!))
-                echo "node $node"
-                for usb in /sys/bus/usb/devices/*; do
-                    [ "$(cat $usb/serial 2>/dev/null)" = SCAN0001 ] && echo "usb $(cat $usb/idVendor):$(cat $usb/idProduct) $(cat $usb/product)"
-                done
-                true
+            try await daemon.waitForDevice(id, state: "ready")
+            try await guest.run("another reader of \(keyboard.inputByID!)", """
+                rm -f /lab/other.txt /lab/other.txt.open
+                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/other.txt 15 >/lab/evdev-read-other.log 2>&1 &
+                i=0; until [ -e /lab/other.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
                 """)
-            #expect(kernel.contains("node /dev/input/event"), "\(kernel)")
-            #expect(kernel.contains("usb 0627:0001 QEMU USB Keyboard"), "\(kernel)")
-            try await daemon.waitForDevice("mock:usb-SCAN0001", state: "ready")
+            try await guest.type("4006381333931\n")
+            let scan = try #require(try await daemon.waitForScans(1).first)
+            #expect(scan["text"] == "4006381333931" && scan["device"]?.stringValue == id && scan["symbology"] == "ean-13")
+            #expect(scan["driver"] == "evdev" && scan["resolution"]?["handler"] == "product-lookup")
+            try await guest.waitUntil("the other reader gives up", "[ -e /lab/other.txt ]", timeout: .seconds(30))
+            #expect(guest.sharedFile("other.txt") == "", "the grab keeps the keys from every other reader")
 
             try await guest.unplug("scan1")
-            try await guest.waitUntil("udev removes the by-id node", "[ ! -e \(keyboard.inputByID!) ]")
-            try await daemon.waitForDevice("mock:usb-SCAN0001", state: "gone")
-            #expect(try await daemon.call("bridge.hello")["name"] == "scanbridge", "the daemon outlives the unplug")
+            try await daemon.waitForDevice(id, state: "gone")
+            try await guest.plug(keyboard)
+            try await daemon.waitForDevice(id, state: "ready")
+            try await guest.type("5901234123457\n")
+            let scans = try await daemon.waitForScans(2)
+            #expect(scans.last?["text"] == "5901234123457" && scans.last?["device"]?.stringValue == id)
+            try await guest.unplug("scan1")
             try await daemon.stop()
+        }
+
+        /// A keyboard that is no scanner (QEMU's, not claimed) is left alone: not listed, not
+        /// grabbed, its keys still reach other readers.
+        @Test func aPlainKeyboardIsLeftAlone() async throws {
+            let guest = try await Lab.guest()
+            let daemon = try await guest.startDaemon(["--drivers", "evdev"])
+            let keyboard = LabDevice.usbKeyboard(id: "plain", serial: "KBD00001")
+            try await guest.plug(keyboard)
+            try await guest.run("a reader of \(keyboard.inputByID!)", """
+                rm -f /lab/plain.txt /lab/plain.txt.open
+                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/plain.txt 60 >/lab/evdev-read-plain.log 2>&1 &
+                i=0; until [ -e /lab/plain.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
+                """)
+            try await guest.type("hello\n")
+            try await guest.waitUntil("the reader has the line", "[ -e /lab/plain.txt ]")
+            #expect(guest.sharedFile("plain.txt") == "hello\n")
+            #expect(try await daemon.devices().isEmpty, "no evdev device for a plain keyboard")
+            try await guest.unplug("plain")
+            try await daemon.stop()
+        }
+
+        /// A scanner made with uinput under a scanner maker's vendor id (Honeywell), set up for
+        /// a German layout: found by its maker, its German keys decoded with `layout: de`.
+        @Test func aUinputScannerOnAGermanLayout() async throws {
+            let guest = try await Lab.guest()
+            try await guest.modprobe("uinput")
+            try await guest.waitUntil("/dev/uinput appears", "[ -c /dev/uinput ]")
+            try "scanners:\n  layout: de\n".write(to: guest.share.appendingPathComponent("german.yaml"), atomically: true, encoding: .utf8)
+            var recording = KeyboardRecording(layout: .de, startingAt: 0)
+            recording.type("Zylinder-42\n")
+            recording.type("4006381333931\n")
+            try Data(recording.bytes).write(to: guest.share.appendingPathComponent("german.events"))
+            let daemon = try await guest.startDaemon(["--drivers", "evdev", "--config", "/lab/german.yaml"])
+            try await daemon.background("uinput", "/lab/bin/uinput-scanner /lab/german.events Lab_Barcode_Scanner 0c2e 0b81")
+            try await guest.waitUntil("the uinput scanner exists", "[ -e /lab/german.events.created ]")
+            let id = try await within(daemon) { device in device["id"]?.stringValue?.hasPrefix("evdev:0c2e:0b81") == true }
+            try await daemon.waitForDevice(id, state: "ready")
+            try await guest.run("type", "touch /lab/german.events.go")
+            let scans = try await daemon.waitForScans(2)
+            #expect(scans.map { $0["text"]?.stringValue } == ["Zylinder-42", "4006381333931"])
+            #expect(scans.allSatisfy { $0["device"]?.stringValue == id })
+            try await guest.run("remove the uinput scanner", "touch /lab/german.events.done")
+            try await daemon.waitForDevice(id, state: "gone")
+            try await daemon.stop()
+        }
+
+        /// The id of the first listed device `matches` accepts, waiting for it.
+        private func within(_ daemon: GuestDaemon, _ matches: (JSONValue) -> Bool) async throws -> String {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                if let id = try await daemon.devices().first(where: matches)?["id"]?.stringValue { return id }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            throw LabFailure(step: "wait for the uinput scanner in devices.list", reason: "not listed after 30 s")
         }
 
         /// A scan injected through the socket inside the guest reaches the daemon's subscribers.
@@ -51,24 +113,8 @@ extension LabSuites {
             #expect(outcome.scans.first?["kind"] == "barcode")
         }
 
-        /// What the evdev driver (#6) will make its own: a keyboard-wedge scanner types a code
-        /// and Enter, and the daemon publishes one barcode event from that device. Until
-        /// then the USB stand-in reads the keys and injects them into a mock device.
-        @Test func typedBarcodeBecomesOneScanEvent() async throws {
-            try await LabCase(
-                "a typed EAN-13 is one barcode event",
-                steps: [
-                    .usbStandIn(serial: "SCAN0002"),
-                    .plug(.usbKeyboard(id: "scan2", serial: "SCAN0002")),
-                    .expectDevice("mock:usb-SCAN0002", state: "ready"),
-                    .type("4006381333931\n"),
-                ],
-                expect: [.scan("4006381333931", device: "mock:usb-SCAN0002", symbology: "ean-13")]
-            ).run()
-        }
-
         /// Keys typed over QMP arrive, in order and none lost, at the keyboard's evdev node
-        /// in the guest: what the evdev driver (#6) will read.
+        /// in the guest: what the evdev driver reads.
         @Test func typedKeysReachTheGuestsEvdevNode() async throws {
             let guest = try await Lab.guest()
             let keyboard = LabDevice.usbKeyboard(id: "wedge", serial: "TYPE0001")
@@ -83,13 +129,6 @@ extension LabSuites {
             try await guest.waitUntil("the reader has a line", "[ -e /lab/typed.txt ]")
             #expect(guest.sharedFile("typed.txt") == "4006381333931\n")
             try await guest.unplug("wedge")
-        }
-
-        /// uinput loads, so a later test can make a virtual input device of its own.
-        @Test func uinputIsThere() async throws {
-            let guest = try await Lab.guest()
-            try await guest.modprobe("uinput")
-            try await guest.waitUntil("/dev/uinput appears", "[ -c /dev/uinput ]")
         }
 
         /// vivid's loopback hands a frame written to its output back on its capture node.

@@ -114,7 +114,7 @@ final class Guest: Sendable {
             ("lab.env", "export SCANBRIDGE_BIN_DIR='\(DaemonHarness.productsDirectory.path)'\n"),
             ("bin/lab_evdev.py", GuestScripts.evdevModule),
             ("bin/evdev-read", GuestScripts.evdevRead),
-            ("bin/usb-standin", GuestScripts.usbStandIn),
+            ("bin/uinput-scanner", GuestScripts.uinputScanner),
         ]
         for (name, text) in files {
             let path = share.appendingPathComponent(name).path

@@ -76,7 +76,7 @@ struct GuestDaemon: Sendable {
                          reason: "the daemon published \(scans().count) within \(timeout); its log: share/\(name).log")
     }
 
-    /// Stops the daemon with SIGTERM, and its watcher and stand-ins with it.
+    /// Stops the daemon with SIGTERM, and its watcher and helpers with it.
     func stop() async throws {
         try await guest.run("\(name): stop", """
             for pid in $(cat /run/\(name)/*.pid 2>/dev/null); do kill $pid 2>/dev/null; done
@@ -103,11 +103,6 @@ struct GuestDaemon: Sendable {
         try await guest.run("\(name): an empty reader.conf.d for pcscd", "mkdir -p /run/\(name)/reader.conf.d")
         try await background("pcscd", "/usr/sbin/pcscd --foreground --debug --config /run/\(name)/reader.conf.d")
         try await guest.waitUntil("pcscd serves /run/pcscd/pcscd.comm", "[ -S /run/pcscd/pcscd.comm ]")
-    }
-
-    /// Starts the USB stand-in (see `GuestScripts.usbStandIn`) for the keyboard with `serial`.
-    func startUSBStandIn(serial: String) async throws {
-        try await background("usb-standin-\(serial)", "env SCANBRIDGE_SOCKET=\(socket) /lab/bin/usb-standin \(serial)")
     }
 }
 

@@ -77,7 +77,7 @@ enum GuestScripts {
     }
 
     /// `/lab/bin/lab_evdev.py`: decodes key presses from an evdev node into text, US
-    /// layout, as a keyboard-wedge scanner types it. Used by the two scripts below.
+    /// layout, as a keyboard-wedge scanner types it. Used by `evdev-read` below.
     static let evdevModule = #"""
         import os, select, struct
         RECORD = struct.Struct("llHHi")  # struct input_event on x86-64
@@ -129,34 +129,40 @@ enum GuestScripts {
         os.rename(output + ".tmp", output)
         """#
 
-    /// `/lab/bin/usb-standin SERIAL`: until the evdev driver exists (issue #6), this stands in
-    /// for it. When the USB keyboard with SERIAL appears (its udev by-id node), it opens the
-    /// node and attaches the mock barcode device `mock:usb-SERIAL` to the daemon at
-    /// `$SCANBRIDGE_SOCKET`; each line typed on it is injected there as a scan; when the
-    /// keyboard goes, the mock device is detached. Keys typed before the device shows as
-    /// `ready` in the daemon are lost, as they would be with no reader.
-    static let usbStandIn = #"""
+    /// `/lab/bin/uinput-scanner EVENTS NAME VENDOR PRODUCT`: a keyboard-wedge scanner made with
+    /// uinput (bus USB, the vendor and product given in hex, every key). It touches
+    /// `EVENTS.created` once the device exists, waits for `EVENTS.go`, then types the
+    /// recorded `input_event` records of EVENTS (their times are the kernel's to set), a few
+    /// milliseconds a key, and removes the device after `EVENTS.done` appears (or 60 s).
+    static let uinputScanner = #"""
         #!/usr/bin/python3
-        import glob, os, subprocess, sys, time
-        from lab_evdev import lines
-        serial = sys.argv[1]
-        device = "mock:usb-" + serial
-        cli = os.path.join(os.environ["SCANBRIDGE_BIN_DIR"], "scanbridge")
-        def call(*arguments):
-            subprocess.run([cli, *arguments], check=False)
-        while True:
-            nodes = glob.glob("/dev/input/by-id/*_%s-event-kbd" % serial)
-            try:
-                fd = os.open(nodes[0], os.O_RDONLY) if nodes else None
-            except OSError:
-                fd = None
-            if fd is None:
-                time.sleep(0.2)
-                continue
-            call("mock", "attach", "barcode", "--id", "usb-" + serial, "--name", "USB keyboard " + serial)
-            for line in lines(fd):
-                call("inject", device, line)
-            os.close(fd)
-            call("mock", "detach", device)
+        import fcntl, os, struct, sys, time
+        def ioc(direction, number, size):  # linux/ioctl.h's _IOC for type 'U'
+            return (direction << 30) | (size << 16) | (ord("U") << 8) | number
+        UI_DEV_CREATE, UI_DEV_DESTROY = ioc(0, 1, 0), ioc(0, 2, 0)
+        UI_DEV_SETUP = ioc(1, 3, struct.calcsize("HHHH80sI"))
+        UI_SET_EVBIT, UI_SET_KEYBIT = ioc(1, 100, 4), ioc(1, 101, 4)
+        events, name, vendor, product = sys.argv[1], sys.argv[2], int(sys.argv[3], 16), int(sys.argv[4], 16)
+        def wait_for(path, seconds):
+            deadline = time.time() + seconds
+            while not os.path.exists(path) and time.time() < deadline:
+                time.sleep(0.05)
+        fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        fcntl.ioctl(fd, UI_SET_EVBIT, 1)  # EV_KEY
+        for key in range(1, 256):
+            fcntl.ioctl(fd, UI_SET_KEYBIT, key)
+        fcntl.ioctl(fd, UI_DEV_SETUP, struct.pack("HHHH80sI", 3, vendor, product, 1, name.encode(), 0))
+        fcntl.ioctl(fd, UI_DEV_CREATE)
+        open(events + ".created", "w").close()
+        wait_for(events + ".go", 60)
+        record = struct.Struct("llHHi")
+        data = open(events, "rb").read()
+        for offset in range(0, len(data), record.size):
+            _, _, kind, code, value = record.unpack_from(data, offset)
+            os.write(fd, record.pack(0, 0, kind, code, value))
+            if kind == 0:
+                time.sleep(0.003)
+        wait_for(events + ".done", 60)
+        fcntl.ioctl(fd, UI_DEV_DESTROY)
         """#
 }

@@ -86,9 +86,6 @@ enum LabStep: Sendable, CustomStringConvertible {
     case type(String)
     /// `scan.inject` through the socket inside the guest (mock devices).
     case inject(device: String, text: String)
-    /// Until the evdev driver exists (#6): mirror the USB keyboard with this serial into the
-    /// mock device `mock:usb-<serial>`, and inject each line typed on it there.
-    case usbStandIn(serial: String = "SCAN0001")
     /// pcscd in the guest, with the host's reader drivers (libccid), stopped with the case's daemon.
     case pcscd
     /// `devices.list` shows the device in this state (`nil`: not listed).
@@ -103,7 +100,6 @@ enum LabStep: Sendable, CustomStringConvertible {
         case .unplug(let id): "unplug \(id)"
         case .type(let text): "type \(text.debugDescription)"
         case .inject(let device, let text): "inject \(text) on \(device)"
-        case .usbStandIn(let serial): "USB stand-in for \(serial)"
         case .pcscd: "start pcscd"
         case .expectDevice(let id, let state): "expect device \(id) \(state ?? "not listed")"
         case .shell(let what, _): what
@@ -124,8 +120,6 @@ enum LabStep: Sendable, CustomStringConvertible {
         case .inject(let device, let text):
             let parameters = try JSONSerialization.data(withJSONObject: ["device": device, "text": text])
             _ = try await daemon.call("scan.inject", String(decoding: parameters, as: UTF8.self))
-        case .usbStandIn(let serial):
-            try await daemon.startUSBStandIn(serial: serial)
         case .pcscd:
             try await daemon.startPCSCD()
         case .expectDevice(let id, let state):

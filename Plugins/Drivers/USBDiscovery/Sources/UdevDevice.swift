@@ -22,6 +22,12 @@ enum UdevDevice {
             // event5's parent is input12, which has the name and the key capabilities.
             let input = udev_device_get_parent(device)
             if let input, let name = attribute(input, "name") { node.name = name }
+            if node.vendorId == nil, let input {
+                // Not on USB (uinput, Bluetooth, i8042): the input device's own ids.
+                node.vendorId = attribute(input, "id/vendor").flatMap { UInt16($0, radix: 16) }
+                node.productId = attribute(input, "id/product").flatMap { UInt16($0, radix: 16) }
+                node.serial = attribute(input, "uniq").flatMap { $0.isEmpty ? nil : $0 }
+            }
             if let keyboard = string(udev_device_get_property_value(device, "ID_INPUT_KEYBOARD")) {
                 node.isKeyboard = keyboard == "1"
             } else if let input, let keys = attribute(input, "capabilities/key") {
