@@ -30,10 +30,14 @@ public final class DeviceNode {
 public struct DeviceNodeError: Error, CustomStringConvertible {
     public let errno: Int32
     public let doing: String
+    /// The node is not this driver's to read (a discovered hidraw node of a keyboard, not a
+    /// HID POS scanner): the loop ends without a word to the registry.
+    public let declines: Bool
 
-    public init(errno: Int32, doing: String) {
+    public init(errno: Int32, doing: String, declines: Bool = false) {
         self.errno = errno
         self.doing = doing
+        self.declines = declines
     }
 
     /// With errno 0, `doing` is the whole sentence.

@@ -66,6 +66,10 @@ public struct NodeReadLoop: Sendable {
             do {
                 node = try reading.open()
             } catch {
+                if error.declines {
+                    logger.debug("\(error): left alone")
+                    return
+                }
                 let sentence = "\(error)"
                 if sentence != lastProblem {
                     logger.warning("\(sentence); trying again every second")

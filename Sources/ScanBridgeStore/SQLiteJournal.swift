@@ -35,6 +35,13 @@ public final class SQLiteJournal: Journal {
     private let state: Mutex<State>
     /// Bounds one transaction, so a burst does not hold every waiter behind one huge commit.
     private let maxBatch = 1024
+    /// Under a burst, a commit taken the moment the last one ends finds only the few events
+    /// that came in meanwhile, and every per-commit cost (transaction, WAL pages, publish,
+    /// socket writes) is paid again for them. After a batch this large, when fewer than half
+    /// as many are pending, the writer waits `linger` once for the rest of the burst. A lone
+    /// scan (the last batch small) never waits.
+    private let lingerAfter = 32
+    private let linger: UInt32 = 50  // microseconds
     /// Events between prunes: often enough that retention holds within a tenth of its size.
     private let pruneEvery: UInt64
     /// Age-based retention is applied at least this often while events come in.
@@ -79,7 +86,11 @@ public final class SQLiteJournal: Journal {
 
     /// Writes what is pending, one transaction per batch, until nothing is. On the writer queue.
     private func drain(_ db: Database) {
+        var lastBatchSize = 0
         while true {
+            if lastBatchSize >= lingerAfter, state.withLock({ $0.pending.count }) < lastBatchSize / 2 {
+                usleep(linger)  // on GRDB's writer queue, never the cooperative pool
+            }
             let (batch, firstSeq) = state.withLock { state -> ([Waiter], UInt64) in
                 let batch = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(batch.count)
@@ -87,6 +98,7 @@ public final class SQLiteJournal: Journal {
                 return (batch, state.lastSeq + 1)
             }
             guard !batch.isEmpty else { return }
+            lastBatchSize = batch.count
             do {
                 let stored = try Self.inTransaction(db) { try Self.insert(batch, firstSeq: firstSeq, db: db) }
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in

@@ -51,8 +51,12 @@ enum BuiltinPlugins {
             ("evdev", evdevDevices.count, {
                 EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
             }),
-            ("hidpos", hidposPaths.count, { HIDPOSDriver(paths: hidposPaths, logger: $0) }),
-            ("serial", serialDevices.count, { SerialDriver(devices: serialDevices, logger: $0) }),
+            ("hidpos", hidposPaths.count, {
+                HIDPOSDriver(paths: hidposPaths, discovery: settings.scannerDiscovery?.selection, logger: $0)
+            }),
+            ("serial", serialDevices.count, {
+                SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.selection, logger: $0)
+            }),
         ]
         for driver in named {
             if settings.drivers.contains(driver.name) {

@@ -24,7 +24,9 @@ struct SerialEndToEndTests {
     @Test func eachSuffixedReadIsOneResolvedEvent() async throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
-        let (daemon, client) = try await Self.start(pty)
+        // A long idle time: the read split in two writes below must not end at the pause
+        // between them, however slow this machine is now.
+        let (daemon, client) = try await Self.start(pty, settings: ",idle=5000")
         let device = try #require(try await client.devices().first)
         #expect(device.driver == "serial" && device.kind == .barcode && device.path == pty.path)
         #expect(device.id == "serial:" + pty.path.dropFirst().replacingOccurrences(of: "/", with: "_"))

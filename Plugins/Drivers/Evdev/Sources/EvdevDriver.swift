@@ -35,9 +35,7 @@ public final class EvdevDriver: DeviceDriver {
                 logger.error("\(spec.path): \(error)")
             }
         }
-        let found = discovery.map {
-            EvdevDiscovery(settings: $0, named: Set(devices.map(\.path)), events: continuation, logger: logger)
-        }
+        let found = discovery?.readers(named: Set(devices.map(\.path)), events: continuation, logger: logger)
         let watching = found.map { found in Task { await found.run() } }
         continuation.onTermination = { [loops] _ in
             for loop in loops { loop.stop.stop() }

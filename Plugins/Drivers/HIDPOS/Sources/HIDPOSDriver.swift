@@ -1,4 +1,5 @@
 import DeviceNodes
+import USBDiscovery
 import Logging
 import ScanBridgeCore
 
@@ -7,15 +8,19 @@ import ScanBridgeCore
 /// own; each label, in one report or several, becomes one `barcode` read with its AIM
 /// identifier.
 ///
-/// This build reads the devices named with `--device hidpos:PATH` (hidraw nodes and FIFOs);
-/// discovery through udev comes with the rest of issue #6.
+/// Devices come from udev discovery (hidraw nodes of scanner makers, or claimed, whose report
+/// descriptor has barcode data) and from `--device hidpos:PATH` (hidraw nodes and FIFOs).
 public final class HIDPOSDriver: DeviceDriver {
     public let name = "hidpos"
     private let paths: [String]
+    private let discovery: ScannerSelection?
     private let logger: Logger
 
-    public init(paths: [String], logger: Logger = Logger(label: "scanbridge.driver.hidpos")) {
+    /// - Parameter discovery: which discovered hidraw nodes to try (their report descriptor
+    ///   decides); nil to read only `paths`.
+    public init(paths: [String], discovery: ScannerSelection? = nil, logger: Logger = Logger(label: "scanbridge.driver.hidpos")) {
         self.paths = paths
+        self.discovery = discovery
         self.logger = logger
     }
 
@@ -34,8 +39,19 @@ public final class HIDPOSDriver: DeviceDriver {
             loop.start(name: "scanbridge-hidpos")
             return loop
         }
+        let found = discovery.map { selection in
+            DiscoveredReaders(subsystems: ["hidraw"], named: Set(paths), events: continuation, logger: logger,
+                              threadName: "scanbridge-hidpos") { [logger] node in
+                let id = node.deviceID(driver: "hidpos")
+                guard let reason = selection.reason(node, id: id) else { return nil }
+                return (HIDPOSReading(path: node.devnode, id: id, events: continuation, logger: logger), id, reason)
+            }
+        }
+        let watching = found.map { found in Task { await found.run() } }
         continuation.onTermination = { _ in
             for loop in loops { loop.stop.stop() }
+            watching?.cancel()
+            found?.stopAll()
         }
         return stream
     }

@@ -24,12 +24,17 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
     private var identity: (vendor: UInt16, product: UInt16)?
     private let start = ContinuousClock.now
 
-    init(path: String, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    /// A discovered node that is no HID POS scanner is declined quietly; a named one is an error.
+    private let discovered: Bool
+
+    /// - Parameter id: the device id of a discovered node; a named one's comes from its path.
+    init(path: String, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.path = path
-        self.id = DeviceNode.deviceID(driver: "hidpos", path: path)
+        self.id = id ?? DeviceNode.deviceID(driver: "hidpos", path: path)
+        self.discovered = id != nil
         self.events = events
         var logger = logger
-        logger[metadataKey: "device.id"] = "\(id)"
+        logger[metadataKey: "device.id"] = "\(self.id)"
         self.logger = logger
     }
 
@@ -38,6 +43,7 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
         var descriptor = [UInt8](repeating: 0, count: 4096)
         let size = chidraw_descriptor(node.fd, &descriptor, descriptor.count)
         isHIDRaw = size >= 0
+        guard isHIDRaw || !discovered else { throw DeviceNodeError(errno: 0, doing: "\(path) is no hidraw node", declines: true) }
         guard isHIDRaw else {
             logger.info("\(path) is not a hidraw node: reading it as 64-byte HID POS reports")
             layout = .common
@@ -52,7 +58,9 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
             throw DeviceNodeError(errno: 0, doing: "the report descriptor of \(path) is malformed: \(error)")
         }
         guard let found = HIDPOSReportLayout(descriptor: parsed) else {
-            throw DeviceNodeError(errno: 0, doing: "\(path) is not a HID POS scanner: its report descriptor has no Decoded Data (usage page 0x8C)")
+            throw DeviceNodeError(
+                errno: 0, doing: "\(path) is not a HID POS scanner: its report descriptor has no Decoded Data (usage page 0x8C)",
+                declines: discovered)
         }
         layout = found
         return node

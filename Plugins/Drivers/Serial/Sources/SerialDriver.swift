@@ -1,4 +1,5 @@
 import DeviceNodes
+import USBDiscovery
 import Logging
 import ScanBridgeCore
 
@@ -6,15 +7,19 @@ import ScanBridgeCore
 /// Each device is read on a thread of its own, in raw mode, and every read it sends (ended
 /// by its suffix or a pause) becomes one `barcode` read.
 ///
-/// This build reads the devices named with `--device serial:PATH[,suffix=…]` (ttys, ptys
-/// and FIFOs); discovery through udev comes with the rest of issue #6.
+/// Devices come from udev discovery (`ttyACM` ports of scanner makers, or claimed) and from
+/// `--device serial:PATH[,suffix=…]` (ttys, ptys and FIFOs).
 public final class SerialDriver: DeviceDriver {
     public let name = "serial"
     private let devices: [SerialDeviceSpec]
+    private let discovery: ScannerSelection?
     private let logger: Logger
 
-    public init(devices: [SerialDeviceSpec], logger: Logger = Logger(label: "scanbridge.driver.serial")) {
+    /// - Parameter discovery: which discovered `ttyACM` nodes are scanners; nil to read only `devices`.
+    public init(devices: [SerialDeviceSpec], discovery: ScannerSelection? = nil,
+                logger: Logger = Logger(label: "scanbridge.driver.serial")) {
         self.devices = devices
+        self.discovery = discovery
         self.logger = logger
     }
 
@@ -26,8 +31,21 @@ public final class SerialDriver: DeviceDriver {
             loop.start(name: "scanbridge-serial")
             return loop
         }
+        let found = discovery.map { selection in
+            DiscoveredReaders(subsystems: ["tty"], named: Set(devices.map(\.path)), events: continuation, logger: logger,
+                              threadName: "scanbridge-serial") { [logger] node in
+                // USB CDC-ACM ports only: a ttyS or ttyUSB port may be anything.
+                guard node.sysname.hasPrefix("ttyACM") else { return nil }
+                let id = node.deviceID(driver: "serial")
+                guard let reason = selection.reason(node, id: id), let spec = try? SerialDeviceSpec(path: node.devnode) else { return nil }
+                return (SerialReading(spec: spec, id: id, events: continuation, logger: logger), id, reason)
+            }
+        }
+        let watching = found.map { found in Task { await found.run() } }
         continuation.onTermination = { _ in
             for loop in loops { loop.stop.stop() }
+            watching?.cancel()
+            found?.stopAll()
         }
         return stream
     }

@@ -18,13 +18,14 @@ final class SerialReading: NodeReading, @unchecked Sendable {
     private var lastByte: ContinuousClock.Instant?
     private let start = ContinuousClock.now
 
-    init(spec: SerialDeviceSpec, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    /// - Parameter id: the device id of a discovered node; a named one's comes from its path.
+    init(spec: SerialDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
-        self.id = DeviceNode.deviceID(driver: "serial", path: spec.path)
+        self.id = id ?? DeviceNode.deviceID(driver: "serial", path: spec.path)
         self.framer = SerialFramer(settings: spec.framing)
         self.events = events
         var logger = logger
-        logger[metadataKey: "device.id"] = "\(id)"
+        logger[metadataKey: "device.id"] = "\(self.id)"
         self.logger = logger
     }
 

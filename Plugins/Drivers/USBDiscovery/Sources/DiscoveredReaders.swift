@@ -1,0 +1,68 @@
+import DeviceNodes
+import Logging
+import ScanBridgeCore
+import Synchronization
+
+/// The devices a driver finds through discovery, each read by a `NodeReadLoop` of its own:
+/// started when its node appears (and the driver takes it), ended when the node goes,
+/// the device then reported `gone`. The same device plugged in again gets a new loop under
+/// the same id (ids come from the USB device: `DiscoveredNode.deviceID`).
+public final class DiscoveredReaders: Sendable {
+    /// What the driver makes of a node: a reading with the device id and the reason it is
+    /// taken (for the log), or nil to leave the node alone.
+    public typealias Take = @Sendable (DiscoveredNode) -> (reading: any NodeReading & Sendable, id: String, reason: String)?
+
+    private let subsystems: [String]
+    private let take: Take
+    private let named: Set<String>
+    private let events: AsyncStream<DriverEvent>.Continuation
+    private let logger: Logger
+    private let threadName: String
+    private let readers = Mutex<[String: (id: String, loop: NodeReadLoop)]>([:])
+
+    /// - Parameter named: the paths given with `--device`, read already, left alone here.
+    public init(subsystems: [String], named: Set<String>, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
+                threadName: String, take: @escaping Take) {
+        self.subsystems = subsystems
+        self.take = take
+        self.named = named
+        self.events = events
+        self.logger = logger
+        self.threadName = threadName
+    }
+
+    /// Follows discovery until cancelled.
+    public func run() async {
+        let discovery = NodeDiscovery(subsystems: subsystems, logger: logger)
+        for await event in discovery.events() {
+            switch event {
+            case .added(let node): added(node)
+            case .removed(let node): removed(node)
+            }
+        }
+        stopAll()
+    }
+
+    public func stopAll() {
+        let loops = readers.withLock { readers in
+            defer { readers = [:] }
+            return readers.values.map(\.loop)
+        }
+        for loop in loops { loop.stop.stop() }
+    }
+
+    private func added(_ node: DiscoveredNode) {
+        guard !named.contains(node.devnode), readers.withLock({ $0[node.devnode] == nil }),
+              let taken = take(node) else { return }
+        let loop = NodeReadLoop(reading: taken.reading, events: events, logger: logger, reopens: false)
+        readers.withLock { $0[node.devnode] = (taken.id, loop) }
+        logger.info("\(taken.id) at \(node.devnode): \(taken.reason)")
+        loop.start(name: threadName)
+    }
+
+    private func removed(_ node: DiscoveredNode) {
+        guard let reader = readers.withLock({ $0.removeValue(forKey: node.devnode) }) else { return }
+        reader.loop.stop.stop()
+        events.yield(.gone(deviceID: reader.id))
+    }
+}
