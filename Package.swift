@@ -121,7 +121,7 @@ let package = Package(
                     path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
         .testTarget(name: "USBDiscoveryTests", dependencies: ["USBDiscovery"],
                     path: "Plugins/Drivers/USBDiscovery/Tests", swiftSettings: strict),
-        .testTarget(name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver"],
+        .testTarget(name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
         .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],
                     path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),

@@ -1,25 +1,9 @@
+import ScanBridgeTesting
 import Testing
 @testable import HIDPOSDriver
 
 /// Report descriptors as scanners describe their HID POS reports, parsed into layouts.
 struct HIDReportDescriptorTests {
-    /// The common 64-byte scanned-data report (ID 2): a length byte, three AIM bytes, 56 data
-    /// bytes, a vendor byte, a reserved byte, then "more follows" in bit 0 of the last byte.
-    static let common: [UInt8] = [
-        0x05, 0x8C, 0x09, 0x02, 0xA1, 0x01,              // Usage Page (Bar Code Scanner), Usage, Collection (Application)
-        0x09, 0x12, 0xA1, 0x02,                          //   Usage (Scanned Data Report), Collection (Logical)
-        0x85, 0x02,                                      //   Report ID 2
-        0x15, 0x00, 0x26, 0xFF, 0x00, 0x75, 0x08,        //   Logical 0…255, Report Size 8
-        0x06, 0x00, 0xFF, 0x09, 0x01, 0x95, 0x01, 0x81, 0x02,  // vendor usage: the length byte
-        0x05, 0x8C, 0x09, 0xFB, 0x09, 0xFC, 0x09, 0xFD, 0x95, 0x03, 0x81, 0x02,  // Symbology Identifier 1–3
-        0x09, 0xFE, 0x95, 0x38, 0x82, 0x02, 0x01,        //   Decoded Data, 56 bytes (buffered bytes)
-        0x06, 0x00, 0xFF, 0x09, 0x02, 0x95, 0x01, 0x81, 0x02,  // vendor code
-        0x95, 0x01, 0x81, 0x03,                          //   reserved
-        0x05, 0x8C, 0x09, 0xFF, 0x75, 0x01, 0x95, 0x01, 0x81, 0x02,  // Decode Data Continued
-        0x75, 0x07, 0x81, 0x03,                          //   padding
-        0xC0, 0xC0,
-    ]
-
     /// A scanner with the data at bytes 2–57 of report 4 (QUIO-style): no length, no AIM.
     static let dataFirst: [UInt8] = [
         0x05, 0x8C, 0x09, 0x02, 0xA1, 0x01, 0x85, 0x04, 0x75, 0x08,
@@ -36,7 +20,7 @@ struct HIDReportDescriptorTests {
     }
 
     @Test func theCommonDescriptorGivesTheCommonLayout() throws {
-        let descriptor = try HIDReportDescriptor(parsing: Self.common)
+        let descriptor = try HIDReportDescriptor(parsing: HIDPOSReports.commonDescriptor)
         #expect(descriptor.numbered && descriptor.inputLength(of: 2) == 63)
         #expect(HIDPOSReportLayout(descriptor: descriptor) == .common)
     }
@@ -111,6 +95,6 @@ struct HIDReportDescriptorTests {
             }
         }
         // Every prefix of a real descriptor, too.
-        for end in 0...Self.common.count { _ = try? HIDReportDescriptor(parsing: Array(Self.common.prefix(end))) }
+        for end in 0...HIDPOSReports.commonDescriptor.count { _ = try? HIDReportDescriptor(parsing: Array(HIDPOSReports.commonDescriptor.prefix(end))) }
     }
 }
