@@ -6,6 +6,8 @@ import ScanBridgeCore
 /// What one device read from a file descriptor does with its node (decode keys, HID
 /// reports, serial bytes); `NodeReadLoop` does the rest. Called on the loop's thread only.
 public protocol NodeReading: AnyObject {
+    /// The device's logger (with its id in the metadata), for the loop's words too.
+    var logger: Logger { get }
     /// Opens the node; while it cannot, the device is `error` and it is tried every second.
     func open() throws(DeviceNodeError) -> DeviceNode
     /// The device as reported, for the node when it is open (its name, USB identity).
@@ -40,11 +42,10 @@ public struct NodeReadLoop: Sendable {
     let reopens: Bool
     public let stop = StopSignal()
 
-    public init(reading: any NodeReading & Sendable, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
-                reopens: Bool = true) {
+    public init(reading: any NodeReading & Sendable, events: AsyncStream<DriverEvent>.Continuation, reopens: Bool = true) {
         self.reading = reading
         self.events = events
-        self.logger = logger
+        self.logger = reading.logger
         self.reopens = reopens
     }
 

@@ -1,6 +1,7 @@
 import DeviceNodes
 import Logging
 import ScanBridgeCore
+import USBDiscovery
 
 /// Keyboard-wedge barcode scanners through evdev: each device is read on a thread of its
 /// own, grabbed so the desktop does not see its keys, and every label it types (keys in the
@@ -24,24 +25,16 @@ public final class EvdevDriver: DeviceDriver {
 
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
-        var loops: [NodeReadLoop] = []
+        var named: [EvdevReading] = []
         for spec in devices {
             do {
-                let reading = try EvdevReading(spec: spec, events: continuation, logger: logger)
-                let loop = NodeReadLoop(reading: reading, events: continuation, logger: reading.logger)
-                loop.start(name: "scanbridge-evdev")
-                loops.append(loop)
+                named.append(try EvdevReading(spec: spec, events: continuation, logger: logger))
             } catch {
                 logger.error("\(spec.path): \(error)")
             }
         }
         let found = discovery?.readers(named: Set(devices.map(\.path)), events: continuation, logger: logger)
-        let watching = found.map { found in Task { await found.run() } }
-        continuation.onTermination = { [loops] _ in
-            for loop in loops { loop.stop.stop() }
-            watching?.cancel()
-            found?.stopAll()
-        }
+        DiscoveredReaders.serve(named: named, discovered: found, threadName: "scanbridge-evdev", events: continuation)
         return stream
     }
 }

@@ -33,12 +33,7 @@ public final class HIDPOSDriver: DeviceDriver {
 
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
-        let loops = paths.map { path in
-            let reading = HIDPOSReading(path: path, events: continuation, logger: logger)
-            let loop = NodeReadLoop(reading: reading, events: continuation, logger: reading.logger)
-            loop.start(name: "scanbridge-hidpos")
-            return loop
-        }
+        let named = paths.map { HIDPOSReading(path: $0, events: continuation, logger: logger) }
         let found = discovery.map { selection in
             DiscoveredReaders(subsystems: ["hidraw"], named: Set(paths), events: continuation, logger: logger,
                               threadName: "scanbridge-hidpos") { [logger] node in
@@ -47,12 +42,7 @@ public final class HIDPOSDriver: DeviceDriver {
                 return (HIDPOSReading(path: node.devnode, id: id, events: continuation, logger: logger), id, reason)
             }
         }
-        let watching = found.map { found in Task { await found.run() } }
-        continuation.onTermination = { _ in
-            for loop in loops { loop.stop.stop() }
-            watching?.cancel()
-            found?.stopAll()
-        }
+        DiscoveredReaders.serve(named: named, discovered: found, threadName: "scanbridge-hidpos", events: continuation)
         return stream
     }
 }

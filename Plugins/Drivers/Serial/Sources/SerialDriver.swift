@@ -25,12 +25,7 @@ public final class SerialDriver: DeviceDriver {
 
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
-        let loops = devices.map { spec in
-            let reading = SerialReading(spec: spec, events: continuation, logger: logger)
-            let loop = NodeReadLoop(reading: reading, events: continuation, logger: reading.logger)
-            loop.start(name: "scanbridge-serial")
-            return loop
-        }
+        let named = devices.map { SerialReading(spec: $0, events: continuation, logger: logger) }
         let found = discovery.map { selection in
             DiscoveredReaders(subsystems: ["tty"], named: Set(devices.map(\.path)), events: continuation, logger: logger,
                               threadName: "scanbridge-serial") { [logger] node in
@@ -41,12 +36,7 @@ public final class SerialDriver: DeviceDriver {
                 return (SerialReading(spec: spec, id: id, events: continuation, logger: logger), id, reason)
             }
         }
-        let watching = found.map { found in Task { await found.run() } }
-        continuation.onTermination = { _ in
-            for loop in loops { loop.stop.stop() }
-            watching?.cancel()
-            found?.stopAll()
-        }
+        DiscoveredReaders.serve(named: named, discovered: found, threadName: "scanbridge-serial", events: continuation)
         return stream
     }
 }

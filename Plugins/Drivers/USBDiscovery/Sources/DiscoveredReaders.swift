@@ -54,7 +54,7 @@ public final class DiscoveredReaders: Sendable {
     private func added(_ node: DiscoveredNode) {
         guard !named.contains(node.devnode), readers.withLock({ $0[node.devnode] == nil }),
               let taken = take(node) else { return }
-        let loop = NodeReadLoop(reading: taken.reading, events: events, logger: logger, reopens: false)
+        let loop = NodeReadLoop(reading: taken.reading, events: events, reopens: false)
         readers.withLock { $0[node.devnode] = (taken.id, loop) }
         logger.info("\(taken.id) at \(node.devnode): \(taken.reason)")
         loop.start(name: threadName)
@@ -64,5 +64,26 @@ public final class DiscoveredReaders: Sendable {
         guard let reader = readers.withLock({ $0.removeValue(forKey: node.devnode) }) else { return }
         reader.loop.stop.stop()
         events.yield(.gone(deviceID: reader.id))
+    }
+}
+
+extension DiscoveredReaders {
+    /// A node driver's run: a `NodeReadLoop` for each reading named with `--device`, and, with
+    /// `discovered`, what discovery finds; all of them end when the driver's stream does.
+    public static func serve(
+        named: [any NodeReading & Sendable], discovered: DiscoveredReaders?, threadName: String,
+        events: AsyncStream<DriverEvent>.Continuation
+    ) {
+        let loops = named.map { reading in
+            let loop = NodeReadLoop(reading: reading, events: events)
+            loop.start(name: threadName)
+            return loop
+        }
+        let watching = discovered.map { found in Task { await found.run() } }
+        events.onTermination = { _ in
+            for loop in loops { loop.stop.stop() }
+            watching?.cancel()
+            discovered?.stopAll()
+        }
     }
 }
