@@ -3,6 +3,7 @@ import ScanBridgeClient
 import ScanBridgeCore
 import ScanBridgeRPC
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
@@ -90,6 +91,41 @@ struct PCSCEndToEndTests {
         let fourth = try await Self.nextScan(&notifications)
         #expect(fourth.seq == third.seq + 1 && fourth.cardType == "desfire" && fourth.uid == "04112233445566")
         last.remove()
+        await client.close()
+        _ = daemon
+    }
+
+    /// A card taken away and put back while the driver is busy elsewhere (here: a card on the
+    /// other reader that is slow to give its UID) is still a new tap: between two wake-ups
+    /// only pcsc-lite's event counter in the upper 16 bits of `dwEventState` tells it.
+    @Test func aCardRemovedAndPutBackWhileTheDriverIsBusyIsANewTap() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+        let card = VirtualCard.type2(uid: Self.uid)
+        let first = try VirtualCardTap(card, port: stack.readerPorts[0])
+        #expect(try await Self.nextScan(&notifications).device == Self.reader)
+
+        // The driver's thread blocks in GET DATA on the other reader until the gate opens.
+        let gate = Gate()
+        let slow = VirtualCard(uid: [0x1C, 0x78, 0xF2, 0xBF], atr: VirtualCard.storageCardATR(name: 0x0001)) { apdu in
+            if apdu.starts(with: [0xFF, 0xCA]) { gate.waitUntilOpen() }
+            return nil
+        }
+        let busy = try VirtualCardTap(slow, port: stack.readerPorts[1])
+        #expect(await eventually(timeout: .seconds(20)) { busy.received.withLock { !$0.isEmpty } })
+        first.remove()
+        let again = try VirtualCardTap(card, port: stack.readerPorts[0])
+        // pcscd powered the card up: it saw the reader empty, then this card, while the driver was busy.
+        #expect(await eventually(timeout: .seconds(20)) { again.controlCodes.withLock { $0.contains(1) } })
+        gate.open()
+
+        let events = [try await Self.nextScan(&notifications), try await Self.nextScan(&notifications)]
+        #expect(Set(events.map(\.device)) == [Self.reader, "pcsc:Virtual_PCD_00_01"])
+        #expect(events.first { $0.device == Self.reader }?.uid == "04A1B2C3D4E5F6", "the card put back is a new tap")
+        again.remove()
+        busy.remove()
         await client.close()
         _ = daemon
     }
@@ -198,6 +234,17 @@ struct PCSCEndToEndTests {
         }
         await client.close()
         _ = daemon
+    }
+}
+
+/// Holds a virtual card's answer (on its own serving thread) until the test opens it.
+private final class Gate: Sendable {
+    private let isOpen = Mutex(false)
+
+    func open() { isOpen.withLock { $0 = true } }
+
+    func waitUntilOpen() {
+        while !isOpen.withLock({ $0 }) { usleep(5_000) }
     }
 }
 
