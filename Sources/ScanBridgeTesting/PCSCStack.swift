@@ -40,9 +40,11 @@ public final class PCSCStack: Sendable {
     /// Starts pcscd with `entries` vpcd entries (two readers each) named `names[i]` (default `Virtual PCD`; give distinct names).
     public init(entries: Int = 1, names: [String] = []) async throws {
         if let reason = Self.unavailableReason { throw Unavailable(description: reason) }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-\(UUID().uuidString.prefix(8))")
+        Self.removeLeftovers()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(Self.folderPrefix + UUID().uuidString.prefix(8))
         let config = directory.appendingPathComponent("reader.conf.d")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Self.recordOwner(in: directory)
         socketPath = directory.appendingPathComponent("pcscd.comm").path
         logPath = directory.appendingPathComponent("pcscd.log").path
         var ports: [Int] = []

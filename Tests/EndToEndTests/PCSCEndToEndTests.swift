@@ -211,6 +211,26 @@ struct PCSCEndToEndTests {
         _ = daemon
     }
 
+    /// A killed test run leaves its pcscd and folder behind; the next stack ends them. The
+    /// leftover here: a folder whose owner has exited and whose "pcscd" (a shell naming the
+    /// folder on its command line, as pcscd does) still runs.
+    @Test func aStackEndsTheLeftoversOfADeadRun() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-leftover-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let owner = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
+        owner.waitUntilExit()
+        try "\(owner.processIdentifier) 0".write(to: folder.appendingPathComponent("owner"), atomically: false, encoding: .utf8)
+        let daemon = try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "sleep 30; :", folder.path])
+        try "\(daemon.processIdentifier)\n".write(to: folder.appendingPathComponent("pcscd.pid"), atomically: false, encoding: .utf8)
+
+        let stack = try await PCSCStack()
+        // Gone or a zombie: the shell's command line is empty then.
+        let commandLine = { (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/cmdline")).readToEnd()) ?? nil }
+        #expect(await eventually(timeout: .seconds(20)) { commandLine()?.isEmpty ?? true }, "the leftover pcscd was killed")
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "its folder was removed")
+        #expect(FileManager.default.fileExists(atPath: stack.directory.path), "a live stack is kept")
+    }
+
     /// pcscd's most readers (16), with odd names: each listed under a stable id of its own,
     /// and each read: pcsc-lite takes 16 states a call, so with 16 readers the driver leaves
     /// out the PnP notification (no reader can come then) rather than a reader (PCSC README, "Limits").
