@@ -8,8 +8,9 @@ packages=(libsqlite3-dev util-linux "$@")
 # guest runs scripts with /usr/bin/python3 (the host's root is the guest's): Debian's python3.
 packages+=(python3)
 # The PC/SC driver links libpcsclite; its tests run the real pcscd with vsmartcard's virtual
-# reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools).
-packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools)
+# reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools). A second PC/SC client
+# holding a reader exclusively in the tests is Perl's Chipcard::PCSC (libpcsc-perl).
+packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools libpcsc-perl)
 
 missing=()
 for package in "${packages[@]}"; do

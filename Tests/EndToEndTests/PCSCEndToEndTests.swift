@@ -130,6 +130,41 @@ struct PCSCEndToEndTests {
         _ = daemon
     }
 
+    /// One reader in `state`; fails after 20 s.
+    static func waitForReader(_ id: String, _ client: ScanBridgeClient, state: Device.State) async throws -> Device {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let device = try await client.devices().first(where: { $0.id == id && $0.state == state }) { return device }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TimedOut(what: "\(id) \(state.rawValue); have \(try await client.devices())")
+    }
+
+    /// A reader another PC/SC client holds with SCARD_SHARE_EXCLUSIVE is `busy`, `ready` once
+    /// that client lets go, and the next tap on it is read.
+    @Test func aReaderHeldExclusivelyIsBusyThenReadyAndReadsTheNextTap() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+        let tap = try VirtualCardTap(VirtualCard.type2(uid: Self.uid), port: stack.readerPorts[0])
+        _ = try await Self.nextScan(&notifications)
+
+        let hold = try await stack.holdExclusively(stack.readerNames[0])
+        let busy = try await Self.waitForReader(Self.reader, client, state: .busy)
+        #expect(busy.error?.contains("exclusively") == true)
+        hold.release()
+        _ = try await Self.waitForReader(Self.reader, client, state: .ready)
+
+        tap.remove()
+        let next = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 1, 2, 3, 4, 5, 6]), port: stack.readerPorts[0])
+        let event = try await Self.nextScan(&notifications)
+        #expect(event.device == Self.reader && event.uid == "04010203040506")
+        next.remove()
+        await client.close()
+        _ = daemon
+    }
+
     @Test func anArmedTapLinksTheCardAndLaterTapsIdentifyOrBlockIt() async throws {
         let stack = try await PCSCStack()
         let (daemon, client, iterator) = try await Self.start(stack)

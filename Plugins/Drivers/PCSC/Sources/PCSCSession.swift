@@ -53,16 +53,21 @@ final class PCSCSession {
                 let code = context.waitForChange(&states, milliseconds: settings.relistMilliseconds)
                 if control.isStopped { return .stopped }
                 switch code {
-                case Int(SCARD_S_SUCCESS):
+                case Int(SCARD_S_SUCCESS), Int(SCARD_E_TIMEOUT):
+                    // Time-outs too: pcsc-lite fills every state, and flags a reader that another
+                    // program takes exclusively as changed only when it was in use before, so that
+                    // change is seen here at the latest after relistMilliseconds.
                     let first = plugAndPlay ? 1 : 0
-                    if plugAndPlay { plugAndPlayState = states[0].dwEventState & ~DWORD(SCARD_STATE_CHANGED) }
+                    if plugAndPlay, code == Int(SCARD_S_SUCCESS) {
+                        plugAndPlayState = states[0].dwEventState & ~DWORD(SCARD_STATE_CHANGED)
+                    }
                     var watched = readers
                     defer { readers = watched }
                     var settling = false
                     for index in watched.indices { settling = try update(&watched[index], with: states[index + first]) || settling }
                     // A reader pcscd has not polled yet: ask again shortly rather than spin.
                     if settling, !control.sleep(seconds: 0.1) { return .stopped }
-                case Int(SCARD_E_TIMEOUT), Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
+                case Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
                     break  // re-list below: a reader may have gone or come
                 default:
                     let error = PCSCError(code)
@@ -123,7 +128,8 @@ final class PCSCSession {
     @discardableResult
     private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) throws(PCSCError) -> Bool {
         let event = state.dwEventState
-        guard event & DWORD(SCARD_STATE_CHANGED) != 0 else { return false }
+        let exclusiveMoved = (event ^ reader.currentState) & DWORD(SCARD_STATE_EXCLUSIVE) != 0
+        guard event & DWORD(SCARD_STATE_CHANGED) != 0 || exclusiveMoved else { return false }
         let previous = reader.currentState
         reader.currentState = event & ~DWORD(SCARD_STATE_CHANGED)
         if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
