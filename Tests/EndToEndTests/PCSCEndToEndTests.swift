@@ -109,6 +109,7 @@ struct PCSCEndToEndTests {
 
         // The driver's thread blocks in GET DATA on the other reader until the gate opens.
         let gate = Gate()
+        defer { gate.open() }  // never leave pcscd's reader blocked in that card's answer
         let slow = VirtualCard(uid: [0x1C, 0x78, 0xF2, 0xBF], atr: VirtualCard.storageCardATR(name: 0x0001)) { apdu in
             if apdu.starts(with: [0xFF, 0xCA]) { gate.waitUntilOpen() }
             return nil
