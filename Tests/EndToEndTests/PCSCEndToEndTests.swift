@@ -248,19 +248,19 @@ struct PCSCEndToEndTests {
     }
 
     /// A killed test run leaves its pcscd and folder behind; the next stack ends them. The
-    /// leftover here: a folder whose owner has exited and whose "pcscd" (a shell naming the
+    /// leftover here: a folder whose owner has exited and whose "pcscd" (a process naming the
     /// folder on its command line, as pcscd does) still runs.
     @Test func aStackEndsTheLeftoversOfADeadRun() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-leftover-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let owner = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
-        owner.waitUntilExit()
+        while owner.isRunning { try await Task.sleep(for: .milliseconds(5)) }
         try "\(owner.processIdentifier) 0".write(to: folder.appendingPathComponent("owner"), atomically: false, encoding: .utf8)
-        let daemon = try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "sleep 30; :", folder.path])
+        let daemon = try Process.run(URL(fileURLWithPath: "/usr/bin/perl"), arguments: ["-e", "sleep 30", folder.path])
         try "\(daemon.processIdentifier)\n".write(to: folder.appendingPathComponent("pcscd.pid"), atomically: false, encoding: .utf8)
 
         let stack = try await PCSCStack()
-        // Gone or a zombie: the shell's command line is empty then.
+        // Gone or a zombie: its command line is empty then.
         let commandLine = { (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/cmdline")).readToEnd()) ?? nil }
         #expect(await eventually(timeout: .seconds(20)) { commandLine()?.isEmpty ?? true }, "the leftover pcscd was killed")
         #expect(!FileManager.default.fileExists(atPath: folder.path), "its folder was removed")
