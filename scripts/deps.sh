@@ -10,7 +10,8 @@ packages+=(python3)
 # The PC/SC driver links libpcsclite; its tests run the real pcscd with vsmartcard's virtual
 # reader (vpcd), and the benchmark compares with pcsc_scan (pcsc-tools). The hardware lab's
 # guest runs the host's pcscd with libccid (USB CCID readers) for QEMU's usb-ccid reader.
-packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools libccid)
+# A second PC/SC client holding a reader exclusively in the tests is Perl's Chipcard::PCSC.
+packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools libccid libpcsc-perl)
 # The keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and
 # xkb-data's layouts.
 packages+=(libxkbcommon-dev xkb-data)

@@ -23,9 +23,10 @@ public final class PCSCStack: Sendable {
     }
 
     /// Why this machine cannot run a private pcscd, or nil when it can.
+    static let vpcdLibrary = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
+
     public static let unavailableReason: String? = {
-        let vpcd = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
-        for (path, package) in [("/usr/sbin/pcscd", "pcscd"), (vpcd, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux")]
+        for (path, package) in [("/usr/sbin/pcscd", "pcscd"), (vpcdLibrary, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux")]
         where !FileManager.default.fileExists(atPath: path) {
             return "\(path) is missing: install the Debian package \(package) (make deps does)"
         }
@@ -39,9 +40,11 @@ public final class PCSCStack: Sendable {
     /// Starts pcscd with `entries` vpcd entries (two readers each) named `names[i]` (default `Virtual PCD`; give distinct names).
     public init(entries: Int = 1, names: [String] = []) async throws {
         if let reason = Self.unavailableReason { throw Unavailable(description: reason) }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-\(UUID().uuidString.prefix(8))")
+        Self.removeLeftovers()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(Self.folderPrefix + UUID().uuidString.prefix(8))
         let config = directory.appendingPathComponent("reader.conf.d")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Self.recordOwner(in: directory)
         socketPath = directory.appendingPathComponent("pcscd.comm").path
         logPath = directory.appendingPathComponent("pcscd.log").path
         var ports: [Int] = []
@@ -53,10 +56,20 @@ public final class PCSCStack: Sendable {
             // The last number is the slot. pcscd 1.9.9 gives serial readers of the same name the
             // same names ("Virtual PCD 00 00" twice), which no client can tell apart: name entries differently.
             readerNames += [name + " 00 00", name + " 00 01"]
+            // vpcd keeps its connections in static slots 0 and 1 whatever the entry, and pcscd
+            // loads a library once per path (dlopen, once per file): entries sharing one copy
+            // would all poll the last entry's ports. A copy of its own per entry keeps them apart.
+            var library = Self.vpcdLibrary
+            if entry > 0 {
+                library = directory.appendingPathComponent("libifdvpcd-\(entry).so").path
+                // The real file: the installed name is a relative symbolic link.
+                let real = URL(fileURLWithPath: Self.vpcdLibrary).resolvingSymlinksInPath().path
+                try FileManager.default.copyItem(atPath: real, toPath: library)
+            }
             let text = """
                 FRIENDLYNAME "\(name)"
                 DEVICENAME   /dev/null:0x\(String(port, radix: 16))
-                LIBPATH      /usr/lib/pcsc/drivers/serial/libifdvpcd.so
+                LIBPATH      \(library)
                 CHANNELID    0x\(String(port, radix: 16))
 
                 """

@@ -3,6 +3,7 @@ import ScanBridgeClient
 import ScanBridgeCore
 import ScanBridgeRPC
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
@@ -74,7 +75,7 @@ struct PCSCEndToEndTests {
         #expect(event.atr == Hex(VirtualCard.storageCardATR(name: 0x0003)))
         #expect(event.ndef == [NDEFRecord(type: "U", value: "https://example.com/c/1")])
         #expect(event.resolution.handler == "card-link" && event.resolution.status == "unknown")
-        try await tap.remove(seenBy: stack, reader: 0)
+        tap.remove()
 
         // The same card again is a new tap; a text record and a bigger tag this time.
         card = VirtualCard.type2(uid: Self.uid, sizeByte: 0x6D, ndef: VirtualCard.ndefText("Hallo", language: "de"))
@@ -89,13 +90,84 @@ struct PCSCEndToEndTests {
         #expect(third.device == "pcsc:Virtual_PCD_00_01" && third.uid == "1C78F2BF" && third.cardType == "mifare-classic-1k")
         #expect(third.ndef == nil)
         other.remove()
-        try await again.remove(seenBy: stack, reader: 0)
+        again.remove()
         // Cards that stayed on the reader were not reported twice: the next event is the next tap.
         let desfire = VirtualCard(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], atr: [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80])
         let last = try VirtualCardTap(desfire, port: stack.readerPorts[0])
         let fourth = try await Self.nextScan(&notifications)
         #expect(fourth.seq == third.seq + 1 && fourth.cardType == "desfire" && fourth.uid == "04112233445566")
         last.remove()
+        await client.close()
+        _ = daemon
+    }
+
+    /// A card taken away and put back while the driver is busy elsewhere (here: a card on the
+    /// other reader that is slow to give its UID) is still a new tap: between two wake-ups
+    /// only pcsc-lite's event counter in the upper 16 bits of `dwEventState` tells it.
+    @Test func aCardRemovedAndPutBackWhileTheDriverIsBusyIsANewTap() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+        let card = VirtualCard.type2(uid: Self.uid)
+        let first = try VirtualCardTap(card, port: stack.readerPorts[0])
+        #expect(try await Self.nextScan(&notifications).device == Self.reader)
+
+        // The driver's thread blocks in GET DATA on the other reader until the gate opens.
+        let gate = Gate()
+        defer { gate.open() }  // never leave pcscd's reader blocked in that card's answer
+        let slow = VirtualCard(uid: [0x1C, 0x78, 0xF2, 0xBF], atr: VirtualCard.storageCardATR(name: 0x0001)) { apdu in
+            if apdu.starts(with: [0xFF, 0xCA]) { gate.waitUntilOpen() }
+            return nil
+        }
+        let busy = try VirtualCardTap(slow, port: stack.readerPorts[1])
+        #expect(await eventually(timeout: .seconds(20)) { busy.received.withLock { !$0.isEmpty } })
+        first.remove()
+        let again = try VirtualCardTap(card, port: stack.readerPorts[0])
+        // pcscd powered the card up: it saw the reader empty, then this card, while the driver was busy.
+        #expect(await eventually(timeout: .seconds(20)) { again.controlCodes.withLock { $0.contains(1) } })
+        gate.open()
+
+        let events = [try await Self.nextScan(&notifications), try await Self.nextScan(&notifications)]
+        #expect(Set(events.map(\.device)) == [Self.reader, "pcsc:Virtual_PCD_00_01"])
+        #expect(events.first { $0.device == Self.reader }?.uid == "04A1B2C3D4E5F6", "the card put back is a new tap")
+        again.remove()
+        busy.remove()
+        await client.close()
+        _ = daemon
+    }
+
+    /// One reader in `state`; fails after 20 s.
+    static func waitForReader(_ id: String, _ client: ScanBridgeClient, state: Device.State) async throws -> Device {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let device = try await client.devices().first(where: { $0.id == id && $0.state == state }) { return device }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TimedOut(what: "\(id) \(state.rawValue); have \(try await client.devices())")
+    }
+
+    /// A reader another PC/SC client holds with SCARD_SHARE_EXCLUSIVE is `busy`, `ready` once
+    /// that client lets go, and the next tap on it is read.
+    @Test func aReaderHeldExclusivelyIsBusyThenReadyAndReadsTheNextTap() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+        let tap = try VirtualCardTap(VirtualCard.type2(uid: Self.uid), port: stack.readerPorts[0])
+        _ = try await Self.nextScan(&notifications)
+
+        let hold = try await stack.holdExclusively(stack.readerNames[0])
+        let busy = try await Self.waitForReader(Self.reader, client, state: .busy)
+        #expect(busy.error?.contains("exclusively") == true)
+        hold.release()
+        _ = try await Self.waitForReader(Self.reader, client, state: .ready)
+
+        tap.remove()
+        let next = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 1, 2, 3, 4, 5, 6]), port: stack.readerPorts[0])
+        let event = try await Self.nextScan(&notifications)
+        #expect(event.device == Self.reader && event.uid == "04010203040506")
+        next.remove()
         await client.close()
         _ = daemon
     }
@@ -110,7 +182,7 @@ struct PCSCEndToEndTests {
         func tapOnce() async throws -> ScanEvent {
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
             let event = try await Self.nextScan(&notifications)
-            try await tap.remove(seenBy: stack, reader: 0)
+            tap.remove()
             return event
         }
         #expect(try await tapOnce().resolution.status == "unknown")
@@ -182,19 +254,60 @@ struct PCSCEndToEndTests {
         _ = daemon
     }
 
-    /// pcscd's most readers (16), with odd names: each listed under a stable id of its own. pcsc-lite watches 16 states a call, the PnP notification being
-    /// one, so the driver watches 15 readers and logs the 16th (PCSC README, "Quirk Use").
-    @Test func sixteenReadersWithOddNamesAreListed() async throws {
+    /// A killed test run leaves its pcscd and folder behind; the next stack ends them. The
+    /// leftover here: a folder whose owner has exited and whose "pcscd" (a process naming the
+    /// folder on its command line, as pcscd does) still runs.
+    @Test func aStackEndsTheLeftoversOfADeadRun() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-leftover-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let owner = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
+        while owner.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        try "\(owner.processIdentifier) 0".write(to: folder.appendingPathComponent("owner"), atomically: false, encoding: .utf8)
+        let daemon = try Process.run(URL(fileURLWithPath: "/usr/bin/perl"), arguments: ["-e", "sleep 30", folder.path])
+        try "\(daemon.processIdentifier)\n".write(to: folder.appendingPathComponent("pcscd.pid"), atomically: false, encoding: .utf8)
+
+        let stack = try await PCSCStack()
+        // Gone or a zombie: its command line is empty then.
+        let commandLine = { (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/cmdline")).readToEnd()) ?? nil }
+        #expect(await eventually(timeout: .seconds(20)) { commandLine()?.isEmpty ?? true }, "the leftover pcscd was killed")
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "its folder was removed")
+        #expect(FileManager.default.fileExists(atPath: stack.directory.path), "a live stack is kept")
+    }
+
+    /// pcscd's most readers (16), with odd names: each listed under a stable id of its own,
+    /// and each read: pcsc-lite takes 16 states a call, so with 16 readers the driver leaves
+    /// out the PnP notification (no reader can come then) rather than a reader (PCSC README, "Limits").
+    @Test func sixteenReadersWithOddNamesAreListedAndRead() async throws {
         let names = ["Reader «Kasse» #1", "ACS ACR122U PICC Interface", "a/b\\c:d", "Virtual PCD", "Ünïcødé Leser",
                      "x", "semi;colon (SN123)", String(repeating: "Long", count: 25)]
         let stack = try await PCSCStack(entries: 8, names: names)
-        let (daemon, client, _) = try await Self.start(stack)
-        let readers = try await Self.waitForReaders(client, count: 15)
-        #expect(Set(readers.map(\.id)).count == 15 && Set(readers.map(\.name)).isSubset(of: Set(stack.readerNames)))
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        let readers = try await Self.waitForReaders(client, count: 16)
+        #expect(Set(readers.map(\.id)).count == 16 && Set(readers.map(\.name)) == Set(stack.readerNames))
         #expect(readers.first { $0.name.hasPrefix("ACS") }?.vendorId == "072f")
         #expect(readers.first { $0.name.hasPrefix("semi") }?.serial == "SN123")
+
+        for index in [0, 15] {
+            let tap = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 0, 0, 0, 0, 0, UInt8(index)]), port: stack.readerPorts[index])
+            let event = try await Self.nextScan(&notifications)
+            #expect(event.device == readers.first { $0.name == stack.readerNames[index] }?.id)
+            #expect(event.uid == String(format: "040000000000%02X", index))
+            tap.remove()
+        }
         await client.close()
         _ = daemon
+    }
+}
+
+/// Holds a virtual card's answer (on its own serving thread) until the test opens it.
+private final class Gate: Sendable {
+    private let isOpen = Mutex(false)
+
+    func open() { isOpen.withLock { $0 = true } }
+
+    func waitUntilOpen() {
+        while !isOpen.withLock({ $0 }) { usleep(5_000) }
     }
 }
 

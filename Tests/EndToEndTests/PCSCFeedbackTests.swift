@@ -37,7 +37,7 @@ struct PCSCFeedbackTests {
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])
             let event = try await PCSCEndToEndTests.nextScan(&notifications)
             let led = try await Self.ledCommands(on: tap)
-            try await tap.remove(seenBy: stack, reader: 0)
+            tap.remove()
             return (event.resolution.status, led)
         }
         let unknown = try await tap()
@@ -113,7 +113,7 @@ struct PCSCFeedbackTests {
             let event = try await PCSCEndToEndTests.nextScan(&notifications)
             #expect(event.uid == "041020304050" + String(format: "%02X", index))
             #expect(try await Self.ledCommands(on: tap) == [Self.red])
-            try await tap.remove(seenBy: stack, reader: 0)
+            tap.remove()
         }
         let readers = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
         #expect(readers.allSatisfy { $0.state == .ready && $0.error == nil })

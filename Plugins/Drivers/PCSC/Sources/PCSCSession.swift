@@ -20,6 +20,9 @@ final class PCSCSession {
     /// Readers past pcsc-lite's limit, logged once each.
     private var unwatched: Set<String> = []
     private var plugAndPlayState = DWORD(SCARD_STATE_UNAWARE)
+    /// pcsc-lite's PCSCLITE_MAX_READERS_CONTEXTS: the most states one SCardGetStatusChange takes
+    /// (more is SCARD_E_INVALID_PARAMETER) and the most readers pcscd serves ("Max number of readers reached").
+    static let mostStates = Int(PCSCLITE_MAX_READERS_CONTEXTS)
     private let plugAndPlayName = strdup(PCSCContext.plugAndPlayReader)!
 
     init(context: PCSCContext, settings: PCSCSettings, control: PCSCControl,
@@ -41,20 +44,30 @@ final class PCSCSession {
             try relist()
             onStarted()
             while !control.isStopped {
-                var states = [readerState(name: plugAndPlayName, current: plugAndPlayState)]
+                // pcsc-lite takes at most 16 states a call, and pcscd serves at most 16 readers: with
+                // 16 listed no reader can come, so the PnP pseudo-reader makes room for the 16th.
+                // A reader that goes shows in its own state (and in the re-list).
+                let plugAndPlay = readers.count < Self.mostStates
+                var states = (plugAndPlay ? [readerState(name: plugAndPlayName, current: plugAndPlayState)] : [])
                     + readers.map { readerState(name: $0.cName, current: $0.currentState) }
                 let code = context.waitForChange(&states, milliseconds: settings.relistMilliseconds)
                 if control.isStopped { return .stopped }
                 switch code {
-                case Int(SCARD_S_SUCCESS):
-                    plugAndPlayState = states[0].dwEventState & ~DWORD(SCARD_STATE_CHANGED)
+                case Int(SCARD_S_SUCCESS), Int(SCARD_E_TIMEOUT):
+                    // Time-outs too: pcsc-lite fills every state, and flags a reader that another
+                    // program takes exclusively as changed only when it was in use before, so that
+                    // change is seen here at the latest after relistMilliseconds.
+                    let first = plugAndPlay ? 1 : 0
+                    if plugAndPlay, code == Int(SCARD_S_SUCCESS) {
+                        plugAndPlayState = states[0].dwEventState & ~DWORD(SCARD_STATE_CHANGED)
+                    }
                     var watched = readers
                     defer { readers = watched }
                     var settling = false
-                    for index in watched.indices { settling = try update(&watched[index], with: states[index + 1]) || settling }
+                    for index in watched.indices { settling = try update(&watched[index], with: states[index + first]) || settling }
                     // A reader pcscd has not polled yet: ask again shortly rather than spin.
                     if settling, !control.sleep(seconds: 0.1) { return .stopped }
-                case Int(SCARD_E_TIMEOUT), Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
+                case Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
                     break  // re-list below: a reader may have gone or come
                 default:
                     let error = PCSCError(code)
@@ -94,17 +107,14 @@ final class PCSCSession {
             reader.releaseName()
         }
         readers.removeAll { !names.contains($0.name) }
-        // pcsc-lite watches at most 16 states per call, the PnP pseudo-reader being one of them.
-        let room = Int(PCSCLITE_MAX_READERS_CONTEXTS) - 1
+        // pcscd serves at most 16 readers, so this is only a guard against a pcscd built otherwise.
+        let room = Self.mostStates
         for name in names where !readers.contains(where: { $0.name == name }) {
             guard readers.count < room else {
                 if unwatched.insert(name).inserted { logger.warning("more than \(room) readers: \(name) is not watched") }
                 continue
             }
-            var id = PCSCReaderIdentity.deviceID(readerName: name)
-            let base = id
-            var suffix = 2
-            while readers.contains(where: { $0.device.id == id }) { id = "\(base)_\(suffix)"; suffix += 1 }
+            let id = PCSCReaderIdentity.deviceID(readerName: name, taken: Set(readers.map(\.device.id)))
             let reader = PCSCWatchedReader(name: name, device: PCSCReaderIdentity.device(readerName: name, id: id))
             readers.append(reader)
             events.yield(.device(reader.device))
@@ -118,7 +128,8 @@ final class PCSCSession {
     @discardableResult
     private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) throws(PCSCError) -> Bool {
         let event = state.dwEventState
-        guard event & DWORD(SCARD_STATE_CHANGED) != 0 else { return false }
+        let exclusiveMoved = (event ^ reader.currentState) & DWORD(SCARD_STATE_EXCLUSIVE) != 0
+        guard event & DWORD(SCARD_STATE_CHANGED) != 0 || exclusiveMoved else { return false }
         let previous = reader.currentState
         reader.currentState = event & ~DWORD(SCARD_STATE_CHANGED)
         if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
