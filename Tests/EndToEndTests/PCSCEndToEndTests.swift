@@ -41,12 +41,7 @@ struct PCSCEndToEndTests {
 
     /// The next scan event; fails after 30 s instead of waiting forever for a tap that was missed.
     static func nextScan(_ notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> ScanEvent {
-        let iterator = UncheckedBox(notifications)
-        let event = try await within(30, "a scan event") {
-            try #require(try await next("scan", from: &iterator.value).scanEvent())
-        }
-        notifications = iterator.value
-        return event
+        try #require(try await next("scan", from: &notifications, seconds: 30).scanEvent())
     }
 
     /// The next `device.changed` notification that puts a device in `state` (earlier ones are skipped).
@@ -309,12 +304,6 @@ private final class Gate: Sendable {
     func waitUntilOpen() {
         while !isOpen.withLock({ $0 }) { usleep(5_000) }
     }
-}
-
-/// Lets a test's notification iterator cross into the timeout task; only one task uses it at a time.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 private func Hex(_ bytes: [UInt8]) -> String {

@@ -7,7 +7,11 @@ import Testing
 
 /// The serial driver in the real daemon, reading the far end of a pty as it would a
 /// `/dev/ttyACM*` scanner (`--device serial:PATH`): the test writes what the scanner sends.
-@Suite("Serial scanners end to end")
+///
+/// One test at a time: the kernel gives a closed pty's number to the next one opened, and a
+/// daemon reopens a named device that went away (as it should a replugged `ttyACM0`), so a
+/// daemon whose pty was closed would read the next test's.
+@Suite("Serial scanners end to end", .serialized)
 struct SerialEndToEndTests {
     /// A daemon reading `pty` with `settings`, its device ready (in raw mode), subscribed to
     /// barcodes. Keep the harness: the daemon is killed when it goes.
@@ -75,5 +79,6 @@ struct SerialEndToEndTests {
         #expect(try await client.devices().first?.state != .ready)
         #expect(daemon.log.contains("dropped 10001 bytes"))
         await client.close()
+        try await daemon.stop()  // before the next test's pty takes this one's number
     }
 }

@@ -43,16 +43,25 @@ func within<T: Sendable>(_ seconds: Double = 20, _ what: String, _ body: @escapi
     }
 }
 
-/// Reads notifications until one with `method` arrives (others are skipped).
+/// Reads notifications until one with `method` arrives (others are skipped); fails after
+/// `seconds` instead of waiting forever for a notification that never comes.
 func next(
     _ method: String, from iterator: inout AsyncStream<ClientNotification>.Iterator, seconds: Double = 20
 ) async throws -> ClientNotification {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        guard let notification = await iterator.next() else { throw TimedOut(what: "\(method) (connection closed)") }
-        if notification.method == method { return notification }
+    let box = UncheckedBox(iterator)
+    defer { iterator = box.value }
+    return try await within(seconds, method) {
+        while true {
+            guard let notification = await box.value.next() else { throw TimedOut(what: "\(method) (connection closed)") }
+            if notification.method == method { return notification }
+        }
     }
-    throw TimedOut(what: method)
+}
+
+/// Lets a test's notification iterator cross into the timeout task; only one task uses it at a time.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// Expects `body` to fail with the JSON-RPC error `code`; returns the error.
