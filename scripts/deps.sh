@@ -13,6 +13,10 @@ packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools)
 # The keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and
 # xkb-data's layouts.
 packages+=(libxkbcommon-dev xkb-data)
+# The camera driver decodes frames with libzbar (barcodes, QR) and libdmtx (Data Matrix),
+# and its file camera reads PNG frames with libpng. Its tests and the demo draw labels with
+# qrencode and zint; zbar-tools (zbarimg) is there to compare with.
+packages+=(libzbar-dev libdmtx-dev libpng-dev qrencode zint zbar-tools)
 
 missing=()
 for package in "${packages[@]}"; do
