@@ -1,6 +1,7 @@
 @testable import CameraDriver
 import Foundation
 import ScanBridgeTesting
+import Synchronization
 
 /// What a camera does to a printed label, done to test frames: turned, scaled, out of
 /// focus, noisy, several in one picture.
@@ -85,14 +86,31 @@ enum TestFrames {
     static func path(_ name: String) -> String { directory + "/" + name + "-" + UUID().uuidString + ".png" }
 
     static func qr(_ text: String, moduleSize: Int = 4) throws -> GrayFrame {
-        let file = path("qr")
-        try CodeImages.qr(text, to: file, moduleSize: moduleSize)
-        return try FrameFiles.read(path: file)
+        try cached("qr \(moduleSize) \(text)") { try CodeImages.qr(text, to: $0, moduleSize: moduleSize) }
     }
 
     static func zint(_ kind: CodeImages.Kind, _ data: String, scale: Int = 2) throws -> GrayFrame {
-        let file = path("zint")
-        try CodeImages.zint(kind, data, to: file, scale: scale)
-        return try FrameFiles.read(path: file)
+        try cached("zint \(kind) \(scale) \(data)") { try CodeImages.zint(kind, data, to: $0, scale: scale) }
+    }
+
+    /// Each image is drawn once per test run: the generators are processes, and a burst of
+    /// them slows the suites that run beside these.
+    private static let drawn = Mutex<[String: GrayFrame]>([:])
+
+    private static func cached(_ key: String, draw: (String) throws -> Void) throws -> GrayFrame {
+        if let frame = drawn.withLock({ $0[key] }) { return frame }
+        let file = path("drawn")
+        try draw(file)
+        let frame = try FrameFiles.read(path: file)
+        drawn.withLock { $0[key] = frame }
+        return frame
+    }
+}
+
+/// Runs `body` on a new thread, not on Swift's cooperative pool (which has a thread a core:
+/// seconds of image work there would delay every other suite's tasks).
+func onAThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
