@@ -84,7 +84,9 @@ final class FileCameraLoop: @unchecked Sendable {
                 if badFrames.insert("\(error)").inserted { logger.warning("skipped a frame: \(error)") }
             }
             due = max(due + period, ContinuousClock.now)
-            guard stop.sleep(seconds: Double((due - ContinuousClock.now) / .microseconds(1)) / 1_000_000) else { return }
+            // Never negative: poll takes a negative timeout as "forever".
+            let wait = max(0, Double((due - ContinuousClock.now) / .microseconds(1)) / 1_000_000)
+            guard stop.sleep(seconds: wait) else { return }
         }
     }
 
