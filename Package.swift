@@ -74,6 +74,13 @@ let package = Package(
                 path: "Plugins/Drivers/HIDPOS/Sources", swiftSettings: strict),
         .target(name: "SerialDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "USBDiscovery", log],
                 path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
+        // libzbar and libdmtx decode camera frames; libpng reads the file camera's PNG frames
+        // (Debian packages libzbar-dev, libdmtx-dev, libpng-dev).
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CDmtx", pkgConfig: "libdmtx", providers: [.apt(["libdmtx-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CameraDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CZBar", "CDmtx", "CPNG", log],
+                path: "Plugins/Drivers/Camera/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
 
@@ -86,7 +93,7 @@ let package = Package(
 
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDiscovery",
+            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDiscovery", "CameraDriver",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -125,6 +132,8 @@ let package = Package(
                     path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
         .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],
                     path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
+        .testTarget(name: "CameraDriverTests", dependencies: ["CameraDriver", "ScanBridgeCore", "ScanBridgeTesting"],
+                    path: "Plugins/Drivers/Camera/Tests", swiftSettings: strict),
         .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeCore"],
                     path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
         .testTarget(name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeCore", "ScanBridgeCodes"],

@@ -44,7 +44,23 @@ start --drivers mock
 "$bin/scanbridge" cards block 04112233445566 >/dev/null
 stop
 
-start --config demo/scanbridge.yaml
+# A file camera at the repair bench: 4 s of an empty bench, a repair-order label (drawn by
+# qrencode) held in view for 2 s, 4 s of empty bench again, over and over; each showing is
+# one scan resolved by order-lookup.
+camera=()
+if command -v qrencode >/dev/null 2>&1; then
+    frames="$data/bench-camera"
+    rm -rf "$frames" && mkdir -p "$frames"
+    for i in $(seq 1 8) $(seq 13 20); do
+        { printf 'P5\n320 240\n255\n'; head -c $((320 * 240)) /dev/zero | tr '\0' '\377'; } >"$frames/$(printf %02d "$i").pgm"
+    done
+    for i in 09 10 11 12; do qrencode -s 6 -m 4 -o "$frames/$i.png" "https://app.repairminder.com/orders/ord_1002"; done
+    camera=(--device "file-camera:$frames,fps=2,loop=yes,out-of-view=1500")
+else
+    echo "qrencode is missing (scripts/deps.sh installs it): no file camera in this demo" >&2
+fi
+
+start --config demo/scanbridge.yaml "${camera[@]}"
 
 echo "ScanBridge demo: daemon log in $data/scanbridged.log, socket $SCANBRIDGE_SOCKET"
 echo "Try in another terminal: export SCANBRIDGE_SOCKET=$SCANBRIDGE_SOCKET; then"

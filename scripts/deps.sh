@@ -17,6 +17,10 @@ packages+=(libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools libccid libpcsc-perl
 packages+=(libxkbcommon-dev xkb-data)
 # Scanners (and cameras) are found and followed through libudev.
 packages+=(libudev-dev)
+# The camera driver decodes frames with libzbar (barcodes, QR) and libdmtx (Data Matrix),
+# and its file camera reads PNG frames with libpng. Its tests and the demo draw labels with
+# qrencode and zint; zbar-tools (zbarimg) is there to compare with.
+packages+=(libzbar-dev libdmtx-dev libpng-dev qrencode zint zbar-tools)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,3 +1,4 @@
+import CameraDriver
 import CardLink
 import EvdevDriver
 import HIDPOSDriver
@@ -11,7 +12,7 @@ import SerialDriver
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial"]
+    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera"]
 
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
@@ -30,6 +31,7 @@ enum BuiltinPlugins {
         var evdevDevices: [EvdevDeviceSpec] = []
         var serialDevices: [SerialDeviceSpec] = []
         var hidposPaths: [String] = []
+        var fileCameras: [FileCameraSpec] = []
         for option in settings.deviceOptions {
             do {
                 switch option.driver {
@@ -38,6 +40,7 @@ enum BuiltinPlugins {
                 case "hidpos":
                     try HIDPOSDriver.checkSettings(option.settings)
                     hidposPaths.append(option.path)
+                case FileCameraDriver.driverName: fileCameras.append(try FileCameraSpec(path: option.path, settings: option.settings))
                 default:
                     logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
                                  metadata: ["device.path": "\(option.path)"])
@@ -57,6 +60,7 @@ enum BuiltinPlugins {
             ("serial", serialDevices.count, {
                 SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.selection, logger: $0)
             }),
+            (FileCameraDriver.driverName, fileCameras.count, { FileCameraDriver(devices: fileCameras, logger: $0) }),
         ]
         for driver in named {
             if settings.drivers.contains(driver.name) {

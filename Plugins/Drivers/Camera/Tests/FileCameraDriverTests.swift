@@ -1,0 +1,77 @@
+@testable import CameraDriver
+import Foundation
+import ScanBridgeCore
+import ScanBridgeTesting
+import Testing
+
+/// The file camera as the daemon runs it, on real files; its events read until what the
+/// test waits for (no timing assertions: the stream is read until the expected event).
+struct FileCameraDriverTests {
+    static func folder(_ frames: [(String, (String) throws -> Void)]) throws -> String {
+        let path = TestFrames.directory + "/camera-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, make) in frames { try make(path + "/" + name) }
+        return path
+    }
+
+    /// The reads of the first `count`, after the device went `ready`.
+    static func reads(_ spec: FileCameraSpec, count: Int) async -> [RawRead] {
+        let stream = FileCameraDriver(devices: [spec]).events()
+        var reads: [RawRead] = []
+        for await event in stream {
+            if case .read(let read) = event { reads.append(read) }
+            if reads.count == count { break }
+        }
+        return reads
+    }
+
+    @Test func aFolderOfFramesGivesEachCodeOnce() async throws {
+        let path = try Self.folder([
+            ("01.png", { try CodeImages.qr("RO-2024-0042", to: $0) }),
+            ("02.png", { try CodeImages.qr("RO-2024-0042", to: $0) }),
+            ("03.png", { try CodeImages.zint(.ean13, "590123412345", to: $0) }),
+            ("04.txt", { try Data("not a frame".utf8).write(to: URL(fileURLWithPath: $0)) }),
+            ("05.pgm", { try Data("P5\n1".utf8).write(to: URL(fileURLWithPath: $0)) }),
+            ("06.png", { try CodeImages.qr("END", to: $0) }),
+        ])
+        let spec = try FileCameraSpec(path: path, settings: ["fps": "50"])
+        let reads = await Self.reads(spec, count: 3)
+        #expect(reads.map(\.text) == ["RO-2024-0042", "5901234123457", "END"])
+        #expect(reads.map(\.symbology) == ["qr", "ean-13", "qr"])
+        #expect(reads.allSatisfy { $0.kind == .qr && $0.driver == "file-camera" && $0.device.hasPrefix("file-camera:") })
+    }
+
+    @Test func aLoopShowsACodeAgainOnlyAfterItWasOutOfView() async throws {
+        let path = try Self.folder([
+            ("01.png", { try CodeImages.qr("RO-2024-0042", to: $0) }),
+            ("02.pgm", { try Data(FrameFilesTests.pgm(GrayFrame.make(width: 64, height: 64))).write(to: URL(fileURLWithPath: $0)) }),
+        ])
+        // At 20 fps a frame with no code lasts 50 ms: over the 10 ms out-of-view time, so
+        // every pass is a new scan.
+        let spec = try FileCameraSpec(path: path, settings: ["fps": "20", "loop": "yes", "out-of-view": "10"])
+        #expect(await Self.reads(spec, count: 3).map(\.text) == ["RO-2024-0042", "RO-2024-0042", "RO-2024-0042"])
+    }
+
+    @Test func aY4MFile() async throws {
+        let qr = try TestFrames.qr("FROM-Y4M")
+        let path = try FrameFilesTests.write(FrameFilesTests.y4m([GrayFrame.make(width: qr.width, height: qr.height), qr, qr]), "cam.y4m")
+        #expect(await Self.reads(try FileCameraSpec(path: path), count: 1).map(\.text) == ["FROM-Y4M"])
+    }
+
+    @Test func aMissingPathIsAnErrorStateNotACrash() async throws {
+        let stream = FileCameraDriver(devices: [try FileCameraSpec(path: "/nonexistent/frames")]).events()
+        for await event in stream {
+            if case .device(let device) = event {
+                #expect(device.state == .error)
+                #expect(device.error?.contains("does not exist") == true)
+                break
+            }
+        }
+    }
+
+    @Test func badSettingsAreRefused() {
+        for settings in [["fps": "0"], ["loop": "maybe"], ["symbologies": "qr+aztec"], ["out-of-view": "-1"], ["colour": "red"]] {
+            #expect(throws: FrameError.self) { try FileCameraSpec(path: "/tmp", settings: settings) }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Barcode and QR images as PNG files, drawn by Debian's generators (qrencode, zint; see
+/// scripts/deps.sh): what a camera would see of a printed label, for the camera driver's
+/// tests and the demo.
+public enum CodeImages {
+    public struct GeneratorFailed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// zint's barcode types (`zint -t` lists them).
+    public enum Kind: Sendable {
+        case qr, ean13, upcA, code128, gs1_128, dataMatrix, gs1DataMatrix
+
+        var zintType: String {
+            switch self {
+            case .qr: "58"
+            case .ean13: "13"
+            case .upcA: "34"
+            case .code128: "20"
+            case .gs1_128: "16"
+            case .dataMatrix, .gs1DataMatrix: "71"
+            }
+        }
+    }
+
+    /// A QR code of `text` drawn by qrencode, `moduleSize` pixels a module, with the
+    /// standard 4-module quiet zone.
+    public static func qr(_ text: String, to path: String, moduleSize: Int = 4) throws {
+        try run("/usr/bin/qrencode", ["-o", path, "-s", "\(moduleSize)", "-m", "4", "--", text])
+    }
+
+    /// A QR code of arbitrary bytes (qrencode's 8-bit mode, read from a file).
+    public static func binaryQR(_ bytes: [UInt8], to path: String, moduleSize: Int = 4) throws {
+        let input = path + ".bin"
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        try run("/usr/bin/qrencode", ["-8", "-r", input, "-o", path, "-s", "\(moduleSize)", "-m", "4"])
+    }
+
+    /// A code drawn by zint; GS1 data is written with its application identifiers in
+    /// brackets (`[01]09506000134352[17]251231`).
+    public static func zint(_ kind: Kind, _ data: String, to path: String, scale: Int = 2) throws {
+        // With the quiet zones a printed label has (zint draws none around a Data Matrix by default).
+        var arguments = ["-b", kind.zintType, "--quietzones", "--scale=\(scale)", "-o", path, "-d", data]
+        if kind == .gs1DataMatrix { arguments.insert("--gs1", at: 0) }
+        try run("/usr/bin/zint", arguments)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            throw GeneratorFailed(description: "\(tool) is missing: run scripts/deps.sh")
+        }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: tool)
+        child.arguments = arguments
+        let errors = Pipe()
+        child.standardError = errors
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else {
+            throw GeneratorFailed(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: said, as: UTF8.self))")
+        }
+    }
+}
