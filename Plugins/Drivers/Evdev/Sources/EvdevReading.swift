@@ -42,8 +42,8 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         var device = Device(id: id, driver: "evdev", kind: .barcode, name: spec.path, path: spec.path)
         if node != nil, let identity {
             device.name = identity.name ?? spec.path
-            device.vendorId = Self.hex(identity.vendorId)
-            device.productId = Self.hex(identity.productId)
+            device.vendorId = identity.vendorId.usbID
+            device.productId = identity.productId.usbID
             device.serial = identity.serial
         }
         return device
@@ -91,10 +91,5 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         case .incomplete(let length)?:
             logger.warning("key events were lost (SYN_DROPPED or an unplug): \(length) key(s) of a scan in progress discarded; scan the label again")
         }
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

@@ -69,8 +69,8 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
     func describe(_ node: DeviceNode?) -> Device {
         var device = Device(id: id, driver: "hidpos", kind: .barcode, name: path, path: path)
         if node != nil, let identity {
-            device.vendorId = Self.hex(identity.vendor)
-            device.productId = Self.hex(identity.product)
+            device.vendorId = identity.vendor.usbID
+            device.productId = identity.product.usbID
         }
         return device
     }
@@ -120,10 +120,5 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
         case .incomplete(let length):
             logger.warning("a read's last report never came: \(length) byte(s) discarded; scan the label again")
         }
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

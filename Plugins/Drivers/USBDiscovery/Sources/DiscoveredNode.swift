@@ -1,3 +1,5 @@
+import DeviceNodes
+
 /// A device node udev (or sysfs) knows of: what it is and which USB device it belongs to.
 public struct DiscoveredNode: Sendable, Equatable, Hashable {
     /// `input`, `hidraw`, `tty`, `video4linux`.
@@ -40,7 +42,7 @@ public struct DiscoveredNode: Sendable, Equatable, Hashable {
     /// interface number is added when not the first (`…#01`), for devices with several nodes.
     public func deviceID(driver: String) -> String {
         guard let vendorId, let productId else { return "\(driver):\(sysname)" }
-        var id = "\(driver):\(Self.hex(vendorId)):\(Self.hex(productId))"
+        var id = "\(driver):\(vendorId.usbID):\(productId.usbID)"
         if let serial = serial.map(Self.sanitized), !serial.isEmpty {
             id += ":" + serial
         } else if let portPath {
@@ -52,10 +54,6 @@ public struct DiscoveredNode: Sendable, Equatable, Hashable {
         return id
     }
 
-    public static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
 
     /// Letters, digits, `.`, `-` and `_` of a serial; the rest becomes `_`.
     static func sanitized(_ text: String) -> String {

@@ -16,7 +16,7 @@ public struct ScannerSelection: Sendable, Equatable {
 
     /// Whether `node` (as device `id`) is a scanner, and why, for the log.
     public func reason(_ node: DiscoveredNode, id: String) -> String? {
-        let product = node.vendorId.flatMap { vendor in node.productId.map { "\(DiscoveredNode.hex(vendor)):\(DiscoveredNode.hex($0))" } }
+        let product = node.vendorId.flatMap { vendor in node.productId.map { "\(vendor.usbID):\($0.usbID)" } }
         let keys = [id.lowercased()] + (product.map { [$0] } ?? [])
         if keys.contains(where: released.contains) { return nil }
         if keys.contains(where: claimed.contains) { return "claimed in the config" }
