@@ -22,8 +22,12 @@ struct VividLoopback: Sendable {
         }
         try frame.write(to: guest.share.appendingPathComponent("\(name).yuv"))
         try await guest.run("vivid: feed \(name) and capture it back", """
-            v4l2-ctl -d \(output) --stream-out-mmap --stream-from=/lab/\(name).yuv --stream-loop --stream-count=600 &
+            v4l2-ctl -d \(output) --stream-out-mmap --stream-from=/lab/\(name).yuv --stream-loop --stream-count=600 \
+                >/tmp/\(name)-feeder.out 2>&1 &
             feeder=$!
+            # Capture only once the feeder is streaming (it prints a '>' a frame): on a slow
+            # machine the first frames are still vivid's own test pattern.
+            i=0; until [ "$(tr -cd '>' </tmp/\(name)-feeder.out | wc -c)" -ge 10 ] || [ $i -gt 300 ]; do i=$((i + 1)); sleep 0.1; done
             v4l2-ctl -d \(capture) --stream-mmap --stream-skip=8 --stream-count=1 --stream-to=/lab/\(name)-captured.yuv
             status=$?
             kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
