@@ -13,8 +13,4 @@ public enum ScannerVendors {
         (0x065A, "Opticon"),
         (0x0DB5, "Access-IS"),
     ]
-
-    public static func isScannerMaker(_ vendor: UInt16) -> Bool {
-        all.contains { $0.id == vendor }
-    }
 }
