@@ -91,9 +91,11 @@ let package = Package(
         .target(name: "OrderLookup", dependencies: ["ScanBridgeCore"],
                 path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
 
+        // glibc's heap knobs: two arenas at most, and malloc_trim.
+        .target(name: "CHeap"),
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDiscovery", "CameraDriver",
+            dependencies: ["CHeap", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDiscovery", "CameraDriver",
                            "ProductLookup", "CardLink", "OrderLookup", log,
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
