@@ -55,16 +55,21 @@ extension DevicesCommand {
                     await Console.out(JSONText.pretty(try await client.call("devices.candidates")))
                     return
                 }
-                let candidates = try await client.call("devices.candidates", as: Answer.self).candidates
-                await Console.out(candidates.isEmpty
+                let answer = try await client.call("devices.candidates", as: Answer.self)
+                let candidates = answer.candidates.isEmpty
                     ? "discovery sees no keyboard, hidraw or ttyACM node"
-                    : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: candidates.map { node in
+                    : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: answer.candidates.map { node in
                         [node.id, node.driver, node.usb ?? "-", node.read ? "yes" : "no", node.reason, node.name ?? "-", node.path]
-                    }))
+                    })
+                await Console.out(candidates + "\n" + DevicesCommand.text(ScannerOverrides(claimed: answer.claimed, released: answer.released)))
             }
         }
 
-        private struct Answer: Decodable { var candidates: [ScannerCandidate] }
+        private struct Answer: Decodable {
+            var candidates: [ScannerCandidate]
+            var claimed: [String]
+            var released: [String]
+        }
     }
 
     /// `scanbridge devices claim ID` → `devices.claim`.
@@ -102,11 +107,13 @@ extension DevicesCommand {
     static func choose(_ method: String, _ id: String, _ done: String, _ connection: ConnectionOptions) async throws {
         try await connection.withClient { client in
             let overrides = try await client.call(method, ["id": .string(id)], as: ScannerOverrides.self)
-            await Console.out("""
-                \(id) \(done)
-                claimed:  \(overrides.claimed.isEmpty ? "none" : overrides.claimed.joined(separator: " "))
-                released: \(overrides.released.isEmpty ? "none" : overrides.released.joined(separator: " "))
-                """)
+            await Console.out("\(id) \(done)\n" + text(overrides))
         }
+    }
+
+    /// The claims and releases in force, one line each.
+    static func text(_ overrides: ScannerOverrides) -> String {
+        "claimed:  \(overrides.claimed.isEmpty ? "none" : overrides.claimed.joined(separator: " "))\n"
+            + "released: \(overrides.released.isEmpty ? "none" : overrides.released.joined(separator: " "))"
     }
 }

@@ -44,6 +44,10 @@ struct ScannerClaims: ScannerControl {
         try await store.save(choice.rawValue, for: key)
         choices.choose(choice, for: key)
         logger.info("the operator's \(choice.rawValue) of \(key) is saved and in force")
+        return overrides
+    }
+
+    var overrides: ScannerOverrides {
         let inForce = choices.selection.overrides
         return ScannerOverrides(claimed: inForce.claimed, released: inForce.released)
     }

@@ -8,6 +8,8 @@ public protocol ScannerControl: Sendable {
     func release(_ id: String) async throws -> ScannerOverrides
     /// Every node discovery sees that a scanner driver could read, with whether it is read and why.
     func candidates() -> [ScannerCandidate]
+    /// The claims and releases in force now.
+    var overrides: ScannerOverrides { get }
 }
 
 /// The claims and releases in force: the config file's, with the operator's later choices over them.

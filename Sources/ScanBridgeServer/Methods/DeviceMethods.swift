@@ -9,7 +9,12 @@ enum DeviceMethods {
             MethodOutcome(.object([("devices", try Payload.encoding(connection.services.bridge.registry.devices))]))
         },
         "devices.candidates": { _, connection in
-            MethodOutcome(.object([("candidates", try Payload.encoding(try scanners(connection).candidates()))]))
+            let scanners = try scanners(connection)
+            let overrides = scanners.overrides
+            return MethodOutcome(.object([
+                ("candidates", try Payload.encoding(scanners.candidates())),
+                ("claimed", try Payload.encoding(overrides.claimed)), ("released", try Payload.encoding(overrides.released)),
+            ]))
         },
         "devices.claim": { params, connection in
             MethodOutcome(try Payload.encoding(try await scanners(connection).claim(try params.requiredString("id"))))
