@@ -50,25 +50,17 @@ extension DevicesCommand {
         var json = false
 
         func run() async throws {
-            try await connection.withClient { client in
-                if json {
-                    await Console.out(JSONText.pretty(try await client.call("devices.candidates")))
-                    return
-                }
-                let answer = try await client.call("devices.candidates", as: Answer.self)
-                let candidates = answer.candidates.isEmpty
+            try await connection.callAndPrint("devices.candidates", [:], json: json) { answer in
+                let nodes = answer["candidates"]?.arrayValue ?? []
+                let table = nodes.isEmpty
                     ? "discovery sees no keyboard, hidraw or ttyACM node"
-                    : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: answer.candidates.map { node in
-                        [node.id, node.driver, node.usb ?? "-", node.read ? "yes" : "no", node.reason, node.name ?? "-", node.path]
+                    : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: nodes.map { node in
+                        func field(_ key: String) -> String { node[key]?.stringValue ?? "-" }
+                        return [field("id"), field("driver"), field("usb"), node["read"]?.boolValue == true ? "yes" : "no",
+                                field("reason"), field("name"), field("path")]
                     })
-                await Console.out(candidates + "\n" + DevicesCommand.text(ScannerOverrides(claimed: answer.claimed, released: answer.released)))
+                return table + "\n" + DevicesCommand.overrides(answer)
             }
-        }
-
-        private struct Answer: Decodable {
-            var candidates: [ScannerCandidate]
-            var claimed: [String]
-            var released: [String]
         }
     }
 
@@ -105,15 +97,15 @@ extension DevicesCommand {
 
     /// Calls `method` with `id` and prints the claims and releases now in force.
     static func choose(_ method: String, _ id: String, _ done: String, _ connection: ConnectionOptions) async throws {
-        try await connection.withClient { client in
-            let overrides = try await client.call(method, ["id": .string(id)], as: ScannerOverrides.self)
-            await Console.out("\(id) \(done)\n" + text(overrides))
-        }
+        try await connection.callAndPrint(method, ["id": .string(id)], json: false) { "\(id) \(done)\n" + overrides($0) }
     }
 
-    /// The claims and releases in force, one line each.
-    static func text(_ overrides: ScannerOverrides) -> String {
-        "claimed:  \(overrides.claimed.isEmpty ? "none" : overrides.claimed.joined(separator: " "))\n"
-            + "released: \(overrides.released.isEmpty ? "none" : overrides.released.joined(separator: " "))"
+    /// The `claimed` and `released` lists of an answer, one line each.
+    static func overrides(_ answer: JSONValue) -> String {
+        func keys(_ list: String) -> String {
+            let keys = answer[list]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return keys.isEmpty ? "none" : keys.joined(separator: " ")
+        }
+        return "claimed:  \(keys("claimed"))\nreleased: \(keys("released"))"
     }
 }

@@ -23,11 +23,7 @@ extension LabSuites {
             let id = "evdev:0627:0001:SCAN0001"
             try await guest.plug(keyboard)
             try await daemon.waitForDevice(id, state: "ready")
-            try await guest.run("another reader of \(keyboard.inputByID!)", """
-                rm -f /lab/other.txt /lab/other.txt.open
-                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/other.txt 15 >/lab/evdev-read-other.log 2>&1 &
-                i=0; until [ -e /lab/other.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
-                """)
+            try await startReader(guest, keyboard, output: "other.txt", seconds: 15)
             try await guest.type("4006381333931\n")
             let scan = try #require(try await daemon.waitForScans(1).first)
             #expect(scan["text"] == "4006381333931" && scan["device"]?.stringValue == id && scan["symbology"] == "ean-13")
@@ -53,11 +49,7 @@ extension LabSuites {
             let daemon = try await guest.startDaemon(["--drivers", "evdev"])
             let keyboard = LabDevice.usbKeyboard(id: "plain", serial: "KBD00001")
             try await guest.plug(keyboard)
-            try await guest.run("a reader of \(keyboard.inputByID!)", """
-                rm -f /lab/plain.txt /lab/plain.txt.open
-                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/plain.txt 60 >/lab/evdev-read-plain.log 2>&1 &
-                i=0; until [ -e /lab/plain.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
-                """)
+            try await startReader(guest, keyboard, output: "plain.txt", seconds: 60)
             try await guest.type("hello\n")
             try await guest.waitUntil("the reader has the line", "[ -e /lab/plain.txt ]")
             #expect(guest.sharedFile("plain.txt") == "hello\n")
@@ -187,11 +179,7 @@ extension LabSuites {
             let guest = try await Lab.guest()
             let keyboard = LabDevice.usbKeyboard(id: "wedge", serial: "TYPE0001")
             try await guest.plug(keyboard)
-            try await guest.run("start reading keys from \(keyboard.inputByID!)", """
-                rm -f /lab/typed.txt /lab/typed.txt.open
-                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/typed.txt 60 >/lab/evdev-read.log 2>&1 &
-                i=0; until [ -e /lab/typed.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
-                """)
+            try await startReader(guest, keyboard, output: "typed.txt", seconds: 60)
             try await guest.type("4006381333931\n")
             try await guest.type("RM-1001:Ok\n")
             try await guest.waitUntil("the reader has a line", "[ -e /lab/typed.txt ]")

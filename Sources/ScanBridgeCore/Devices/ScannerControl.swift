@@ -29,6 +29,7 @@ public struct ScannerCandidate: Sendable, Hashable, Codable {
     /// The device id it has (or would have) in `devices.list`.
     public var id: String
     public var driver: String
+    /// The device's name, when it has one (left out of the JSON otherwise, as `usb`).
     public var name: String?
     /// `vvvv:pppp`, when the node belongs to a USB (or input) device with ids.
     public var usb: String?
@@ -47,21 +48,5 @@ public struct ScannerCandidate: Sendable, Hashable, Codable {
         self.path = path
         self.read = read
         self.reason = reason
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, driver, name, usb, path, read, reason
-    }
-
-    // Unknown identity fields are null, not missing, as in Device.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(driver, forKey: .driver)
-        try container.encode(name, forKey: .name)
-        try container.encode(usb, forKey: .usb)
-        try container.encode(path, forKey: .path)
-        try container.encode(read, forKey: .read)
-        try container.encode(reason, forKey: .reason)
     }
 }
