@@ -1,15 +1,25 @@
 import Logging
 import ScanBridgeCore
 import ScanBridgeStore
+import Synchronization
 import USBDiscovery
 
 /// The operator's claims and releases (`devices.claim|release`): saved in the store first,
 /// so a choice the database refuses changes nothing, then put in force in the drivers'
 /// shared `ScannerChoices`, whose discovery readers start or stop reading at once.
-struct ScannerClaims: ScannerControl {
+final class ScannerClaims: ScannerControl {
     let choices: ScannerChoices
     let store: SQLiteScannerOverrides
     let logger: Logger
+    /// The last choice being saved: each waits for the one before, so two admins choosing
+    /// for one key at once leave the store and the drivers with the same, later, choice.
+    private let last = Mutex<Task<Void, Never>?>(nil)
+
+    init(choices: ScannerChoices, store: SQLiteScannerOverrides, logger: Logger) {
+        self.choices = choices
+        self.store = store
+        self.logger = logger
+    }
 
     /// Puts the choices saved by an earlier run in force, over the config's. Blocking (a
     /// database read): at start, before the drivers run.
@@ -41,9 +51,18 @@ struct ScannerClaims: ScannerControl {
     }
 
     private func choose(_ choice: ScannerSelection.Choice, for key: String) async throws -> ScannerOverrides {
-        try await store.save(choice.rawValue, for: key)
-        choices.choose(choice, for: key)
-        logger.info("the operator's \(choice.rawValue) of \(key) is saved and in force")
+        let saving = last.withLock { last in
+            let before = last
+            let saving = Task { [store, choices, logger] in
+                await before?.value
+                try await store.save(choice.rawValue, for: key)
+                choices.choose(choice, for: key)
+                logger.info("the operator's \(choice.rawValue) of \(key) is saved and in force")
+            }
+            last = Task { _ = try? await saving.value }
+            return saving
+        }
+        try await saving.value
         return overrides
     }
 

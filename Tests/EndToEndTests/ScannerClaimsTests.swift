@@ -38,6 +38,30 @@ struct ScannerClaimsTests {
         await again.close()
     }
 
+    /// Admins claiming and releasing one key at once: what the drivers follow is what was
+    /// saved, as a restart shows.
+    @Test func concurrentChoicesLeaveTheStoreAndTheDriversAgreeing() async throws {
+        let daemon = try await startDaemon(["--drivers", "evdev"], config: Self.config)
+        let client = try await daemon.connect()
+        _ = try await client.call("devices.claim", ["id": "1a2b:3c4d"])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    _ = try await client.call(index % 2 == 0 ? "devices.claim" : "devices.release", ["id": "1a2b:3c4d"])
+                }
+            }
+            try await group.waitForAll()
+        }
+        let live = try await client.call("devices.candidates")
+        await client.close()
+        _ = try await daemon.stop()
+        try await daemon.start()
+        let again = try await daemon.connect()
+        let restarted = try await again.call("devices.candidates")
+        #expect(restarted["claimed"] == live["claimed"] && restarted["released"] == live["released"], "\(live) \(restarted)")
+        await again.close()
+    }
+
     @Test func badIdsAndReleasingWhatWasNeverClaimedAreRefused() async throws {
         let daemon = try await startDaemon(["--drivers", "evdev"], config: Self.config)
         let client = try await daemon.connect()
