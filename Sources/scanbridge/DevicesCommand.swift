@@ -16,7 +16,7 @@ extension DevicesCommand {
     /// `scanbridge devices [list] [--json]` → `devices.list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the scanning devices the daemon knows, with their state (the default).")
+            abstract: "List the scanning devices the daemon knows, with their state.")
 
         @OptionGroup var connection: ConnectionOptions
 
