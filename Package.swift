@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "DeviceNodes", dependencies: ["ScanBridgeCore", log], swiftSettings: strict),
         // The evdev and hidraw ioctls Swift cannot import.
         .target(name: "CLinuxInput"),
-        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "USBDiscovery", "CXKBCommon", "CLinuxInput", log],
+        .target(name: "EvdevDriver", dependencies: ["ScanBridgeCore", "ScanBridgeCodes", "DeviceNodes", "USBDiscovery", "CXKBCommon", "CLinuxInput", log],
                 path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
         // libudev, for finding device nodes and following hotplug (Debian package libudev-dev).
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
@@ -135,7 +135,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
-        .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver"],
+        .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
         .testTarget(name: "USBDiscoveryTests", dependencies: ["USBDiscovery"],
                     path: "Plugins/Drivers/USBDiscovery/Tests", swiftSettings: strict),

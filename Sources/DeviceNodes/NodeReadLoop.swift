@@ -145,6 +145,8 @@ public struct NodeReadLoop: Sendable {
     }
 
     private func report(_ state: Device.State, error: String? = nil, node: DeviceNode?) {
+        // A loop stopped meanwhile (its device released, or gone) reports nothing more.
+        guard !stop.isStopped else { return }
         var device = reading.describe(node)
         device.state = state
         device.error = error

@@ -35,13 +35,16 @@ public struct ServerServices: Sendable {
     public let limits: ServerLimits
     /// The catalog, cards, customers and orders; nil when the daemon runs without them.
     public let domain: DomainServices?
+    /// The operator's say over which discovered USB devices are scanners; nil when discovery is off.
+    public let scanners: (any ScannerControl)?
     let dispatcher: RPCDispatcher
 
     public init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
-        domain: DomainServices? = nil
+        domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil
     ) {
         self.domain = domain
+        self.scanners = scanners
         self.bridge = bridge
         self.mock = mock
         self.drivers = drivers

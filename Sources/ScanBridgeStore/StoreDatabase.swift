@@ -84,6 +84,7 @@ public struct StoreDatabase: Sendable {
                 """)
         }
         registerDomainSchema(in: &migrator)
+        registerScannerSchema(in: &migrator)
         return migrator
     }
 }

@@ -3,9 +3,10 @@ import Foundation
 /// A keyboard-wedge scanner's key events as the kernel writes them to an evdev node
 /// (24-byte `input_event` records: press, SYN_REPORT, release, SYN_REPORT), to feed the
 /// evdev driver through a FIFO or pty. Knows the keys of the US and German layouts for
-/// letters, digits and a few symbols, Enter and Tab, and GS as Ctrl+] (US).
+/// letters, digits and a few symbols, Enter and Tab, and GS as Ctrl+] (US); of the French
+/// (AZERTY) layout, letters, digits (Shift and the top row) and `-`.
 public struct KeyboardRecording: Sendable {
-    public enum Layout: Sendable { case us, de }
+    public enum Layout: Sendable { case us, de, fr }
 
     public private(set) var bytes: [UInt8] = []
     /// The time of the next key, in microseconds.
@@ -70,11 +71,20 @@ public struct KeyboardRecording: Sendable {
         default: break
         }
         if let digit = character.wholeNumberValue, character.isASCII {
-            return (digit == 0 ? 11 : UInt16(digit + 1), [])
+            return (digit == 0 ? 11 : UInt16(digit + 1), layout == .fr ? [shift] : [])
         }
         if character.isASCII, character.isLetter, let lower = character.lowercased().first,
            var code = letterCodes[lower] {
-            if layout == .de, lower == "y" { code = 44 } else if layout == .de, lower == "z" { code = 21 }
+            switch (layout, lower) {
+            case (.de, "y"): code = 44
+            case (.de, "z"): code = 21
+            case (.fr, "a"): code = 16
+            case (.fr, "q"): code = 30
+            case (.fr, "z"): code = 17
+            case (.fr, "w"): code = 44
+            case (.fr, "m"): code = 39
+            default: break
+            }
             return (code, character.isUppercase ? [shift] : [])
         }
         switch (layout, character) {
@@ -88,11 +98,12 @@ public struct KeyboardRecording: Sendable {
         case (.de, "/"): return (8, [shift])
         case (.de, "."): return (52, [])
         case (.de, ":"): return (52, [shift])
+        case (.fr, "-"): return (7, [])
         default: return nil
         }
     }
 
-    /// US QWERTY positions of the letters; German swaps y and z.
+    /// US QWERTY positions of the letters; German swaps y and z, French a and q, z and w, and moves m.
     private static let letterCodes: [Character: UInt16] = [
         "q": 16, "w": 17, "e": 18, "r": 19, "t": 20, "y": 21, "u": 22, "i": 23, "o": 24, "p": 25,
         "a": 30, "s": 31, "d": 32, "f": 33, "g": 34, "h": 35, "j": 36, "k": 37, "l": 38,

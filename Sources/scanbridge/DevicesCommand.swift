@@ -1,29 +1,111 @@
 import ArgumentParser
 import ScanBridgeClient
+import ScanBridgeCore
 
-/// `scanbridge devices`: the devices the daemon knows.
+/// `scanbridge devices`: the devices the daemon knows; `candidates`, `claim` and `release`:
+/// which discovered USB devices are read as scanners.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the scanning devices the daemon knows, with their state.")
+        abstract: "List the scanning devices the daemon knows; claim or release USB scanners.",
+        subcommands: [List.self, Candidates.self, Claim.self, Release.self],
+        defaultSubcommand: List.self)
+}
 
-    @OptionGroup var connection: ConnectionOptions
+extension DevicesCommand {
+    /// `scanbridge devices [list] [--json]` → `devices.list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the scanning devices the daemon knows, with their state.")
 
-    @Flag(help: "Print the daemon's answer ({\"devices\": [...]}) as JSON.")
-    var json = false
+        @OptionGroup var connection: ConnectionOptions
 
-    func run() async throws {
-        try await connection.withClient { client in
-            if json {
-                await Console.out(JSONText.pretty(try await client.call("devices.list")))
-                return
-            }
-            let devices = try await client.devices()
-            if devices.isEmpty {
-                await Console.out("no devices; attach a mock one with `scanbridge mock attach barcode`")
-            } else {
-                await Console.out(EventFormatter().table(devices))
+        @Flag(help: "Print the daemon's answer ({\"devices\": [...]}) as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await connection.withClient { client in
+                if json {
+                    await Console.out(JSONText.pretty(try await client.call("devices.list")))
+                    return
+                }
+                let devices = try await client.devices()
+                if devices.isEmpty {
+                    await Console.out("no devices; attach a mock one with `scanbridge mock attach barcode`")
+                } else {
+                    await Console.out(EventFormatter().table(devices))
+                }
             }
         }
+    }
+
+    /// `scanbridge devices candidates [--json]` → `devices.candidates`.
+    struct Candidates: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the input, hidraw and ttyACM nodes discovery sees, whether each is read as a scanner, and why.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(help: "Print the daemon's answer ({\"candidates\": [...]}) as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await connection.callAndPrint("devices.candidates", [:], json: json) { answer in
+                let nodes = answer["candidates"]?.arrayValue ?? []
+                let table = nodes.isEmpty
+                    ? "discovery sees no keyboard, hidraw or ttyACM node"
+                    : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: nodes.map { node in
+                        func field(_ key: String) -> String { node[key]?.stringValue ?? "-" }
+                        return [field("id"), field("driver"), field("usb"), node["read"]?.boolValue == true ? "yes" : "no",
+                                field("reason"), field("name"), field("path")]
+                    })
+                return table + "\n" + DevicesCommand.overrides(answer)
+            }
+        }
+    }
+
+    /// `scanbridge devices claim ID` → `devices.claim`.
+    struct Claim: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read a USB device as a scanner from now on, whatever its maker; kept across restarts.",
+            discussion: "ID is a device id from `scanbridge devices candidates`, or vvvv:pppp for every device of one USB product.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "A device id (evdev:0627:0001:SERIAL) or vvvv:pppp.")
+        var id: String
+
+        func run() async throws {
+            try await DevicesCommand.choose("devices.claim", id, "claimed", connection)
+        }
+    }
+
+    /// `scanbridge devices release ID` → `devices.release`.
+    struct Release: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Never read a USB device as a scanner again, even from a scanner maker; undoes a claim; kept across restarts.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "A device id (evdev:0627:0001:SERIAL) or vvvv:pppp.")
+        var id: String
+
+        func run() async throws {
+            try await DevicesCommand.choose("devices.release", id, "released", connection)
+        }
+    }
+
+    /// Calls `method` with `id` and prints the claims and releases now in force.
+    static func choose(_ method: String, _ id: String, _ done: String, _ connection: ConnectionOptions) async throws {
+        try await connection.callAndPrint(method, ["id": .string(id)], json: false) { "\(id) \(done)\n" + overrides($0) }
+    }
+
+    /// The `claimed` and `released` lists of an answer, one line each.
+    static func overrides(_ answer: JSONValue) -> String {
+        func keys(_ list: String) -> String {
+            let keys = answer[list]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return keys.isEmpty ? "none" : keys.joined(separator: " ")
+        }
+        return "claimed:  \(keys("claimed"))\nreleased: \(keys("released"))"
     }
 }

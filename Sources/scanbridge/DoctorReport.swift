@@ -42,6 +42,11 @@ struct DoctorReport {
         for device in daemon.devices where device.state == .error || device.state == .busy {
             problems.append("\(device.id) is \(device.state.rawValue)\(device.error.map { ": \($0)" } ?? "")")
         }
+        for device in daemon.devices {
+            guard let hint = device.hint else { continue }
+            problems.append("\(device.id) \(hint) (for scanners discovery finds, `layout:` under `scanners:` in the config; "
+                + "for one named with --device, `,layout=…` after its path), then restart scanbridged")
+        }
         return problems
     }
 

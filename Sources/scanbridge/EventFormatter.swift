@@ -102,7 +102,7 @@ struct EventFormatter: Sendable {
     func table(_ devices: [Device]) -> String {
         TextTable.render(header: ["ID", "DRIVER", "KIND", "STATE", "NAME"], rows: devices.map { device in
             [device.id, device.driver, device.kind.rawValue, device.state.rawValue,
-             device.name + (device.error.map { " (\($0))" } ?? "")]
+             device.name + (device.error.map { " (\($0))" } ?? "") + (device.hint.map { " (hint: \($0))" } ?? "")]
         })
     }
 

@@ -55,10 +55,10 @@ enum BuiltinPlugins {
                 EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
             }),
             ("hidpos", hidposPaths.count, {
-                HIDPOSDriver(paths: hidposPaths, discovery: settings.scannerDiscovery?.selection, logger: $0)
+                HIDPOSDriver(paths: hidposPaths, discovery: settings.scannerDiscovery?.choices, logger: $0)
             }),
             ("serial", serialDevices.count, {
-                SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.selection, logger: $0)
+                SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
             }),
             (FileCameraDriver.driverName, fileCameras.count, { FileCameraDriver(devices: fileCameras, logger: $0) }),
         ]

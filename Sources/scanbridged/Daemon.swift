@@ -14,19 +14,24 @@ struct Daemon {
     func run() async throws {
         let publisher = Publisher(holdCapacity: settings.limits.subscriptionQueue)
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
-        let (journal, database) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
+        let (journal, database, scanners) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
             let journal = try SQLiteJournal(
                 database: database, retention: settings.retention, logger: logger,
                 onCommit: { publisher.publish($0) })
-            return (journal, database)
+            // The operator's claims from earlier runs, in force before any driver looks for scanners.
+            let scanners = try settings.scannerDiscovery.map { discovery in
+                try ScannerClaims.restored(
+                    choices: discovery.choices, store: SQLiteScannerOverrides(database: database), logger: logger)
+            }
+            return (journal, database, scanners)
         }
         let (handlers, domain) = try BuiltinPlugins.domain(repositories: .sqlite(database), settings: settings)
         let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: handlers, logger: logger))
         let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
-            limits: settings.limits, domain: domain)
+            limits: settings.limits, domain: domain, scanners: scanners)
         let started = self.started
         let logger = self.logger
         let server = RPCServer(

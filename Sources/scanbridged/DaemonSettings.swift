@@ -84,12 +84,23 @@ struct DaemonSettings: Sendable {
         var settings = ["layout": scanners.layout ?? "us"]
         settings["max_gap"] = scanners.maxGap.map(String.init)
         settings["idle"] = scanners.idle.map(String.init)
+        let claimed = try keys(scanners.claim, at: "scanners.claim")
+        let released = try keys(scanners.release, at: "scanners.release")
         do {
             return try EvdevDiscoverySettings(
-                deviceSettings: settings,
-                selection: ScannerSelection(claimed: scanners.claim ?? [], released: scanners.release ?? []))
+                deviceSettings: settings, choices: ScannerChoices(ScannerSelection(claimed: claimed, released: released)))
         } catch {
             throw DaemonConfig.LoadError(description: "scanners: \(error)")
+        }
+    }
+
+    /// The claim or release entries of the config, each checked as `devices.claim` checks its id.
+    private static func keys(_ entries: [String]?, at section: String) throws -> [String] {
+        try (entries ?? []).map { entry in
+            switch ScannerKey.parse(entry) {
+            case .success(let key): return key
+            case .failure(let error): throw DaemonConfig.LoadError(description: "\(section): \(error)")
+            }
         }
     }
 

@@ -74,6 +74,39 @@ struct EvdevEndToEndTests {
         await us.client.close()
     }
 
+    /// A French (AZERTY) scanner read by a daemon told `layout=us`: the read is the garbage
+    /// the US layout makes of it, never silently altered, and the device gets a hint that
+    /// `devices` shows and `doctor` reports as a problem with the fix; the next scan is read too.
+    @Test func aScannerSetToAnotherLayoutGetsAHint() async throws {
+        var bench = try await Bench(settings: ",layout=us")
+        var french = KeyboardRecording(layout: .fr)
+        french.type("5901234123457\n")
+        try await bench.play(french)
+        // The device changes before its scan is published: a client that sees the scan sees the hint.
+        let changed = try await next("device.changed", from: &bench.notifications)
+        let hint = "reads look like layout fr, not us: set layout=fr"
+        #expect(changed.params["device"]?["hint"] == .string(hint))
+        let garbled = try await bench.nextScan()
+        #expect(garbled.text == "%()!@#$!@#$%&" && garbled.device == bench.deviceID)
+        #expect(try await bench.client.devices().first?.hint == hint)
+        #expect(bench.daemon.log.contains("reads \"5901234123457\" in layout 'fr'"), "the log says what it would read")
+
+        let socket = ["--socket", bench.daemon.socketPath]
+        let devices = try await run("scanbridge", ["devices"] + socket)
+        #expect(devices.out.contains("(hint: \(hint))"), "\(devices.out)")
+        let doctor = try await run("scanbridge", ["doctor", "--proc-modules", "/dev/null"] + socket)
+        #expect(doctor.status == 1)
+        #expect(doctor.out.contains("- \(bench.deviceID) \(hint) (for scanners discovery finds"), "\(doctor.out)")
+
+        var us = KeyboardRecording()
+        us.type("4006381333931\n")
+        try await bench.play(us)
+        #expect(try await next("device.changed", from: &bench.notifications).params["device"]?["hint"] == nil,
+                "a valid GTIN in the declared layout clears the hint")
+        #expect(try await bench.nextScan().text == "4006381333931", "a later scan is not lost")
+        await bench.client.close()
+    }
+
     @Test func typingBurstsThatAreNotScansAreLeftOut() async throws {
         var bench = try await Bench()
         var recording = KeyboardRecording()

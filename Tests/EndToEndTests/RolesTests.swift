@@ -23,6 +23,21 @@ struct RolesTests {
         #expect(inject.err.contains("error -32003"), "\(inject.err)")
     }
 
+    @Test func onlyAnAdminMayClaimOrReleaseScanners() async throws {
+        for role in ["reader_groups", "operator_groups"] {
+            let daemon = try await startDaemon(
+                ["--drivers", "evdev"], config: "socket_group: nogroup\nroles:\n  \(role): [nogroup]\n")
+            try openFolder(daemon)
+            let socket = ["--socket", daemon.socketPath]
+            for command in [["claim", "0627:0001"], ["release", "0627:0001"], ["candidates"]] {
+                let result = try await run("scanbridge", ["devices"] + command + socket, prefix: Self.asNobody)
+                #expect(result.status == 1 && result.err.contains("error -32003"), "\(role) \(command): \(result.err)")
+            }
+            let list = try await run("scanbridge", ["devices"] + socket, prefix: Self.asNobody)
+            #expect(list.status == 0, "\(role) may list: \(list.err)")
+        }
+    }
+
     @Test func aUserInNoRoleGroupIsRefused() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "socket_group: nogroup\n")
         try openFolder(daemon)

@@ -23,11 +23,7 @@ extension LabSuites {
             let id = "evdev:0627:0001:SCAN0001"
             try await guest.plug(keyboard)
             try await daemon.waitForDevice(id, state: "ready")
-            try await guest.run("another reader of \(keyboard.inputByID!)", """
-                rm -f /lab/other.txt /lab/other.txt.open
-                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/other.txt 15 >/lab/evdev-read-other.log 2>&1 &
-                i=0; until [ -e /lab/other.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
-                """)
+            try await startReader(guest, keyboard, output: "other.txt", seconds: 15)
             try await guest.type("4006381333931\n")
             let scan = try #require(try await daemon.waitForScans(1).first)
             #expect(scan["text"] == "4006381333931" && scan["device"]?.stringValue == id && scan["symbology"] == "ean-13")
@@ -53,17 +49,81 @@ extension LabSuites {
             let daemon = try await guest.startDaemon(["--drivers", "evdev"])
             let keyboard = LabDevice.usbKeyboard(id: "plain", serial: "KBD00001")
             try await guest.plug(keyboard)
-            try await guest.run("a reader of \(keyboard.inputByID!)", """
-                rm -f /lab/plain.txt /lab/plain.txt.open
-                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/plain.txt 60 >/lab/evdev-read-plain.log 2>&1 &
-                i=0; until [ -e /lab/plain.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
-                """)
+            try await startReader(guest, keyboard, output: "plain.txt", seconds: 60)
             try await guest.type("hello\n")
             try await guest.waitUntil("the reader has the line", "[ -e /lab/plain.txt ]")
             #expect(guest.sharedFile("plain.txt") == "hello\n")
             #expect(try await daemon.devices().isEmpty, "no evdev device for a plain keyboard")
             try await guest.unplug("plain")
             try await daemon.stop()
+        }
+
+        /// The operator's override, live: a plain keyboard (QEMU's, no scanner maker, no scanner
+        /// name) is a candidate that is not read; `scanbridge devices claim` makes it `ready` at
+        /// once, grabbed, a typed EAN-13 one scan event from it; `release` lets it go (`gone`,
+        /// its keys reach other readers again); claimed again, the claim outlives a restart.
+        @Test func anOperatorClaimsAPlainKeyboardLiveAndTheClaimOutlivesARestart() async throws {
+            let guest = try await Lab.guest()
+            try "scanners:\n  max_gap: 800\n  idle: 3000\n"
+                .write(to: guest.share.appendingPathComponent("slow.yaml"), atomically: true, encoding: .utf8)
+            let options = ["--drivers", "evdev", "--config", "/lab/slow.yaml"]
+            let daemon = try await guest.startDaemon(options)
+            let keyboard = LabDevice.usbKeyboard(id: "claim1", serial: "CLAIM001")
+            let id = "evdev:0627:0001:CLAIM001"
+            try await guest.plug(keyboard)
+            let candidate = try await candidate(id, of: daemon)
+            #expect(candidate["read"] == false && candidate["reason"] == "not a scanner" && candidate["usb"] == "0627:0001")
+            #expect(try await daemon.devices().isEmpty, "a plain keyboard is not read")
+
+            let claimed = try await guest.run("claim \(id)", "\(daemon.cli) devices claim \(id)")
+            #expect(claimed.contains("claimed:  \(id.lowercased())"), "\(claimed)")
+            try await daemon.waitForDevice(id, state: "ready")
+            try await startReader(guest, keyboard, output: "claimed.txt", seconds: 12)
+            try await guest.type("4006381333931\n")
+            let scan = try #require(try await daemon.waitForScans(1).first)
+            #expect(scan["text"] == "4006381333931" && scan["device"]?.stringValue == id && scan["symbology"] == "ean-13")
+            try await guest.waitUntil("the other reader gives up", "[ -e /lab/claimed.txt ]", timeout: .seconds(30))
+            #expect(guest.sharedFile("claimed.txt") == "", "claimed, it is grabbed")
+
+            _ = try await guest.run("release \(id)", "\(daemon.cli) devices release \(id)")
+            try await daemon.waitForDevice(id, state: "gone")
+            try await startReader(guest, keyboard, output: "released.txt", seconds: 60)
+            try await guest.type("hello\n")
+            try await guest.waitUntil("the other reader has the line", "[ -e /lab/released.txt ]")
+            #expect(guest.sharedFile("released.txt") == "hello\n", "released, its keys reach other readers")
+            #expect(daemon.scans().count == 1, "and the daemon reads none of them")
+
+            _ = try await guest.run("claim \(id) again", "\(daemon.cli) devices claim \(id)")
+            try await daemon.waitForDevice(id, state: "ready")
+            try await daemon.stop()
+            let restarted = try await guest.startDaemon(options, name: daemon.name)
+            try await restarted.waitForDevice(id, state: "ready")
+            try await guest.type("5901234123457\n")
+            let scans = try await restarted.waitForScans(2)
+            #expect(scans.last?["text"] == "5901234123457" && scans.last?["device"]?.stringValue == id)
+            try await guest.unplug("claim1")
+            try await restarted.stop()
+        }
+
+        /// The candidate `id` once discovery lists it.
+        private func candidate(_ id: String, of daemon: GuestDaemon) async throws -> JSONValue {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                let listed = try await daemon.call("devices.candidates")["candidates"]?.arrayValue ?? []
+                if let found = listed.first(where: { $0["id"]?.stringValue == id }) { return found }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            throw LabFailure(step: "wait for \(id) in devices.candidates", reason: "not listed after 30 s")
+        }
+
+        /// Another program reading `keyboard`'s node: its first line goes to `/lab/OUTPUT`
+        /// (empty when none came within `seconds`).
+        private func startReader(_ guest: Guest, _ keyboard: LabDevice, output: String, seconds: Int) async throws {
+            try await guest.run("a reader of \(keyboard.inputByID!)", """
+                rm -f /lab/\(output) /lab/\(output).open
+                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/\(output) \(seconds) >/lab/evdev-read-\(output).log 2>&1 &
+                i=0; until [ -e /lab/\(output).open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
+                """)
         }
 
         /// A scanner made with uinput under a scanner maker's vendor id (Honeywell), set up for
@@ -119,11 +179,7 @@ extension LabSuites {
             let guest = try await Lab.guest()
             let keyboard = LabDevice.usbKeyboard(id: "wedge", serial: "TYPE0001")
             try await guest.plug(keyboard)
-            try await guest.run("start reading keys from \(keyboard.inputByID!)", """
-                rm -f /lab/typed.txt /lab/typed.txt.open
-                nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/typed.txt 60 >/lab/evdev-read.log 2>&1 &
-                i=0; until [ -e /lab/typed.txt.open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
-                """)
+            try await startReader(guest, keyboard, output: "typed.txt", seconds: 60)
             try await guest.type("4006381333931\n")
             try await guest.type("RM-1001:Ok\n")
             try await guest.waitUntil("the reader has a line", "[ -e /lab/typed.txt ]")

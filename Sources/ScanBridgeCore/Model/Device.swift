@@ -23,11 +23,14 @@ public struct Device: Sendable, Hashable, Codable {
     public var productId: String?
     public var serial: String?
     public var path: String?
+    /// What the operator should change, when the driver sees a sign of a wrong setting (a
+    /// keyboard-wedge scanner that seems set to another layout than declared). Optional on the wire.
+    public var hint: String?
 
     public init(
         id: String, driver: String, kind: DeviceKind, name: String, state: State = .ready,
         error: String? = nil, vendorId: String? = nil, productId: String? = nil,
-        serial: String? = nil, path: String? = nil
+        serial: String? = nil, path: String? = nil, hint: String? = nil
     ) {
         self.id = id
         self.driver = driver
@@ -39,10 +42,11 @@ public struct Device: Sendable, Hashable, Codable {
         self.productId = productId
         self.serial = serial
         self.path = path
+        self.hint = hint
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, driver, kind, name, state, error, vendorId, productId, serial, path
+        case id, driver, kind, name, state, error, vendorId, productId, serial, path, hint
     }
 
     // The identity fields are always present, as null when unknown, so clients can rely on them.
@@ -58,5 +62,6 @@ public struct Device: Sendable, Hashable, Codable {
         try container.encode(productId, forKey: .productId)
         try container.encode(serial, forKey: .serial)
         try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(hint, forKey: .hint)
     }
 }

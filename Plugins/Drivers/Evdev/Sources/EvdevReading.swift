@@ -1,6 +1,7 @@
 import DeviceNodes
 import Glibc
 import Logging
+import ScanBridgeCodes
 import ScanBridgeCore
 
 /// One keyboard-wedge device's keys, read by a `NodeReadLoop`: the node is grabbed so the
@@ -19,6 +20,8 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     /// When the last bytes came in, for the idle deadline.
     private var lastReceived: ContinuousClock.Instant?
     private var identity: EvdevIdentity?
+    /// What the operator should change, when the reads look like another layout's (`LayoutCheck`).
+    private var hint: String?
 
     /// - Parameter id: the device id; by default, from the path.
     init(spec: EvdevDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) throws(EvdevError) {
@@ -39,8 +42,13 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     }
 
     func describe(_ node: DeviceNode?) -> Device {
-        var device = Device(id: id, driver: "evdev", kind: .barcode, name: spec.path, path: spec.path)
-        if node != nil, let identity {
+        device(identified: node != nil)
+    }
+
+    /// The device, with the identity its node gave when `identified`.
+    private func device(identified: Bool) -> Device {
+        var device = Device(id: id, driver: "evdev", kind: .barcode, name: spec.path, path: spec.path, hint: hint)
+        if identified, let identity {
             device.name = identity.name ?? spec.path
             device.vendorId = identity.vendorId.usbID
             device.productId = identity.productId.usbID
@@ -59,7 +67,7 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     func received(_ bytes: ArraySlice<UInt8>, from node: DeviceNode) {
         lastReceived = ContinuousClock.now
         let inputDevice = identity != nil
-        for output in keys.feed(bytes, keysDown: { inputDevice ? node.keysDown() : [] }) { handle(output) }
+        for decoded in keys.feed(bytes, keysDown: { inputDevice ? node.keysDown() : [] }) { handle(decoded) }
     }
 
     var deadline: ContinuousClock.Instant? {
@@ -75,21 +83,38 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         handle(keys.reset())
     }
 
-    private func handle(_ output: KeystrokeAssembler.Output?) {
-        switch output {
-        case nil: return
-        case .scan(let text, let unmapped)?:
+    private func handle(_ decoded: KeyStream.Decoded?) {
+        guard let decoded else { return }
+        switch decoded.output {
+        case .scan(let text, let unmapped):
             if !unmapped.isEmpty {
                 logger.warning("\(unmapped.count) key(s) with no character in layout '\(spec.layout)' (evdev codes \(unmapped.map(String.init).joined(separator: " "))): is the scanner set to another layout?")
             }
+            note(decoded.betterLayout, text: text)
             guard !text.isEmpty else { return }
             events.yield(.read(RawRead(device: id, driver: "evdev", kind: .barcode, text: text)))
-        case .humanTyping(let length)?:
+        case .humanTyping(let length):
             logger.debug("\(length) key(s) typed too slowly for a scanner: not a scan")
-        case .tooLong(let length)?:
+        case .tooLong(let length):
             logger.warning("dropped a burst of \(length) keys, over the \(spec.timing.maxLength) a scan may have: a key held down, or a keyboard read as a scanner?")
-        case .incomplete(let length)?:
+        case .incomplete(let length):
             logger.warning("key events were lost (SYN_DROPPED or an unplug): \(length) key(s) of a scan in progress discarded; scan the label again")
         }
+    }
+
+    /// Keeps (or clears) the hint that the scanner is set to another layout, and reports the
+    /// device again when it changes, so `devices.list` and `scanbridge doctor` show it. The
+    /// read itself goes out as the declared layout decoded it: never silently altered.
+    private func note(_ guess: LayoutGuess?, text: String) {
+        var hint = self.hint
+        if let guess {
+            logger.warning("read \(text.debugDescription) looks wrong in layout '\(spec.layout)', and reads \(guess.text.debugDescription) in layout '\(guess.layout)': is the scanner set to \(guess.layout)? Then set layout=\(guess.layout)")
+            hint = "reads look like layout \(guess.layout), not \(spec.layout): set layout=\(guess.layout)"
+        } else if GTIN.gtin14(text) != nil {
+            hint = nil  // a valid GTIN in the declared layout: the layout is right after all
+        }
+        guard hint != self.hint else { return }
+        self.hint = hint
+        events.yield(.device(device(identified: true)))
     }
 }

@@ -4,6 +4,13 @@
 public final class KeyStream {
     public typealias Output = KeystrokeAssembler.Output
 
+    /// An output, and for a scan that looks wrong in the declared layout, a layout it reads
+    /// well in (`LayoutCheck`). The scan's text stays as the declared layout made it.
+    public struct Decoded: Equatable, Sendable {
+        public var output: Output
+        public var betterLayout: LayoutGuess?
+    }
+
     public let layout: String
     let settings: KeystrokeAssembler.Settings
     private var splitter = InputEventSplitter()
@@ -12,6 +19,12 @@ public final class KeyStream {
     private var resyncing = false
     /// The kernel's time of the last key.
     private var lastKeyTime: Duration?
+    /// The key events of the burst in progress, for `LayoutCheck`; a burst longer than
+    /// `maxKeptKeys` events is not checked.
+    private var burst: [KeyPress] = []
+    /// False once the burst in progress outgrew `maxKeptKeys` (a key held down, not a label).
+    private var burstKept = true
+    private static let maxKeptKeys = 1024
 
     public convenience init(layout: String = "us") throws(EvdevError) {
         try self.init(layout: layout, settings: KeystrokeAssembler.Settings())
@@ -22,11 +35,12 @@ public final class KeyStream {
         self.settings = settings
         decoder = KeyDecoder(keymap: try XKBKeymap.named(layout))
         assembler = KeystrokeAssembler(settings: settings)
+        burst.reserveCapacity(128)
     }
 
     /// Decodes `bytes`; `keysDown` gives the keys held now, read back after `SYN_DROPPED`.
-    public func feed(_ bytes: some Collection<UInt8>, keysDown: () -> [UInt16] = { [] }) -> [Output] {
-        var outputs: [Output] = []
+    public func feed(_ bytes: some Collection<UInt8>, keysDown: () -> [UInt16] = { [] }) -> [Decoded] {
+        var outputs: [Decoded] = []
         for event in splitter.feed(bytes) {
             if let output = apply(event, keysDown: keysDown) { outputs.append(output) }
         }
@@ -37,28 +51,28 @@ public final class KeyStream {
     public var isWaiting: Bool { assembler.deadline != nil }
 
     /// No key came for the idle time: the burst in progress ends.
-    public func idle() -> Output? {
+    public func idle() -> Decoded? {
         guard let lastKeyTime else { return nil }
-        return assembler.flush(at: lastKeyTime + settings.idle)
+        return ended(assembler.flush(at: lastKeyTime + settings.idle), keys: burst.count, endsBurst: true)
     }
 
     /// The device went away: a burst in progress is incomplete, and decoding starts afresh.
-    public func reset() -> Output? {
+    public func reset() -> Decoded? {
         defer {
             splitter = InputEventSplitter()
             decoder.resync(pressed: [])
             resyncing = false
             lastKeyTime = nil
         }
-        return assembler.dropped()
+        return ended(assembler.dropped(), keys: burst.count, endsBurst: true)
     }
 
-    private func apply(_ event: InputEvent, keysDown: () -> [UInt16]) -> Output? {
+    private func apply(_ event: InputEvent, keysDown: () -> [UInt16]) -> Decoded? {
         if event.type == InputEvent.synchronization {
             if event.code == InputEvent.dropped {
                 // Events up to the next SYN_REPORT are unreliable; the modifiers are read back then.
                 resyncing = true
-                return assembler.dropped()
+                return ended(assembler.dropped(), keys: burst.count, endsBurst: true)
             }
             if event.code == InputEvent.report, resyncing {
                 resyncing = false
@@ -66,14 +80,50 @@ public final class KeyStream {
             }
             return nil
         }
-        guard !resyncing, event.type == InputEvent.key, event.code < 256,
-              let output = decoder.key(code: event.code, value: event.value) else { return nil }
+        guard !resyncing, event.type == InputEvent.key, event.code < 256 else { return nil }
+        if event.value != 2 { keep(KeyPress(code: event.code, value: event.value)) }
+        guard let output = decoder.key(code: event.code, value: event.value) else { return nil }
         let time = Duration.microseconds(event.microseconds)
         lastKeyTime = time
         switch output {
-        case .text(let text): return assembler.character(text, at: time)
-        case .terminator: return assembler.terminator(at: time)
-        case .unmapped(let code): return assembler.unmappedKey(code, at: time)
+        case .text(let text): return ended(assembler.character(text, at: time), keys: startOfLastKey, endsBurst: false)
+        // The terminator's own press stays, at the start of the next burst, where it types nothing.
+        case .terminator: return ended(assembler.terminator(at: time), keys: burst.count - 1, endsBurst: true)
+        case .unmapped(let code): return ended(assembler.unmappedKey(code, at: time), keys: startOfLastKey, endsBurst: false)
         }
+    }
+
+    /// Where the key just pressed begins in `burst`, with the modifiers pressed for it: when a
+    /// pause made it start a new burst, what comes before it is the burst that ended.
+    private var startOfLastKey: Int {
+        var start = burst.count - 1
+        while start > 0, KeyCode.modifiers.contains(burst[start - 1].code), burst[start - 1].value == 1 { start -= 1 }
+        return start
+    }
+
+    private func keep(_ key: KeyPress) {
+        if burst.count == Self.maxKeptKeys {
+            burst.removeAll(keepingCapacity: true)
+            burstKept = false
+        }
+        burst.append(key)
+    }
+
+    /// `output`, when there is one, ended the burst whose key events are the first `keys` of
+    /// `burst`: a scan is checked against other layouts, and those events are let go (also
+    /// with no output when the burst `endsBurst`: a stray Enter, a drop). Else the burst goes on.
+    private func ended(_ output: Output?, keys: Int, endsBurst: Bool) -> Decoded? {
+        guard output != nil || endsBurst else { return nil }
+        defer {
+            burst.removeFirst(min(keys, burst.count))
+            burstKept = true
+        }
+        guard let output else { return nil }
+        var decoded = Decoded(output: output)
+        if case .scan(let text, let unmapped) = output, burstKept {
+            decoded.betterLayout = LayoutCheck.betterLayout(
+                keys: burst.prefix(keys), text: text, unmapped: !unmapped.isEmpty, declared: layout)
+        }
+        return decoded
     }
 }

@@ -13,12 +13,12 @@ import ScanBridgeCore
 public final class HIDPOSDriver: DeviceDriver {
     public let name = "hidpos"
     private let paths: [String]
-    private let discovery: ScannerSelection?
+    private let discovery: ScannerChoices?
     private let logger: Logger
 
     /// - Parameter discovery: which discovered hidraw nodes to try (their report descriptor
     ///   decides); nil to read only `paths`.
-    public init(paths: [String], discovery: ScannerSelection? = nil, logger: Logger = Logger(label: "scanbridge.driver.hidpos")) {
+    public init(paths: [String], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.hidpos")) {
         self.paths = paths
         self.discovery = discovery
         self.logger = logger
@@ -34,12 +34,11 @@ public final class HIDPOSDriver: DeviceDriver {
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = paths.map { HIDPOSReading(path: $0, events: continuation, logger: logger) }
-        let found = discovery.map { selection in
-            DiscoveredReaders(subsystems: ["hidraw"], named: Set(paths), events: continuation, logger: logger,
-                              threadName: "scanbridge-hidpos") { [logger] node in
-                let id = node.deviceID(driver: "hidpos")
-                guard let reason = selection.reason(node, id: id) else { return nil }
-                return (HIDPOSReading(path: node.devnode, id: id, events: continuation, logger: logger), id, reason)
+        let found = discovery.map { choices in
+            // Every hidraw node of a scanner: its report descriptor says whether it is HID POS.
+            DiscoveredReaders(driver: name, subsystems: ["hidraw"], named: Set(paths), choices: choices, events: continuation,
+                              logger: logger, threadName: "scanbridge-hidpos", accepts: { _ in true }) { [logger] node, id in
+                HIDPOSReading(path: node.devnode, id: id, events: continuation, logger: logger)
             }
         }
         DiscoveredReaders.serve(named: named, discovered: found, threadName: "scanbridge-hidpos", events: continuation)

@@ -12,11 +12,11 @@ import ScanBridgeCore
 public final class SerialDriver: DeviceDriver {
     public let name = "serial"
     private let devices: [SerialDeviceSpec]
-    private let discovery: ScannerSelection?
+    private let discovery: ScannerChoices?
     private let logger: Logger
 
     /// - Parameter discovery: which discovered `ttyACM` nodes are scanners; nil to read only `devices`.
-    public init(devices: [SerialDeviceSpec], discovery: ScannerSelection? = nil,
+    public init(devices: [SerialDeviceSpec], discovery: ScannerChoices? = nil,
                 logger: Logger = Logger(label: "scanbridge.driver.serial")) {
         self.devices = devices
         self.discovery = discovery
@@ -26,14 +26,12 @@ public final class SerialDriver: DeviceDriver {
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = devices.map { SerialReading(spec: $0, events: continuation, logger: logger) }
-        let found = discovery.map { selection in
-            DiscoveredReaders(subsystems: ["tty"], named: Set(devices.map(\.path)), events: continuation, logger: logger,
-                              threadName: "scanbridge-serial") { [logger] node in
-                // USB CDC-ACM ports only: a ttyS or ttyUSB port may be anything.
-                guard node.sysname.hasPrefix("ttyACM") else { return nil }
-                let id = node.deviceID(driver: "serial")
-                guard let reason = selection.reason(node, id: id), let spec = try? SerialDeviceSpec(path: node.devnode) else { return nil }
-                return (SerialReading(spec: spec, id: id, events: continuation, logger: logger), id, reason)
+        let found = discovery.map { choices in
+            // USB CDC-ACM ports only: a ttyS or ttyUSB port may be anything.
+            DiscoveredReaders(driver: name, subsystems: ["tty"], named: Set(devices.map(\.path)), choices: choices,
+                              events: continuation, logger: logger, threadName: "scanbridge-serial",
+                              accepts: { $0.sysname.hasPrefix("ttyACM") }) { [logger] node, id in
+                (try? SerialDeviceSpec(path: node.devnode)).map { SerialReading(spec: $0, id: id, events: continuation, logger: logger) }
             }
         }
         DiscoveredReaders.serve(named: named, discovered: found, threadName: "scanbridge-serial", events: continuation)

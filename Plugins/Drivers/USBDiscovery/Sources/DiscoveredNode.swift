@@ -41,8 +41,8 @@ public struct DiscoveredNode: Sendable, Equatable, Hashable {
     /// (the same physical device on the same port), else `DRIVER:` and the node's name. An
     /// interface number is added when not the first (`…#01`), for devices with several nodes.
     public func deviceID(driver: String) -> String {
-        guard let vendorId, let productId else { return "\(driver):\(sysname)" }
-        var id = "\(driver):\(vendorId.usbID):\(productId.usbID)"
+        guard let product = usbProduct else { return "\(driver):\(sysname)" }
+        var id = "\(driver):\(product)"
         if let serial = serial.map(Self.sanitized), !serial.isEmpty {
             id += ":" + serial
         } else if let portPath {

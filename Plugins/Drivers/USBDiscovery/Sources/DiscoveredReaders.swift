@@ -4,64 +4,145 @@ import ScanBridgeCore
 import Synchronization
 
 /// The devices a driver finds through discovery, each read by a `NodeReadLoop` of its own:
-/// started when its node appears (and the driver takes it), ended when the node goes,
-/// the device then reported `gone`. The same device plugged in again gets a new loop under
-/// the same id (ids come from the USB device: `DiscoveredNode.deviceID`).
+/// started when its node appears and the shared `ScannerChoices` say it is a scanner, ended
+/// when the node goes or the operator releases it, the device then reported `gone`. The same
+/// device plugged in again gets a new loop under the same id (ids come from the USB device:
+/// `DiscoveredNode.deviceID`).
 public final class DiscoveredReaders: Sendable {
-    /// What the driver makes of a node: a reading with the device id and the reason it is
-    /// taken (for the log), or nil to leave the node alone.
-    public typealias Take = @Sendable (DiscoveredNode) -> (reading: any NodeReading & Sendable, id: String, reason: String)?
+    /// The reading of a node taken as a scanner with device `id`; nil when it cannot be read
+    /// (logged by the driver).
+    public typealias Make = @Sendable (_ node: DiscoveredNode, _ id: String) -> (any NodeReading & Sendable)?
 
+    private struct State {
+        /// The nodes discovery reported that this driver could read (`accepts`), by devnode.
+        var known: [String: DiscoveredNode] = [:]
+        var readers: [String: (id: String, loop: NodeReadLoop)] = [:]
+    }
+
+    private let driver: String
     private let subsystems: [String]
-    private let take: Take
     private let named: Set<String>
+    private let choices: ScannerChoices
+    private let accepts: @Sendable (DiscoveredNode) -> Bool
+    private let make: Make
     private let events: AsyncStream<DriverEvent>.Continuation
     private let logger: Logger
     private let threadName: String
-    private let readers = Mutex<[String: (id: String, loop: NodeReadLoop)]>([:])
+    private let state = Mutex(State())
 
-    /// - Parameter named: the paths given with `--device`, read already, left alone here.
-    public init(subsystems: [String], named: Set<String>, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
-                threadName: String, take: @escaping Take) {
+    /// - Parameters:
+    ///   - named: the paths given with `--device`, read already, left alone here.
+    ///   - accepts: whether a node is of the kind this driver reads (a keyboard's event node,
+    ///     a `ttyACM` port), before any question of whether it is a scanner.
+    public init(driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
+                events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
+                accepts: @escaping @Sendable (DiscoveredNode) -> Bool, make: @escaping Make) {
+        self.driver = driver
         self.subsystems = subsystems
-        self.take = take
         self.named = named
+        self.choices = choices
+        self.accepts = accepts
+        self.make = make
         self.events = events
         self.logger = logger
         self.threadName = threadName
     }
 
+    private enum Input {
+        case discovered(DiscoveryEvent)
+        /// The operator claimed or released something: every known node is looked at again.
+        case reselect
+    }
+
     /// Follows discovery until cancelled.
     public func run() async {
-        let discovery = NodeDiscovery(subsystems: subsystems, logger: logger)
-        for await event in discovery.events() {
-            switch event {
-            case .added(let node): added(node)
-            case .removed(let node): removed(node)
+        await run(discovery: NodeDiscovery(subsystems: subsystems, logger: logger).events())
+    }
+
+    /// Follows `discovery` and the operator's choices, one at a time, until cancelled.
+    func run(discovery: AsyncStream<DiscoveryEvent>) async {
+        let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+        let forwarding = Task {
+            for await event in discovery { input.yield(.discovered(event)) }
+        }
+        let token = choices.watch(ScannerChoices.Watcher(
+            changed: { input.yield(.reselect) }, candidates: { [self] in candidates() }))
+        for await next in inputs {
+            switch next {
+            case .discovered(.added(let node)): added(node)
+            case .discovered(.removed(let node)): removed(node)
+            case .reselect: reselect()
             }
         }
+        choices.unwatch(token)
+        forwarding.cancel()
         stopAll()
     }
 
     public func stopAll() {
-        let loops = readers.withLock { readers in
-            defer { readers = [:] }
-            return readers.values.map(\.loop)
+        let loops = state.withLock { state in
+            defer { state.readers = [:] }
+            return state.readers.values.map(\.loop)
         }
         for loop in loops { loop.stop.stop() }
     }
 
+    /// The nodes this driver knows, with whether each is read and why.
+    func candidates() -> [ScannerCandidate] {
+        let selection = choices.selection
+        return state.withLock { state in
+            state.known.values.map { node in
+                let id = node.deviceID(driver: driver)
+                return ScannerCandidate(
+                    id: id, driver: driver, name: node.name, usb: node.usbProduct, path: node.devnode,
+                    read: state.readers[node.devnode] != nil, reason: selection.verdict(node, id: id).reason)
+            }
+        }
+    }
+
     private func added(_ node: DiscoveredNode) {
-        guard !named.contains(node.devnode), readers.withLock({ $0[node.devnode] == nil }),
-              let taken = take(node) else { return }
-        let loop = NodeReadLoop(reading: taken.reading, events: events, reopens: false)
-        readers.withLock { $0[node.devnode] = (taken.id, loop) }
-        logger.info("\(taken.id) at \(node.devnode): \(taken.reason)")
-        loop.start(name: threadName)
+        guard !named.contains(node.devnode), accepts(node) else { return }
+        state.withLock { $0.known[node.devnode] = node }
+        startIfChosen(node)
     }
 
     private func removed(_ node: DiscoveredNode) {
-        guard let reader = readers.withLock({ $0.removeValue(forKey: node.devnode) }) else { return }
+        state.withLock { _ = $0.known.removeValue(forKey: node.devnode) }
+        stop(node.devnode)
+    }
+
+    private func reselect() {
+        let selection = choices.selection
+        let (known, reading) = state.withLock { state in (Array(state.known.values), Set(state.readers.keys)) }
+        for node in known.sorted(by: { $0.devnode < $1.devnode }) {
+            let verdict = selection.verdict(node, id: node.deviceID(driver: driver))
+            if verdict.read, !reading.contains(node.devnode) {
+                startIfChosen(node)
+            } else if !verdict.read, reading.contains(node.devnode) {
+                logger.info("\(node.deviceID(driver: driver)) at \(node.devnode): \(verdict.reason), no longer read")
+                stop(node.devnode)
+            }
+        }
+    }
+
+    private func startIfChosen(_ node: DiscoveredNode) {
+        let id = node.deviceID(driver: driver)
+        let verdict = choices.selection.verdict(node, id: id)
+        guard state.withLock({ $0.readers[node.devnode] == nil }) else { return }
+        guard verdict.read else {
+            logger.debug("\(node.devnode) (\(node.name ?? "?"), \(id)): \(verdict.reason), left alone")
+            return
+        }
+        guard let reading = make(node, id) else { return }
+        let loop = NodeReadLoop(reading: reading, events: events, reopens: false)
+        state.withLock { $0.readers[node.devnode] = (id, loop) }
+        logger.info("\(id) at \(node.devnode): \(verdict.reason)")
+        loop.start(name: threadName)
+    }
+
+    /// Ends the node's reader (closing the node ends a grab), the device then `gone`.
+    private func stop(_ devnode: String) {
+        guard let reader = state.withLock({ $0.readers.removeValue(forKey: devnode) }) else { return }
         reader.loop.stop.stop()
         events.yield(.gone(deviceID: reader.id))
     }

@@ -1,31 +1,74 @@
 import DeviceNodes
 
 /// Which discovered devices are scanners: those of a scanner maker (`ScannerVendors`), or
-/// named so ("Barcode", "Scanner"), or claimed by the operator; never one the operator
-/// released. A keyboard is never taken by guess: a plain keyboard matches none of these.
+/// named so ("Barcode", "Scanner"), or claimed; never one released. A keyboard is never taken
+/// by guess: a plain keyboard matches none of these.
+///
+/// Claims and releases come in two layers, each keyed by `vvvv:pppp` or a device id
+/// (`ScannerKey`): the config file's `scanners.claim/release`, and over it the operator's
+/// `devices.claim/release`, saved by the daemon (the latest choice for a key). The operator's
+/// layer is asked first; within a layer, a device id's choice comes before its `vvvv:pppp`'s,
+/// and in the config a key both claimed and released is released.
 public struct ScannerSelection: Sendable, Equatable {
-    /// `vvvv:pppp` (hex) or device ids, taken as scanners whatever their maker.
-    public var claimed: Set<String>
-    /// `vvvv:pppp` or device ids never taken, even from a scanner maker.
-    public var released: Set<String>
-
-    public init(claimed: [String] = [], released: [String] = []) {
-        self.claimed = Set(claimed.map { $0.lowercased() })
-        self.released = Set(released.map { $0.lowercased() })
+    public enum Choice: String, Sendable, Equatable {
+        case claim, release
     }
 
-    /// Whether `node` (as device `id`) is a scanner, and why, for the log.
-    public func reason(_ node: DiscoveredNode, id: String) -> String? {
-        let product = node.vendorId.flatMap { vendor in node.productId.map { "\(vendor.usbID):\($0.usbID)" } }
-        let keys = [id.lowercased()] + (product.map { [$0] } ?? [])
-        if keys.contains(where: released.contains) { return nil }
-        if keys.contains(where: claimed.contains) { return "claimed in the config" }
+    /// The config file's keys, lowercase.
+    public var configClaimed: Set<String>
+    public var configReleased: Set<String>
+    /// The operator's latest choice per key, lowercase.
+    public var operatorChoices: [String: Choice]
+
+    public init(claimed: [String] = [], released: [String] = [], operatorChoices: [String: Choice] = [:]) {
+        configClaimed = Set(claimed.map { $0.lowercased() })
+        configReleased = Set(released.map { $0.lowercased() })
+        self.operatorChoices = operatorChoices
+    }
+
+    /// Whether `node` (as device `id`) is read, and why, in the words `devices.candidates` uses.
+    public func verdict(_ node: DiscoveredNode, id: String) -> (read: Bool, reason: String) {
+        let keys = [id.lowercased()] + (node.usbProduct.map { [$0] } ?? [])
+        for key in keys {
+            switch operatorChoices[key] {
+            case .claim?: return (true, "claimed by the operator")
+            case .release?: return (false, "released by the operator")
+            case nil: continue
+            }
+        }
+        for key in keys {
+            if configReleased.contains(key) { return (false, "released in the config") }
+            if configClaimed.contains(key) { return (true, "claimed in the config") }
+        }
         if let vendor = node.vendorId, let maker = ScannerVendors.all.first(where: { $0.id == vendor }) {
-            return "made by \(maker.maker)"
+            return (true, "made by \(maker.maker)")
         }
-        if let name = node.name?.lowercased(), name.contains("barcode") || name.contains("scanner") {
-            return "named \(node.name ?? "")"
+        if let name = node.name, name.lowercased().contains("barcode") || name.lowercased().contains("scanner") {
+            return (true, "named \(name)")
         }
-        return nil
+        return (false, "not a scanner")
+    }
+
+    /// Whether `node` (as device `id`) is a scanner, and why, for the log; nil when it is not.
+    public func reason(_ node: DiscoveredNode, id: String) -> String? {
+        let verdict = verdict(node, id: id)
+        return verdict.read ? verdict.reason : nil
+    }
+
+    /// The claims and releases in force, the operator's over the config's, key by key.
+    public var overrides: (claimed: [String], released: [String]) {
+        var choices: [String: Choice] = [:]
+        for key in configClaimed { choices[key] = .claim }
+        for key in configReleased { choices[key] = .release }
+        choices.merge(operatorChoices) { $1 }
+        return (choices.filter { $0.value == .claim }.keys.sorted(), choices.filter { $0.value == .release }.keys.sorted())
+    }
+}
+
+extension DiscoveredNode {
+    /// `vvvv:pppp`, the key a claim of every device of one product uses; nil without ids.
+    public var usbProduct: String? {
+        guard let vendorId, let productId else { return nil }
+        return "\(vendorId.usbID):\(productId.usbID)"
     }
 }
