@@ -3,7 +3,8 @@ import Logging
 import ScanBridgeCore
 import Synchronization
 
-/// The devices a driver finds through discovery, each read by a `NodeReadLoop` of its own:
+/// The devices a driver finds through discovery, each run by a loop of its own (a
+/// `NodeReadLoop`, or the driver's own `DeviceLoop`, like a camera's capture loop):
 /// started when its node appears (and the driver takes it), ended when the node goes,
 /// the device then reported `gone`. The same device plugged in again gets a new loop under
 /// the same id (ids come from the USB device: `DiscoveredNode.deviceID`).
@@ -11,18 +12,29 @@ public final class DiscoveredReaders: Sendable {
     /// What the driver makes of a node: a reading with the device id and the reason it is
     /// taken (for the log), or nil to leave the node alone.
     public typealias Take = @Sendable (DiscoveredNode) -> (reading: any NodeReading & Sendable, id: String, reason: String)?
+    /// The same for a driver with a loop of its own: the loop (not started yet) instead of a reading.
+    public typealias TakeLoop = @Sendable (DiscoveredNode) -> (loop: any DeviceLoop, id: String, reason: String)?
 
     private let subsystems: [String]
-    private let take: Take
+    private let take: TakeLoop
     private let named: Set<String>
     private let events: AsyncStream<DriverEvent>.Continuation
     private let logger: Logger
     private let threadName: String
-    private let readers = Mutex<[String: (id: String, loop: NodeReadLoop)]>([:])
+    private let readers = Mutex<[String: (id: String, loop: any DeviceLoop)]>([:])
 
     /// - Parameter named: the paths given with `--device`, read already, left alone here.
+    public convenience init(subsystems: [String], named: Set<String>, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
+                            threadName: String, take: @escaping Take) {
+        // A discovered node is not waited for after an unplug: discovery starts a new loop when it is back.
+        self.init(subsystems: subsystems, named: named, events: events, logger: logger, threadName: threadName) { node in
+            take(node).map { (NodeReadLoop(reading: $0.reading, events: events, reopens: false), $0.id, $0.reason) }
+        }
+    }
+
+    /// - Parameter named: the paths given with `--device`, run already, left alone here.
     public init(subsystems: [String], named: Set<String>, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
-                threadName: String, take: @escaping Take) {
+                threadName: String, takeLoop take: @escaping TakeLoop) {
         self.subsystems = subsystems
         self.take = take
         self.named = named
@@ -54,10 +66,9 @@ public final class DiscoveredReaders: Sendable {
     private func added(_ node: DiscoveredNode) {
         guard !named.contains(node.devnode), readers.withLock({ $0[node.devnode] == nil }),
               let taken = take(node) else { return }
-        let loop = NodeReadLoop(reading: taken.reading, events: events, reopens: false)
-        readers.withLock { $0[node.devnode] = (taken.id, loop) }
+        readers.withLock { $0[node.devnode] = (taken.id, taken.loop) }
         logger.info("\(taken.id) at \(node.devnode): \(taken.reason)")
-        loop.start(name: threadName)
+        taken.loop.start(name: threadName)
     }
 
     private func removed(_ node: DiscoveredNode) {
@@ -74,11 +85,15 @@ extension DiscoveredReaders {
         named: [any NodeReading & Sendable], discovered: DiscoveredReaders?, threadName: String,
         events: AsyncStream<DriverEvent>.Continuation
     ) {
-        let loops = named.map { reading in
-            let loop = NodeReadLoop(reading: reading, events: events)
-            loop.start(name: threadName)
-            return loop
-        }
+        serve(loops: named.map { NodeReadLoop(reading: $0, events: events) }, discovered: discovered, threadName: threadName, events: events)
+    }
+
+    /// The same with the driver's own loops for the devices named with `--device`.
+    public static func serve(
+        loops: [any DeviceLoop], discovered: DiscoveredReaders?, threadName: String,
+        events: AsyncStream<DriverEvent>.Continuation
+    ) {
+        for loop in loops { loop.start(name: threadName) }
         let watching = discovered.map { found in Task { await found.run() } }
         events.onTermination = { _ in
             for loop in loops { loop.stop.stop() }

@@ -16,10 +16,8 @@ public struct ScannerSelection: Sendable, Equatable {
 
     /// Whether `node` (as device `id`) is a scanner, and why, for the log.
     public func reason(_ node: DiscoveredNode, id: String) -> String? {
-        let product = node.vendorId.flatMap { vendor in node.productId.map { "\(vendor.usbID):\($0.usbID)" } }
-        let keys = [id.lowercased()] + (product.map { [$0] } ?? [])
-        if keys.contains(where: released.contains) { return nil }
-        if keys.contains(where: claimed.contains) { return "claimed in the config" }
+        if releases(node, id: id) { return nil }
+        if Self.keys(node, id: id).contains(where: claimed.contains) { return "claimed in the config" }
         if let vendor = node.vendorId, let maker = ScannerVendors.all.first(where: { $0.id == vendor }) {
             return "made by \(maker.maker)"
         }
@@ -27,5 +25,16 @@ public struct ScannerSelection: Sendable, Equatable {
             return "named \(node.name ?? "")"
         }
         return nil
+    }
+
+    /// Whether the operator released `node` (as device `id`): never taken, whatever it is.
+    public func releases(_ node: DiscoveredNode, id: String) -> Bool {
+        Self.keys(node, id: id).contains(where: released.contains)
+    }
+
+    /// The names the config may give a device by: its id, and `vvvv:pppp`.
+    private static func keys(_ node: DiscoveredNode, id: String) -> [String] {
+        let product = node.vendorId.flatMap { vendor in node.productId.map { "\(vendor.usbID):\($0.usbID)" } }
+        return [id.lowercased()] + (product.map { [$0] } ?? [])
     }
 }
