@@ -1,0 +1,39 @@
+@testable import CameraDriver
+import ScanBridgeCore
+import Testing
+import USBDiscovery
+
+/// Which discovered video nodes the v4l2 driver takes, and under which id.
+struct V4L2DiscoveryTests {
+    static func node(_ name: String, capture: Bool?, usb: Bool = true) -> DiscoveredNode {
+        var node = DiscoveredNode(subsystem: "video4linux", devnode: "/dev/" + name, sysname: name)
+        if usb {
+            node.vendorId = 0x046D
+            node.productId = 0x0825
+            node.portPath = "1-2"
+        } else {
+            node.busPath = "platform-vivid.0"
+        }
+        node.isVideoCapture = capture
+        return node
+    }
+
+    static func taken(_ node: DiscoveredNode, released: [String] = []) -> String? {
+        let (_, events) = AsyncStream.makeStream(of: DriverEvent.self)
+        let take = V4L2Driver.take(selection: ScannerSelection(released: released), events: events, logger: .init(label: "test"))
+        return take(node)?.id
+    }
+
+    @Test func captureNodesAreCamerasMetadataNodesAreNot() {
+        #expect(Self.taken(Self.node("video0", capture: true)) == "v4l2:046d:0825@1-2")
+        #expect(Self.taken(Self.node("video1", capture: false)) == nil, "uvcvideo's metadata node")
+        // Without udevd nobody has said: the capture loop asks the node itself.
+        #expect(Self.taken(Self.node("video0", capture: nil, usb: false)) == "v4l2:platform-vivid.0")
+    }
+
+    @Test func aReleasedCameraIsLeftAlone() {
+        #expect(Self.taken(Self.node("video0", capture: true), released: ["046d:0825"]) == nil)
+        #expect(Self.taken(Self.node("video0", capture: true, usb: false), released: ["v4l2:platform-vivid.0"]) == nil)
+        #expect(Self.taken(Self.node("video0", capture: true), released: ["0c2e:0b81"]) != nil)
+    }
+}

@@ -1,0 +1,101 @@
+import CameraDriver
+import Foundation
+import ScanBridgeCore
+import ScanBridgeTesting
+import Testing
+
+extension LabSuites {
+    /// The V4L2 driver on the guest's real kernel: vivid's loopback shows frames drawn here
+    /// to the daemon's real capture path (discovery, QUERYCAP, ENUM_FMT, S_FMT, mmap
+    /// streaming), and vivid's Disconnect control and a reload of the module stand in for an
+    /// unplug and a replug.
+    @Suite("V4L2 cameras", .serialized, .sharedGuest(GuestConfiguration(devices: [])))
+    struct V4L2LabTests {
+        static let order = """
+            {"order": {"id": "ord_1001", "reference": "RM-1001", "status": "in_progress", "clientName": "Ada Lovelace"}}
+            """
+        /// vivid's capture node, found by discovery: not on USB, so named by where it sits.
+        static let camera = "v4l2:platform-vivid.0"
+
+        /// `text` as a QR code drawn by qrencode, in the middle of a loopback frame.
+        static func qrFrame(_ text: String, on loop: VividLoopback) throws -> Data {
+            let file = NSTemporaryDirectory() + "scanbridge-lab-qr-\(UUID().uuidString).png"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try CodeImages.qr(text, to: file, moduleSize: 4)
+            let qr = try FrameFiles.read(path: file)
+            return loop.frame(showing: qr.packed, width: qr.width, height: qr.height)
+        }
+
+        /// The lines of the daemon's process maps that map a video node, and its open video nodes.
+        static func videoMappings(_ guest: Guest, _ daemon: GuestDaemon) async throws -> String {
+            try await guest.run("\(daemon.name): its video mappings and fds", """
+                pid=$(cat /run/\(daemon.name)/scanbridged.pid)
+                grep /dev/video /proc/$pid/maps || true
+                ls -l /proc/$pid/fd | grep /dev/video || true
+                """)
+        }
+
+        /// A repair-order QR label shown to vivid's capture node is one `qr` scan, resolved by
+        /// order-lookup, however many frames it stays in view. Discovery takes the capture
+        /// node and leaves the output node alone; the daemon reads GREY, the best of vivid's
+        /// formats, at the size vivid gives for the 1280×720 asked for (its scaler makes that
+        /// of the 720×480 NTSC loop).
+        @Test func aQRLabelShownToTheCameraIsOneScanResolvedByOrderLookup() async throws {
+            let guest = try await Lab.guest()
+            let loop = try await guest.startVividLoopback(format: "GREY")
+            let formats = try await guest.run("vivid's capture formats", "v4l2-ctl -d \(loop.capture) --list-formats")
+            #expect(formats.contains("'GREY'") && formats.contains("'YUYV'"), "\(formats)")
+            let daemon = try await guest.startDaemon(["--drivers", "v4l2"])
+            _ = try await daemon.call("orders.upsert", Self.order)
+            try await daemon.waitForDevice(Self.camera, state: "ready")
+            let cameras = try await daemon.devices()
+            #expect(cameras.map { $0["id"]?.stringValue } == [Self.camera], "the output node is no camera")
+            #expect(cameras.first?["path"]?.stringValue == loop.capture && cameras.first?["kind"] == "qr")
+
+            try await loop.feed(try Self.qrFrame("https://app.repairminder.com/orders/ord_1001", on: loop), name: "order")
+            let scan = try #require(try await daemon.waitForScans(1, timeout: .seconds(60)).first)
+            #expect(scan["text"] == "https://app.repairminder.com/orders/ord_1001" && scan["kind"] == "qr")
+            #expect(scan["symbology"] == "qr" && scan["device"]?.stringValue == Self.camera && scan["driver"] == "v4l2")
+            #expect(scan["resolution"]?["handler"] == "order-lookup" && scan["resolution"]?["status"] == "found")
+            // Still in view for several more seconds of frames: no second event.
+            try await Task.sleep(for: .seconds(4))
+            #expect(daemon.scans().count == 1)
+            try await loop.stopFeeding()
+            let format = try await guest.run("the capture node's format", "v4l2-ctl -d \(loop.capture) --get-fmt-video")
+            let size = format.split(separator: "\n").first { $0.contains("Width/Height") }?.split(separator: ":").last?
+                .trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "/", with: "×") ?? "?"
+            let log = guest.sharedFile("\(daemon.name).log") ?? ""
+            #expect(log.contains("capturing GREY \(size) from \(loop.capture)"), "\(format)\n\(log.suffix(2000))")
+            let mappings = try await Self.videoMappings(guest, daemon)
+            #expect(mappings.split(separator: "\n").filter { $0.contains("/dev/video") }.count >= 2, "buffers mapped and the node open: \(mappings)")
+            try await daemon.stop()
+            try await guest.run("unload vivid", "rmmod vivid")
+        }
+
+        /// vivid's Disconnect control acts as a USB unplug (its ioctls answer ENODEV): the
+        /// camera is `gone`, its buffers unmapped and its node closed. vivid unloaded and
+        /// loaded again is the camera plugged in again: `ready` under the same id. (Not shown a
+        /// label then: the daemon streams from the node at once, and vivid's input can no
+        /// longer be switched to the loopback.)
+        @Test func anUnpluggedCameraIsGoneUnmappedAndBackUnderItsIdWhenReplugged() async throws {
+            let guest = try await Lab.guest()
+            let loop = try await guest.startVividLoopback(format: "GREY")
+            let daemon = try await guest.startDaemon(["--drivers", "v4l2"])
+            try await daemon.waitForDevice(Self.camera, state: "ready")
+            try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
+            try await daemon.waitForDevice(Self.camera, state: "gone")
+            let mappings = try await Self.videoMappings(guest, daemon)
+            #expect(!mappings.contains("/dev/video"), "no buffer left mapped, no node left open: \(mappings)")
+
+            try await guest.run("unload vivid", "rmmod vivid")
+            try await guest.modprobe("vivid", "n_devs=1", "node_types=0x101")
+            try await daemon.waitForDevice(Self.camera, state: "ready")
+            let cameras = try await daemon.devices()
+            #expect(cameras.map { $0["id"]?.stringValue } == [Self.camera] && cameras.first?["path"]?.stringValue == loop.capture)
+            let streaming = try await Self.videoMappings(guest, daemon)
+            #expect(streaming.contains(loop.capture), "capturing again: \(streaming)")
+            try await daemon.stop()
+            try await guest.run("unload vivid", "rmmod vivid")
+        }
+    }
+}
