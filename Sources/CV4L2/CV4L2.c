@@ -3,6 +3,16 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+/// A memory-mapped video capture buffer's description, zeroed but for its index.
+static struct v4l2_buffer capture_buffer(uint32_t index) {
+    struct v4l2_buffer buffer;
+    memset(&buffer, 0, sizeof buffer);
+    buffer.index = index;
+    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    buffer.memory = V4L2_MEMORY_MMAP;
+    return buffer;
+}
+
 int cv4l2_query_capabilities(int fd, uint32_t *capabilities, char *card, size_t size) {
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof cap);
@@ -58,11 +68,7 @@ int cv4l2_request_buffers(int fd, uint32_t count) {
 }
 
 int cv4l2_query_buffer(int fd, uint32_t index, uint32_t *offset, uint32_t *length) {
-    struct v4l2_buffer buffer;
-    memset(&buffer, 0, sizeof buffer);
-    buffer.index = index;
-    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buffer.memory = V4L2_MEMORY_MMAP;
+    struct v4l2_buffer buffer = capture_buffer(index);
     int result = ioctl(fd, VIDIOC_QUERYBUF, &buffer);
     if (result < 0) return result;
     *offset = buffer.m.offset;
@@ -71,19 +77,12 @@ int cv4l2_query_buffer(int fd, uint32_t index, uint32_t *offset, uint32_t *lengt
 }
 
 int cv4l2_queue_buffer(int fd, uint32_t index) {
-    struct v4l2_buffer buffer;
-    memset(&buffer, 0, sizeof buffer);
-    buffer.index = index;
-    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buffer.memory = V4L2_MEMORY_MMAP;
+    struct v4l2_buffer buffer = capture_buffer(index);
     return ioctl(fd, VIDIOC_QBUF, &buffer);
 }
 
 int cv4l2_dequeue_buffer(int fd, uint32_t *index, uint32_t *bytesused, int *damaged) {
-    struct v4l2_buffer buffer;
-    memset(&buffer, 0, sizeof buffer);
-    buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buffer.memory = V4L2_MEMORY_MMAP;
+    struct v4l2_buffer buffer = capture_buffer(0);
     int result = ioctl(fd, VIDIOC_DQBUF, &buffer);
     if (result < 0) return result;
     *index = buffer.index;

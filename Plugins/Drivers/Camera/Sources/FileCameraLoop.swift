@@ -7,7 +7,7 @@ import ScanBridgeCore
 /// the frames (`error`, retried every second, while they cannot be), report `ready`, then
 /// decode a frame every 1/fps seconds, each new code one `qr` read, to the end (or forever,
 /// looping). Ends when `stop` is signalled.
-final class FileCameraLoop: @unchecked Sendable {
+final class FileCameraLoop: DeviceLoop, @unchecked Sendable {
     // Confined to the loop's thread once started, apart from `stop` (Sendable).
     let spec: FileCameraSpec
     let stop = StopSignal()
@@ -22,13 +22,7 @@ final class FileCameraLoop: @unchecked Sendable {
 
     var id: String { feed.id }
 
-    func start(name: String) {
-        let thread = Thread { self.run() }
-        thread.name = name
-        thread.start()
-    }
-
-    private func run() {
+    func run() {
         while !stop.isStopped {
             let source: FrameSource
             do {

@@ -36,18 +36,12 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
 
     var id: String { feed.id }
 
-    func start(name: String) {
-        let thread = Thread { self.run() }
-        thread.name = name
-        thread.start()
-    }
-
     private enum Ending {
         case stopped, unplugged
         case failed(String)
     }
 
-    private func run() {
+    func run() {
         var unplugged = false
         while !stop.isStopped {
             let stream: V4L2Stream
