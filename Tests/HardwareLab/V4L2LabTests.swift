@@ -26,12 +26,14 @@ extension LabSuites {
             return loop.frame(showing: qr.packed, width: qr.width, height: qr.height)
         }
 
-        /// The lines of the daemon's process maps that map a video node, and its open video nodes.
+        /// The lines of the daemon's process maps that map a video node, its open video nodes,
+        /// and its capture threads (named `scanbridge-v4l2`).
         static func videoMappings(_ guest: Guest, _ daemon: GuestDaemon) async throws -> String {
-            try await guest.run("\(daemon.name): its video mappings and fds", """
+            try await guest.run("\(daemon.name): its video mappings, fds and capture threads", """
                 pid=$(cat /run/\(daemon.name)/scanbridged.pid)
                 grep /dev/video /proc/$pid/maps || true
                 ls -l /proc/$pid/fd | grep /dev/video || true
+                grep -h scanbridge-v4l2 /proc/$pid/task/*/comm || true
                 """)
         }
 
@@ -68,12 +70,13 @@ extension LabSuites {
             #expect(log.contains("capturing GREY \(size) from \(loop.capture)"), "\(format)\n\(log.suffix(2000))")
             let mappings = try await Self.videoMappings(guest, daemon)
             #expect(mappings.split(separator: "\n").filter { $0.contains("/dev/video") }.count >= 2, "buffers mapped and the node open: \(mappings)")
+            #expect(mappings.contains("scanbridge-v4l2"), "a capture thread: \(mappings)")
             try await daemon.stop()
             try await guest.run("unload vivid", "rmmod vivid")
         }
 
         /// vivid's Disconnect control acts as a USB unplug (its ioctls answer ENODEV): the
-        /// camera is `gone`, its buffers unmapped and its node closed. vivid unloaded and
+        /// camera is `gone`, its buffers unmapped, its node closed and its thread ended. vivid unloaded and
         /// loaded again is the camera plugged in again: `ready` under the same id. (Not shown a
         /// label then: the daemon streams from the node at once, and vivid's input can no
         /// longer be switched to the loopback.)
@@ -84,8 +87,12 @@ extension LabSuites {
             try await daemon.waitForDevice(Self.camera, state: "ready")
             try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
             try await daemon.waitForDevice(Self.camera, state: "gone")
+            // `gone` is reported just before the thread returns.
+            try await guest.waitUntil("the capture thread ends",
+                                      "! grep -qs scanbridge-v4l2 /proc/$(cat /run/\(daemon.name)/scanbridged.pid)/task/*/comm")
             let mappings = try await Self.videoMappings(guest, daemon)
             #expect(!mappings.contains("/dev/video"), "no buffer left mapped, no node left open: \(mappings)")
+            #expect(!mappings.contains("scanbridge-v4l2"), "the capture thread ended: \(mappings)")
 
             try await guest.run("unload vivid", "rmmod vivid")
             try await guest.modprobe("vivid", "n_devs=1", "node_types=0x101")
