@@ -1,5 +1,5 @@
 /// A V4L2 camera, as `--device v4l2:/dev/videoN[,KEY=VALUE…]` names it, or as discovery
-/// finds it (with the settings of `cameras:` in the config).
+/// finds it (with the default settings).
 ///
 /// Settings: those of every camera (`CameraSettings`: `fps` caps how many frames a second
 /// are decoded; the camera may deliver more, which are taken and given back unread), and

@@ -119,16 +119,7 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
                 if frame.damaged {
                     skip("the camera flagged the frame as damaged")
                 } else if lastFrame >= due {
-                    do throws(FrameError) {
-                        if let jpeg {
-                            gray = try jpeg.gray(frame.bytes)
-                        } else {
-                            gray = try V4L2FrameConversion.gray(frame.bytes, format: stream.format, width: stream.width,
-                                                                height: stream.height, bytesPerLine: stream.bytesPerLine)
-                        }
-                    } catch {
-                        skip("\(error)")
-                    }
+                    gray = luma(of: frame.bytes, from: stream, jpeg: jpeg)
                     due = max(due + period, lastFrame)
                 }
                 // The buffer goes back before decoding: the camera keeps filling while zbar works.
@@ -137,6 +128,18 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
             } catch {
                 return error.isUnplug ? .unplugged : .failed(error.sentence)
             }
+        }
+    }
+
+    /// The frame in a filled buffer as grayscale; nil (and said) when it cannot be read.
+    private func luma(of bytes: UnsafeRawBufferPointer, from stream: V4L2Stream, jpeg: MJPEGDecoder?) -> GrayFrame? {
+        do throws(FrameError) {
+            if let jpeg { return try jpeg.gray(bytes) }
+            return try V4L2FrameConversion.gray(bytes, format: stream.format, width: stream.width, height: stream.height,
+                                                bytesPerLine: stream.bytesPerLine)
+        } catch {
+            skip("\(error)")
+            return nil
         }
     }
 

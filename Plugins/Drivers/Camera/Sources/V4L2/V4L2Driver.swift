@@ -1,4 +1,5 @@
 import DeviceNodes
+import Glibc
 import Logging
 import ScanBridgeCore
 import USBDiscovery
@@ -32,11 +33,22 @@ public final class V4L2Driver: DeviceDriver {
                             events: continuation, logger: logger)
         }
         let found = discovery.map { selection in
-            DiscoveredReaders(subsystems: ["video4linux"], named: Set(devices.map(\.path)), events: continuation, logger: logger,
+            DiscoveredReaders(subsystems: ["video4linux"], named: Self.nodes(devices.map(\.path)), events: continuation, logger: logger,
                               threadName: "scanbridge-v4l2", takeLoop: Self.take(selection: selection, events: continuation, logger: logger))
         }
         DiscoveredReaders.serve(loops: named, discovered: found, threadName: "scanbridge-v4l2", events: continuation)
         return stream
+    }
+
+    /// The paths named with `--device` and the nodes they lead to: a camera named by its
+    /// `/dev/v4l/by-id/…` link is the `/dev/videoN` discovery reports, and two loops on one
+    /// camera would leave one of them `busy`.
+    static func nodes(_ paths: [String]) -> Set<String> {
+        Set(paths + paths.compactMap { path in
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        })
     }
 
     /// Every video capture node, with the default settings, unless released in the config.
