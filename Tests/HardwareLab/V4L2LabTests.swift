@@ -104,5 +104,30 @@ extension LabSuites {
             try await daemon.stop()
             try await guest.run("unload vivid", "rmmod vivid")
         }
+
+        /// A camera named with `--device` and a size (discovery off): captured at that size;
+        /// after vivid's Disconnect `gone`, then opened again under the same id. vivid
+        /// reconnects its nodes once the last program lets go of them (the daemon, as it
+        /// closes the node), so this is an unplug and a replug with the node staying in /dev.
+        @Test func aNamedCameraIsOpenedAgainWhenItComesBack() async throws {
+            let guest = try await Lab.guest()
+            let loop = try await guest.startVividLoopback(format: "GREY")
+            try "scanners:\n  discover: false\n".write(to: guest.share.appendingPathComponent("no-discovery.yaml"), atomically: true, encoding: .utf8)
+            let daemon = try await guest.startDaemon(["--drivers", "v4l2", "--config", "/lab/no-discovery.yaml",
+                                                      "--device", "v4l2:\(loop.capture),width=640,height=480,fps=5"])
+            let id = "v4l2:dev_" + loop.capture.dropFirst("/dev/".count)
+            try await daemon.waitForDevice(id, state: "ready")
+            try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
+            try await guest.waitUntil("the camera captures again", """
+                [ "$(grep -c 'capturing GREY 640×480 from \(loop.capture), decoding up to 5.0 frames a second' \(daemon.log))" -ge 2 ]
+                """)
+            try await daemon.waitForDevice(id, state: "ready")
+            let states = daemon.deviceNotifications().filter { $0["id"]?.stringValue == id }.compactMap { $0["state"]?.stringValue }
+            #expect(states.suffix(2) == ["gone", "ready"], "\(states)")
+            let log = guest.sharedFile("\(daemon.name).log") ?? ""
+            #expect(!log.contains("trying again every second"), "gone, never error: \(log.suffix(2000))")
+            try await daemon.stop()
+            try await guest.run("unload vivid", "rmmod vivid")
+        }
     }
 }
