@@ -75,17 +75,16 @@ extension LabSuites {
             try await guest.run("unload vivid", "rmmod vivid")
         }
 
-        /// vivid's Disconnect control acts as a USB unplug (its ioctls answer ENODEV): the
-        /// camera is `gone`, its buffers unmapped, its node closed and its thread ended. vivid unloaded and
-        /// loaded again is the camera plugged in again: `ready` under the same id. (Not shown a
-        /// label then: the daemon streams from the node at once, and vivid's input can no
-        /// longer be switched to the loopback.)
+        /// vivid's platform device unbound from its driver is a USB unplug (the nodes are
+        /// unregistered under the daemon's open node and removed): the camera is `gone`, its
+        /// buffers unmapped, its node closed and its thread ended. Bound again, it is plugged
+        /// in again: discovery finds it, `ready` under the same id.
         @Test func anUnpluggedCameraIsGoneUnmappedAndBackUnderItsIdWhenReplugged() async throws {
             let guest = try await Lab.guest()
             let loop = try await guest.startVividLoopback(format: "GREY")
             let daemon = try await guest.startDaemon(["--drivers", "v4l2"])
             try await daemon.waitForDevice(Self.camera, state: "ready")
-            try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
+            try await guest.run("unplug vivid.0", "echo vivid.0 >/sys/bus/platform/drivers/vivid/unbind")
             try await daemon.waitForDevice(Self.camera, state: "gone")
             // `gone` is reported just before the thread returns.
             try await guest.waitUntil("the capture thread ends",
@@ -94,22 +93,21 @@ extension LabSuites {
             #expect(!mappings.contains("/dev/video"), "no buffer left mapped, no node left open: \(mappings)")
             #expect(!mappings.contains("scanbridge-v4l2"), "the capture thread ended: \(mappings)")
 
-            try await guest.run("unload vivid", "rmmod vivid")
-            try await guest.modprobe("vivid", "n_devs=1", "node_types=0x101")
+            try await guest.run("plug vivid.0 back", "echo vivid.0 >/sys/bus/platform/drivers/vivid/bind")
             try await daemon.waitForDevice(Self.camera, state: "ready")
             let cameras = try await daemon.devices()
             #expect(cameras.map { $0["id"]?.stringValue } == [Self.camera] && cameras.first?["path"]?.stringValue == loop.capture)
             let streaming = try await Self.videoMappings(guest, daemon)
-            #expect(streaming.contains(loop.capture), "capturing again: \(streaming)")
+            #expect(streaming.contains(loop.capture) && streaming.contains("scanbridge-v4l2"), "capturing again: \(streaming)")
             try await daemon.stop()
             try await guest.run("unload vivid", "rmmod vivid")
         }
 
-        /// A camera named with `--device` and a size (discovery off): captured at that size;
-        /// after vivid's Disconnect `gone`, then opened again under the same id. vivid
-        /// reconnects its nodes once the last program lets go of them (the daemon, as it
-        /// closes the node), so this is an unplug and a replug with the node staying in /dev.
-        @Test func aNamedCameraIsOpenedAgainWhenItComesBack() async throws {
+        /// A camera named with `--device` and a size (discovery off): captured at that size.
+        /// vivid's Disconnect makes its ioctls answer ENODEV while its nodes stay, and
+        /// reconnects them once the last program lets go: the camera is `gone`, then opened
+        /// again under the same id, twice, with no buffer, node or thread left over from before.
+        @Test func aCameraComingBackIsOpenedAgainWithNothingLeftOver() async throws {
             let guest = try await Lab.guest()
             let loop = try await guest.startVividLoopback(format: "GREY")
             try "scanners:\n  discover: false\n".write(to: guest.share.appendingPathComponent("no-discovery.yaml"), atomically: true, encoding: .utf8)
@@ -117,13 +115,24 @@ extension LabSuites {
                                                       "--device", "v4l2:\(loop.capture),width=640,height=480,fps=5"])
             let id = "v4l2:dev_" + loop.capture.dropFirst("/dev/".count)
             try await daemon.waitForDevice(id, state: "ready")
-            try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
-            try await guest.waitUntil("the camera captures again", """
-                [ "$(grep -c 'capturing GREY 640×480 from \(loop.capture), decoding up to 5.0 frames a second' \(daemon.log))" -ge 2 ]
-                """)
+            let before = try await Self.videoMappings(guest, daemon)
+            for round in 2...3 {
+                try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
+                try await guest.waitUntil("the camera captures again", """
+                    [ "$(grep -c 'capturing GREY 640×480 from \(loop.capture), decoding up to 5.0 frames a second' \(daemon.log))" -ge \(round) ]
+                    """)
+            }
             try await daemon.waitForDevice(id, state: "ready")
             let states = daemon.deviceNotifications().filter { $0["id"]?.stringValue == id }.compactMap { $0["state"]?.stringValue }
-            #expect(states.suffix(2) == ["gone", "ready"], "\(states)")
+            #expect(states.suffix(4) == ["gone", "ready", "gone", "ready"], "\(states)")
+            let after = try await Self.videoMappings(guest, daemon)
+            func count(_ text: String) -> (maps: Int, fds: Int, threads: Int) {
+                let lines = text.split(separator: "\n")
+                return (lines.filter { $0.hasSuffix(loop.capture) && !$0.contains("->") }.count,
+                        lines.filter { $0.contains("-> \(loop.capture)") }.count, lines.filter { $0 == "scanbridge-v4l2" }.count)
+            }
+            #expect(count(before).maps > 0 && count(before) == count(after) && count(after).fds == 1 && count(after).threads == 1,
+                    "before:\n\(before)\nafter:\n\(after)")
             let log = guest.sharedFile("\(daemon.name).log") ?? ""
             #expect(!log.contains("trying again every second"), "gone, never error: \(log.suffix(2000))")
             try await daemon.stop()

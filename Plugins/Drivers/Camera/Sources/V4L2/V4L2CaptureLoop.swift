@@ -11,15 +11,15 @@ import ScanBridgeCore
 /// seen at once; the node is non-blocking, so no ioctl ever waits.
 ///
 /// An unplug (ENODEV, EIO) makes the camera `gone`, its buffers unmapped and its node
-/// closed; a camera named with `--device` is opened again when its node is back, a
-/// discovered one is started again by discovery. A node that cannot be used is `error` with
-/// the reason, tried again every second.
+/// closed; it stays `gone` while its node is missing or answers ENODEV, and is opened again
+/// when the node works again (a camera whose USB link failed and recovered, vivid's
+/// reconnect). A discovered camera's loop is ended by discovery when its node goes away,
+/// and a new one started when it is back. A node that cannot be used is `error` with the
+/// reason, tried again every second.
 final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
     // Confined to the loop's thread once started, apart from `stop` (Sendable).
     let spec: V4L2CameraSpec
     let stop = StopSignal()
-    /// Named with `--device`: waited for after an unplug. Discovered: discovery starts a new loop.
-    private let reopens: Bool
     private let feed: CameraFeed
     private var skipped = SkippedFrames()
     private let start = ContinuousClock.now
@@ -27,9 +27,8 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
     /// A camera with no frame for this long is said to be silent, once.
     static let silence = Duration.seconds(5)
 
-    init(spec: V4L2CameraSpec, id: String, reopens: Bool, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    init(spec: V4L2CameraSpec, id: String, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
-        self.reopens = reopens
         feed = CameraFeed(id: id, driver: V4L2Driver.driverName, name: "V4L2 camera \(spec.path)", path: spec.path,
                           settings: spec.camera, events: events, logger: logger)
     }
@@ -52,15 +51,14 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
                     feed.logger.debug("\(error): left alone")
                     return
                 }
-                if error.isMissing && (unplugged || !reopens) {
-                    // Still unplugged (or, discovered, gone before it was read): it stays `gone`.
-                    guard reopens else { return }
-                } else {
+                if !(unplugged && error.isMissing) {  // still unplugged: it stays `gone`, quietly
                     feed.problem(error.sentence, state: error.isBusy ? .busy : .error)
                 }
                 guard stop.sleep(seconds: 1) else { return }
                 continue
             }
+            // Stopped while opening (discovery saw the node go): no `ready` after its `gone`.
+            guard !stop.isStopped else { return }
             if !stream.card.isEmpty { feed.name = stream.card }
             feed.logger.info("capturing \(stream.format.rawValue) \(stream.width)×\(stream.height) from \(spec.path), decoding up to \(spec.camera.fps) frames a second")
             feed.ready()
@@ -74,7 +72,7 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
                 feed.logger.info("unplugged")
                 feed.gone()
                 unplugged = true
-                guard reopens, stop.sleep(seconds: 0.2) else { return }
+                guard stop.sleep(seconds: 0.2) else { return }
             case .failed(let sentence):
                 feed.problem(sentence)
                 guard stop.sleep(seconds: 1) else { return }

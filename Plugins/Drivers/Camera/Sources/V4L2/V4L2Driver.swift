@@ -29,8 +29,7 @@ public final class V4L2Driver: DeviceDriver {
     public func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = devices.map { spec in
-            V4L2CaptureLoop(spec: spec, id: DeviceNode.deviceID(driver: name, path: spec.path), reopens: true,
-                            events: continuation, logger: logger)
+            V4L2CaptureLoop(spec: spec, id: DeviceNode.deviceID(driver: name, path: spec.path), events: continuation, logger: logger)
         }
         let found = discovery.map { selection in
             DiscoveredReaders(subsystems: ["video4linux"], named: Self.nodes(devices.map(\.path)), events: continuation, logger: logger,
@@ -67,7 +66,7 @@ public final class V4L2Driver: DeviceDriver {
             }
             do {
                 let spec = try V4L2CameraSpec(path: node.devnode)
-                let loop = V4L2CaptureLoop(spec: spec, id: id, reopens: false, events: events, logger: logger)
+                let loop = V4L2CaptureLoop(spec: spec, id: id, events: events, logger: logger)
                 return (loop, id, node.isVideoCapture == true ? "a video capture node" : "a video node, to be asked whether it captures")
             } catch {
                 logger.error("\(node.devnode): \(error)")
