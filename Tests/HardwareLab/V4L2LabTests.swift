@@ -140,3 +140,25 @@ extension LabSuites {
         }
     }
 }
+
+extension LabSuites {
+    /// Cameras found without udevd (a container, a minimal box): vivid loaded after the
+    /// daemon started is seen through inotify on /dev, its capture node told from its output
+    /// node by asking each (`VIDIOC_QUERYCAP`), and named from sysfs as udev would.
+    @Suite("V4L2 cameras without udevd", .serialized, .sharedGuest(GuestConfiguration(devices: [], udev: false)))
+    struct V4L2NoUdevLabTests {
+        @Test func aCameraPluggedInLaterIsFoundAndItsOutputNodeLeftAlone() async throws {
+            let guest = try await Lab.guest()
+            let daemon = try await guest.startDaemon(["--drivers", "v4l2"])
+            try await guest.modprobe("vivid", "n_devs=1", "node_types=0x101")
+            try await daemon.waitForDevice(V4L2LabTests.camera, state: "ready")
+            let cameras = try await daemon.devices()
+            #expect(cameras.map { $0["id"]?.stringValue } == [V4L2LabTests.camera], "the output node is no camera")
+            let log = guest.sharedFile("\(daemon.name).log") ?? ""
+            #expect(log.contains("udevd does not run"), "\(log.suffix(2000))")
+            #expect(log.contains("is not a video capture node") == false, "left alone quietly (debug level): \(log.suffix(2000))")
+            try await daemon.stop()
+            try await guest.run("unload vivid", "rmmod vivid")
+        }
+    }
+}
