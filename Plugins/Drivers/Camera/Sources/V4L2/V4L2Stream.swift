@@ -96,8 +96,14 @@ final class V4L2Stream {
     private func setFormat(width: Int, height: Int) throws(V4L2Error) {
         var offered: [UInt32] = []
         var pixelformat: UInt32 = 0
-        while offered.count < 256, cv4l2_format_at(fd, UInt32(offered.count), &pixelformat) == 0 { offered.append(pixelformat) }
-        if errno == ENODEV { throw V4L2Error(errno: ENODEV, doing: "cannot list the formats of \(path)") }
+        // EINVAL past the last format; ENODEV when unplugged meanwhile.
+        while offered.count < 256 {
+            guard cv4l2_format_at(fd, UInt32(offered.count), &pixelformat) == 0 else {
+                if errno == EINVAL { break }
+                throw V4L2Error(errno: errno, doing: "cannot list the formats of \(path)")
+            }
+            offered.append(pixelformat)
+        }
         guard let chosen = V4L2PixelFormat.choose(offered: offered) else {
             throw V4L2Error(V4L2PixelFormat.noneSupported(offered: offered, path: path))
         }
