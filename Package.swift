@@ -88,7 +88,12 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CDmtx", pkgConfig: "libdmtx", providers: [.apt(["libdmtx-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "CameraDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "CZBar", "CDmtx", "CPNG", log],
+        // V4L2 capture: the ioctls Swift cannot import, and libjpeg-turbo's TurboJPEG API for
+        // MJPEG frames (Debian package libturbojpeg0-dev).
+        .target(name: "CV4L2"),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(name: "CameraDriver", dependencies: ["ScanBridgeCore", "DeviceNodes", "USBDiscovery", "CZBar", "CDmtx", "CPNG",
+                                                     "CV4L2", "CTurboJPEG", log],
                 path: "Plugins/Drivers/Camera/Sources", swiftSettings: strict),
         .target(name: "MockDriver", dependencies: ["ScanBridgeCore", log],
                 path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
@@ -143,7 +148,7 @@ let package = Package(
                     path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
         .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],
                     path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
-        .testTarget(name: "CameraDriverTests", dependencies: ["CameraDriver", "ScanBridgeCore", "ScanBridgeTesting"],
+        .testTarget(name: "CameraDriverTests", dependencies: ["CameraDriver", "ScanBridgeCore", "ScanBridgeTesting", "USBDiscovery", "CTurboJPEG"],
                     path: "Plugins/Drivers/Camera/Tests", swiftSettings: strict),
         .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeCore"],
                     path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
@@ -157,7 +162,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeCore", "DeviceNodes"],
                     swiftSettings: strict),
         // Boots a QEMU guest with Debian's kernel to test against real kernel devices (Tests/HardwareLab/README.md).
-        .testTarget(name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeCore"],
+        .testTarget(name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeCore", "CameraDriver"],
                     exclude: ["README.md"], swiftSettings: strict),
     ]
 )

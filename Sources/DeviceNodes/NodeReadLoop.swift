@@ -49,18 +49,11 @@ public struct NodeReadLoop: Sendable {
         self.reopens = reopens
     }
 
-    /// Starts the loop on a new thread named `name`.
-    public func start(name: String) {
-        let thread = Thread { self.run() }
-        thread.name = name
-        thread.start()
-    }
-
     private enum Ending {
         case stopped, unplugged, endOfFile
     }
 
-    func run() {
+    public func run() {
         var lastProblem: String?
         while !stop.isStopped {
             let node: DeviceNode

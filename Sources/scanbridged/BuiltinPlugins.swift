@@ -12,7 +12,7 @@ import SerialDriver
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera"]
+    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera", "v4l2"]
 
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
@@ -32,6 +32,7 @@ enum BuiltinPlugins {
         var serialDevices: [SerialDeviceSpec] = []
         var hidposPaths: [String] = []
         var fileCameras: [FileCameraSpec] = []
+        var v4l2Cameras: [V4L2CameraSpec] = []
         for option in settings.deviceOptions {
             do {
                 switch option.driver {
@@ -41,6 +42,7 @@ enum BuiltinPlugins {
                     try HIDPOSDriver.checkSettings(option.settings)
                     hidposPaths.append(option.path)
                 case FileCameraDriver.driverName: fileCameras.append(try FileCameraSpec(path: option.path, settings: option.settings))
+                case V4L2Driver.driverName: v4l2Cameras.append(try V4L2CameraSpec(path: option.path, settings: option.settings))
                 default:
                     logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
                                  metadata: ["device.path": "\(option.path)"])
@@ -49,7 +51,7 @@ enum BuiltinPlugins {
                 throw DaemonConfig.LoadError(description: "--device \(option.driver):\(option.path): \(error)")
             }
         }
-        // These drivers run with no device named too: discovery will find theirs (issue #6).
+        // These drivers run with no device named too: discovery finds theirs (issues #6, #7).
         let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
             ("evdev", evdevDevices.count, {
                 EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
@@ -61,6 +63,10 @@ enum BuiltinPlugins {
                 SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
             }),
             (FileCameraDriver.driverName, fileCameras.count, { FileCameraDriver(devices: fileCameras, logger: $0) }),
+            // Cameras are found with the scanners (scanners.discover), and released with them.
+            (V4L2Driver.driverName, v4l2Cameras.count, {
+                V4L2Driver(devices: v4l2Cameras, discovery: settings.scannerDiscovery?.choices, logger: $0)
+            }),
         ]
         for driver in named {
             if settings.drivers.contains(driver.name) {

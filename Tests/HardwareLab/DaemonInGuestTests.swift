@@ -193,7 +193,7 @@ extension LabSuites {
         @Test func vividLoopsAFrameBack() async throws {
             let guest = try await Lab.guest()
             let loop = try await guest.startVividLoopback()
-            var frame = Data(count: VividLoopback.frameBytes)
+            var frame = Data(count: loop.frameBytes)
             for index in stride(from: 0, to: frame.count, by: 2) {
                 frame[index] = UInt8(16 + (index / 2 % VividLoopback.width) % 220)  // Y: a ramp per line
                 frame[index + 1] = 128  // U and V: grey

@@ -7,50 +7,33 @@ import ScanBridgeCore
 /// the frames (`error`, retried every second, while they cannot be), report `ready`, then
 /// decode a frame every 1/fps seconds, each new code one `qr` read, to the end (or forever,
 /// looping). Ends when `stop` is signalled.
-final class FileCameraLoop: @unchecked Sendable {
+final class FileCameraLoop: DeviceLoop, @unchecked Sendable {
     // Confined to the loop's thread once started, apart from `stop` (Sendable).
     let spec: FileCameraSpec
-    let id: String
     let stop = StopSignal()
-    private let events: AsyncStream<DriverEvent>.Continuation
-    private let logger: Logger
-    private let start = ContinuousClock.now
+    private let feed: CameraFeed
 
     init(spec: FileCameraSpec, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
-        self.id = DeviceNode.deviceID(driver: FileCameraDriver.driverName, path: spec.path)
-        self.events = events
-        var logger = logger
-        logger[metadataKey: "device.id"] = "\(id)"
-        self.logger = logger
+        feed = CameraFeed(id: DeviceNode.deviceID(driver: FileCameraDriver.driverName, path: spec.path),
+                          driver: FileCameraDriver.driverName, name: "file camera \(spec.path)", path: spec.path,
+                          settings: spec.camera, events: events, logger: logger)
     }
 
-    func start(name: String) {
-        let thread = Thread { self.run() }
-        thread.name = name
-        thread.start()
-    }
+    var id: String { feed.id }
 
-    private func run() {
-        let decoder = FrameDecoder(symbologies: spec.symbologies, dataMatrixTimeLimit: spec.dataMatrixTimeLimit)
-        var filter = SightingFilter(outOfView: spec.outOfView)
-        var lastProblem: String?
+    func run() {
         while !stop.isStopped {
             let source: FrameSource
             do {
                 source = try FrameSource(path: spec.path)
             } catch {
-                let sentence = "\(error)"
-                if sentence != lastProblem {
-                    logger.warning("\(sentence); trying again every second")
-                    report(.error, error: sentence)
-                    lastProblem = sentence
-                }
+                feed.problem("\(error)")
                 guard stop.sleep(seconds: 1) else { return }
                 continue
             }
-            report(.ready)
-            play(source, decoder: decoder, filter: &filter)
+            feed.ready()
+            play(source)
             // Played to the end, not looping: a camera looking at nothing until stopped.
             while stop.sleep(seconds: 3600) {}
         }
@@ -58,8 +41,8 @@ final class FileCameraLoop: @unchecked Sendable {
 
     /// Plays the frames at `fps` (a frame that took longer to decode delays the next, never
     /// bunches them), until the end or, looping, until stopped.
-    private func play(_ source: FrameSource, decoder: FrameDecoder, filter: inout SightingFilter) {
-        let period = Duration.seconds(1 / spec.fps)
+    private func play(_ source: FrameSource) {
+        let period = Duration.seconds(1 / spec.camera.fps)
         var due = ContinuousClock.now
         var badFrames = Set<String>()
         var framesThisPass = 0
@@ -73,27 +56,17 @@ final class FileCameraLoop: @unchecked Sendable {
                     continue
                 }
                 framesThisPass += 1
-                let time = ContinuousClock.now - start
-                for code in filter.frame(decoder.decode(frame), at: time) {
-                    events.yield(.read(code.rawRead(device: id, driver: FileCameraDriver.driverName)))
-                }
+                feed.show(frame)
             } catch {
                 framesThisPass += 1
                 // A bad frame takes its turn (a folder of bad files does not spin), and is
                 // said once, not at every pass of a loop.
-                if badFrames.insert("\(error)").inserted { logger.warning("skipped a frame: \(error)") }
+                if badFrames.insert("\(error)").inserted { feed.logger.warning("skipped a frame: \(error)") }
             }
             due = max(due + period, ContinuousClock.now)
             // Never negative: poll takes a negative timeout as "forever".
             let wait = max(0, Double((due - ContinuousClock.now) / .microseconds(1)) / 1_000_000)
             guard stop.sleep(seconds: wait) else { return }
         }
-    }
-
-    private func report(_ state: Device.State, error: String? = nil) {
-        var device = Device(id: id, driver: FileCameraDriver.driverName, kind: .qr, name: "file camera \(spec.path)", path: spec.path)
-        device.state = state
-        device.error = error
-        events.yield(.device(device))
     }
 }

@@ -25,7 +25,7 @@ public struct GrayFrame: Sendable, Equatable {
     }
 
     /// The pixels with no padding between rows, as zbar and libdmtx take them.
-    var packed: [UInt8] {
+    public var packed: [UInt8] {
         guard bytesPerLine != width else { return bytes }
         var rows = [UInt8]()
         rows.reserveCapacity(width * height)

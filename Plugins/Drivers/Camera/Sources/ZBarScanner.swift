@@ -63,11 +63,7 @@ final class ZBarScanner {
         return codes
     }
 
-    static let y800: UInt32 = fourcc("Y800")
-
-    private static func fourcc(_ name: String) -> UInt32 {
-        name.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
-    }
+    static let y800 = FourCC.code("Y800")
 
     /// A zbar symbol in the protocol's names, with the AIM identifier zbar does not send
     /// (ISO/IEC 15424): a GS1 modifier makes Code 128 GS1-128 (`]C1`) and QR `]Q3`; an

@@ -20,6 +20,13 @@ public struct DiscoveredNode: Sendable, Equatable, Hashable {
     public var name: String?
     /// udev's `ID_INPUT_KEYBOARD`, or for want of udevd, an input device with letter keys.
     public var isKeyboard: Bool
+    /// For a video4linux node: whether udev's `ID_V4L_CAPABILITIES` says `:capture:`; nil
+    /// when udev has not said (no udevd), and only opening the node can tell.
+    public var isVideoCapture: Bool?
+    /// Where a device not on USB sits (`platform-vivid.0`, `pci-0000:03:00.0`): its parent's
+    /// subsystem and name, as udev's `ID_PATH` writes them; with a video node's `index`
+    /// (`#1`) when not its device's first node.
+    public var busPath: String?
 
     public init(
         subsystem: String, devnode: String, sysname: String, vendorId: UInt16? = nil, productId: UInt16? = nil,
@@ -38,10 +45,11 @@ public struct DiscoveredNode: Sendable, Equatable, Hashable {
     }
 
     /// A stable device id for `driver`: `DRIVER:vvvv:pppp:SERIAL`, else `DRIVER:vvvv:pppp@PORT`
-    /// (the same physical device on the same port), else `DRIVER:` and the node's name. An
+    /// (the same physical device on the same port), else `DRIVER:` and where the device sits
+    /// (`busPath`), else `DRIVER:` and the node's name. An
     /// interface number is added when not the first (`…#01`), for devices with several nodes.
     public func deviceID(driver: String) -> String {
-        guard let product = usbProduct else { return "\(driver):\(sysname)" }
+        guard let product = usbProduct else { return "\(driver):\(busPath ?? sysname)" }
         var id = "\(driver):\(product)"
         if let serial = serial.map(Self.sanitized), !serial.isEmpty {
             id += ":" + serial

@@ -3,20 +3,25 @@ import Logging
 import ScanBridgeCore
 import Synchronization
 
-/// The devices a driver finds through discovery, each read by a `NodeReadLoop` of its own:
-/// started when its node appears and the shared `ScannerChoices` say it is a scanner, ended
-/// when the node goes or the operator releases it, the device then reported `gone`. The same
-/// device plugged in again gets a new loop under the same id (ids come from the USB device:
+/// The devices a driver finds through discovery, each run by a loop of its own (a
+/// `NodeReadLoop`, or the driver's own `DeviceLoop`, like a camera's capture loop): started
+/// when its node appears and the shared `ScannerChoices` say it is to be read, ended when the
+/// node goes or the operator releases it, the device then reported `gone`. The same device
+/// plugged in again gets a new loop under the same id (ids come from the USB device:
 /// `DiscoveredNode.deviceID`).
 public final class DiscoveredReaders: Sendable {
     /// The reading of a node taken as a scanner with device `id`; nil when it cannot be read
     /// (logged by the driver).
     public typealias Make = @Sendable (_ node: DiscoveredNode, _ id: String) -> (any NodeReading & Sendable)?
+    /// The same for a driver with a loop of its own: the loop, not started yet.
+    public typealias MakeLoop = @Sendable (_ node: DiscoveredNode, _ id: String) -> (any DeviceLoop)?
+    /// Whether a node (as device id) is read under a selection, and why.
+    public typealias Judge = @Sendable (ScannerSelection, DiscoveredNode, String) -> (read: Bool, reason: String)
 
     private struct State {
         /// The nodes discovery reported that this driver could read (`accepts`), by devnode.
         var known: [String: DiscoveredNode] = [:]
-        var readers: [String: (id: String, loop: NodeReadLoop)] = [:]
+        var readers: [String: (id: String, loop: any DeviceLoop)] = [:]
     }
 
     private let driver: String
@@ -24,24 +29,38 @@ public final class DiscoveredReaders: Sendable {
     private let named: Set<String>
     private let choices: ScannerChoices
     private let accepts: @Sendable (DiscoveredNode) -> Bool
-    private let make: Make
+    private let judge: Judge
+    private let make: MakeLoop
     private let events: AsyncStream<DriverEvent>.Continuation
     private let logger: Logger
     private let threadName: String
     private let state = Mutex(State())
 
+    /// A scanner driver's: nodes read by a `NodeReadLoop`, when `ScannerSelection.verdict` says so.
     /// - Parameters:
     ///   - named: the paths given with `--device`, read already, left alone here.
     ///   - accepts: whether a node is of the kind this driver reads (a keyboard's event node,
     ///     a `ttyACM` port), before any question of whether it is a scanner.
+    public convenience init(driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
+                            events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
+                            accepts: @escaping @Sendable (DiscoveredNode) -> Bool, make: @escaping Make) {
+        // A discovered node is not waited for after an unplug: discovery starts a new loop when it is back.
+        self.init(driver: driver, subsystems: subsystems, named: named, choices: choices, events: events, logger: logger,
+                  threadName: threadName, accepts: accepts, judge: { $0.verdict($1, id: $2) }) { node, id in
+            make(node, id).map { NodeReadLoop(reading: $0, events: events, reopens: false) }
+        }
+    }
+
+    /// Any driver's: the loop `make` gives for each node `judge` says is read.
     public init(driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
                 events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
-                accepts: @escaping @Sendable (DiscoveredNode) -> Bool, make: @escaping Make) {
+                accepts: @escaping @Sendable (DiscoveredNode) -> Bool, judge: @escaping Judge, makeLoop make: @escaping MakeLoop) {
         self.driver = driver
         self.subsystems = subsystems
         self.named = named
         self.choices = choices
         self.accepts = accepts
+        self.judge = judge
         self.make = make
         self.events = events
         self.logger = logger
@@ -95,7 +114,7 @@ public final class DiscoveredReaders: Sendable {
                 let id = node.deviceID(driver: driver)
                 return ScannerCandidate(
                     id: id, driver: driver, name: node.name, usb: node.usbProduct, path: node.devnode,
-                    read: state.readers[node.devnode] != nil, reason: selection.verdict(node, id: id).reason)
+                    read: state.readers[node.devnode] != nil, reason: judge(selection, node, id).reason)
             }
         }
     }
@@ -115,7 +134,7 @@ public final class DiscoveredReaders: Sendable {
         let selection = choices.selection
         let (known, reading) = state.withLock { state in (Array(state.known.values), Set(state.readers.keys)) }
         for node in known.sorted(by: { $0.devnode < $1.devnode }) {
-            let verdict = selection.verdict(node, id: node.deviceID(driver: driver))
+            let verdict = judge(selection, node, node.deviceID(driver: driver))
             if verdict.read, !reading.contains(node.devnode) {
                 startIfChosen(node)
             } else if !verdict.read, reading.contains(node.devnode) {
@@ -127,14 +146,13 @@ public final class DiscoveredReaders: Sendable {
 
     private func startIfChosen(_ node: DiscoveredNode) {
         let id = node.deviceID(driver: driver)
-        let verdict = choices.selection.verdict(node, id: id)
+        let verdict = judge(choices.selection, node, id)
         guard state.withLock({ $0.readers[node.devnode] == nil }) else { return }
         guard verdict.read else {
             logger.debug("\(node.devnode) (\(node.name ?? "?"), \(id)): \(verdict.reason), left alone")
             return
         }
-        guard let reading = make(node, id) else { return }
-        let loop = NodeReadLoop(reading: reading, events: events, reopens: false)
+        guard let loop = make(node, id) else { return }
         state.withLock { $0.readers[node.devnode] = (id, loop) }
         logger.info("\(id) at \(node.devnode): \(verdict.reason)")
         loop.start(name: threadName)
@@ -155,11 +173,15 @@ extension DiscoveredReaders {
         named: [any NodeReading & Sendable], discovered: DiscoveredReaders?, threadName: String,
         events: AsyncStream<DriverEvent>.Continuation
     ) {
-        let loops = named.map { reading in
-            let loop = NodeReadLoop(reading: reading, events: events)
-            loop.start(name: threadName)
-            return loop
-        }
+        serve(loops: named.map { NodeReadLoop(reading: $0, events: events) }, discovered: discovered, threadName: threadName, events: events)
+    }
+
+    /// The same with the driver's own loops for the devices named with `--device`.
+    public static func serve(
+        loops: [any DeviceLoop], discovered: DiscoveredReaders?, threadName: String,
+        events: AsyncStream<DriverEvent>.Continuation
+    ) {
+        for loop in loops { loop.start(name: threadName) }
         let watching = discovered.map { found in Task { await found.run() } }
         events.onTermination = { _ in
             for loop in loops { loop.stop.stop() }

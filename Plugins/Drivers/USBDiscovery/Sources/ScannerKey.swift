@@ -1,9 +1,10 @@
 /// What a claim or release names: every device of one USB product (`vvvv:pppp`, hex), or one
 /// device by the id discovery gives it (`evdev:0c2e:0b81:SERIAL`, `hidpos:…@1-2.3#01`,
-/// `serial:ttyACM0`). Read by the same rules from the config and from `devices.claim|release`.
+/// `serial:ttyACM0`, `v4l2:046d:0825@1-2`). Read by the same rules from the config and from
+/// `devices.claim|release`.
 public enum ScannerKey {
     /// The drivers whose devices discovery finds, hence whose ids a key may name.
-    public static let drivers = ["evdev", "hidpos", "serial"]
+    public static let drivers = ["evdev", "hidpos", "serial", "v4l2"]
 
     /// `text` as a key (lowercase), or a sentence saying what is wrong with it.
     public static func parse(_ text: String) -> Result<String, KeyError> {

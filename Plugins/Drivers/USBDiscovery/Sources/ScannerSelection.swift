@@ -28,18 +28,7 @@ public struct ScannerSelection: Sendable, Equatable {
 
     /// Whether `node` (as device `id`) is read, and why, in the words `devices.candidates` uses.
     public func verdict(_ node: DiscoveredNode, id: String) -> (read: Bool, reason: String) {
-        let keys = [id.lowercased()] + (node.usbProduct.map { [$0] } ?? [])
-        for key in keys {
-            switch operatorChoices[key] {
-            case .claim?: return (true, "claimed by the operator")
-            case .release?: return (false, "released by the operator")
-            case nil: continue
-            }
-        }
-        for key in keys {
-            if configReleased.contains(key) { return (false, "released in the config") }
-            if configClaimed.contains(key) { return (true, "claimed in the config") }
-        }
+        if let chosen = choice(node, id: id) { return (chosen.choice == .claim, chosen.reason) }
         if let vendor = node.vendorId, let maker = ScannerVendors.all.first(where: { $0.id == vendor }) {
             return (true, "made by \(maker.maker)")
         }
@@ -47,6 +36,30 @@ public struct ScannerSelection: Sendable, Equatable {
             return (true, "named \(name)")
         }
         return (false, "not a scanner")
+    }
+
+    /// A camera's verdict: every video capture node is a camera (it can only be a scanner
+    /// here), unless released.
+    public func cameraVerdict(_ node: DiscoveredNode, id: String) -> (read: Bool, reason: String) {
+        if let chosen = choice(node, id: id), chosen.choice == .release { return (false, chosen.reason) }
+        return (true, node.isVideoCapture == true ? "a video capture node" : "a video node, to be asked whether it captures")
+    }
+
+    /// The operator's or else the config's choice for `node`, and why; nil when neither names it.
+    private func choice(_ node: DiscoveredNode, id: String) -> (choice: Choice, reason: String)? {
+        let keys = [id.lowercased()] + (node.usbProduct.map { [$0] } ?? [])
+        for key in keys {
+            switch operatorChoices[key] {
+            case .claim?: return (.claim, "claimed by the operator")
+            case .release?: return (.release, "released by the operator")
+            case nil: continue
+            }
+        }
+        for key in keys {
+            if configReleased.contains(key) { return (.release, "released in the config") }
+            if configClaimed.contains(key) { return (.claim, "claimed in the config") }
+        }
+        return nil
     }
 
     /// Whether `node` (as device `id`) is a scanner, and why, for the log; nil when it is not.

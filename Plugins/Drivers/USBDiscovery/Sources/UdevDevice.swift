@@ -34,7 +34,21 @@ enum UdevDevice {
                 node.isKeyboard = hasLetterKeys(keys)
             }
         }
+        if subsystem == "video4linux" { video(device, into: &node) }
         return node
+    }
+
+    /// A video node's capture capability (udev's, when udevd has said) and, off USB, where
+    /// its device sits; both from sysfs alone where udevd does not run.
+    private static func video(_ device: OpaquePointer, into node: inout DiscoveredNode) {
+        if let capabilities = string(udev_device_get_property_value(device, "ID_V4L_CAPABILITIES")) {
+            node.isVideoCapture = capabilities.contains(":capture:")
+        }
+        guard node.vendorId == nil, let parent = udev_device_get_parent(device),
+              let subsystem = string(udev_device_get_subsystem(parent)), let name = string(udev_device_get_sysname(parent)) else { return }
+        // One device may have several video nodes (vivid: capture, output, VBI…); `index` numbers them.
+        let index = attribute(device, "index").flatMap { Int($0) } ?? 0
+        node.busPath = "\(subsystem)-\(name)" + (index > 0 ? "#\(index)" : "")
     }
 
     /// Every node of `subsystems` sysfs has now.

@@ -18,6 +18,17 @@ struct DiscoveredNodeTests {
         #expect(bare.deviceID(driver: "serial") == "serial:ttyS0")
     }
 
+    @Test func aDeviceNotOnUSBIsNamedByWhereItSits() {
+        var vivid = DiscoveredNode(subsystem: "video4linux", devnode: "/dev/video0", sysname: "video0")
+        vivid.busPath = "platform-vivid.0"
+        #expect(vivid.deviceID(driver: "v4l2") == "v4l2:platform-vivid.0")
+        // On USB, the USB device names it, wherever it sits.
+        vivid.vendorId = 0x046D
+        vivid.productId = 0x0825
+        vivid.serial = "1A2B3C4D"
+        #expect(vivid.deviceID(driver: "v4l2") == "v4l2:046d:0825:1A2B3C4D")
+    }
+
     @Test func keyboardsAreToldByTheirLetterKeys() {
         // A usb-kbd's key bitmap (QEMU), and a power button's.
         #expect(UdevDevice.hasLetterKeys("ff 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 fffffffffffe0000 ffffffffffffffff fffffffffffffffe"))

@@ -1,0 +1,69 @@
+import Logging
+import ScanBridgeCore
+
+/// What every camera does with its frames, whatever they come from (files, V4L2): each
+/// frame decoded (`FrameDecoder`), the codes that are new to the view (`SightingFilter`)
+/// yielded as `qr` reads, and the camera's state reported to the registry. Confined to the
+/// camera's thread (the decoder is not thread-safe).
+final class CameraFeed {
+    let id: String
+    let driver: String
+    /// The device's name in `devices.list` (a V4L2 camera's card name once it is open).
+    var name: String
+    let path: String
+    let logger: Logger
+    private let events: AsyncStream<DriverEvent>.Continuation
+    private let decoder: FrameDecoder
+    private var filter: SightingFilter
+    private let start = ContinuousClock.now
+    /// The sentence of the last `error` reported, so a problem that lasts is said once.
+    private var lastProblem: String?
+
+    init(id: String, driver: String, name: String, path: String, settings: CameraSettings,
+         events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+        self.id = id
+        self.driver = driver
+        self.name = name
+        self.path = path
+        self.events = events
+        var logger = logger
+        logger[metadataKey: "device.id"] = "\(id)"
+        self.logger = logger
+        decoder = FrameDecoder(symbologies: settings.symbologies, dataMatrixTimeLimit: settings.dataMatrixTimeLimit)
+        filter = SightingFilter(outOfView: settings.outOfView)
+    }
+
+    /// Decodes a frame seen now; each code new to the view is one read.
+    func show(_ frame: GrayFrame) {
+        let time = ContinuousClock.now - start
+        for code in filter.frame(decoder.decode(frame), at: time) {
+            events.yield(.read(code.rawRead(device: id, driver: driver)))
+        }
+    }
+
+    func ready() {
+        lastProblem = nil
+        report(.ready)
+    }
+
+    /// The camera cannot be used now (`error`, or `busy` while another program has it, with
+    /// the sentence); said once while it lasts, as it is tried again every second.
+    func problem(_ sentence: String, state: Device.State = .error) {
+        guard sentence != lastProblem else { return }
+        logger.warning("\(sentence); trying again every second")
+        report(state, error: sentence)
+        lastProblem = sentence
+    }
+
+    func gone() {
+        lastProblem = nil
+        events.yield(.gone(deviceID: id))
+    }
+
+    private func report(_ state: Device.State, error: String? = nil) {
+        var device = Device(id: id, driver: driver, kind: .qr, name: name, path: path)
+        device.state = state
+        device.error = error
+        events.yield(.device(device))
+    }
+}

@@ -1,0 +1,22 @@
+/// A V4L2 camera, as `--device v4l2:/dev/videoN[,KEY=VALUE…]` names it, or as discovery
+/// finds it (with the default settings).
+///
+/// Settings: those of every camera (`CameraSettings`: `fps` caps how many frames a second
+/// are decoded; the camera may deliver more, which are taken and given back unread), and
+/// `width` and `height`, the frame size asked for (1280×720 by default). The camera's driver
+/// may give another size; the one it gives is used.
+public struct V4L2CameraSpec: Sendable, Equatable {
+    public var path: String
+    var width = 1280
+    var height = 720
+    var camera: CameraSettings
+
+    public static let ownSettings = ["width", "height"]
+
+    public init(path: String, settings: [String: String] = [:]) throws(FrameError) {
+        self.path = path
+        camera = try CameraSettings(settings, own: Self.ownSettings, camera: "a V4L2 camera")
+        width = try CameraSettings.integer("width", settings["width"], default: width, in: 16...GrayFrame.maxSide, unit: "pixels")
+        height = try CameraSettings.integer("height", settings["height"], default: height, in: 16...GrayFrame.maxSide, unit: "pixels")
+    }
+}
