@@ -19,7 +19,7 @@ packages+=(libxkbcommon-dev xkb-data)
 packages+=(libudev-dev)
 # The camera driver decodes frames with libzbar (barcodes, QR) and libdmtx (Data Matrix),
 # and its file camera reads PNG frames with libpng. Its tests and the demo draw labels with
-# qrencode and zint; zbar-tools (zbarimg) is there to compare with.
+# qrencode and zint, as does the camera benchmark, whose baseline is zbar-tools' zbarimg.
 packages+=(libzbar-dev libdmtx-dev libpng-dev qrencode zint zbar-tools)
 
 missing=()
