@@ -124,7 +124,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge-bench",
-            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeStore", "ProductLookup", "EvdevDriver",
+            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeStore", "ProductLookup", "EvdevDriver", "CameraDriver",
                            .product(name: "Histogram", package: "hdrhistogram-swift")] + nio,
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 

@@ -19,9 +19,9 @@ packages+=(libxkbcommon-dev xkb-data)
 packages+=(libudev-dev)
 # The camera driver decodes frames with libzbar (barcodes, QR) and libdmtx (Data Matrix),
 # and its file camera reads PNG frames with libpng. Its tests and the demo draw labels with
-# qrencode and zint; zbar-tools (zbarimg) is there to compare with. Its v4l2 driver decodes
-# USB cameras' MJPEG frames with libjpeg-turbo's TurboJPEG API (libturbojpeg0-dev; its tests
-# make JPEGs with it too).
+# qrencode and zint, as does the camera benchmark, whose baseline is zbar-tools' zbarimg.
+# Its v4l2 driver decodes USB cameras' MJPEG frames with libjpeg-turbo's TurboJPEG API
+# (libturbojpeg0-dev; its tests make JPEGs with it too).
 packages+=(libzbar-dev libdmtx-dev libpng-dev libturbojpeg0-dev qrencode zint zbar-tools)
 
 missing=()

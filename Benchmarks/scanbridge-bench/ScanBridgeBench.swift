@@ -6,7 +6,7 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog", "tap", "wedge"]
+    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera"]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -78,6 +78,9 @@ struct ScanBridgeBench {
             report.latency("keyboard wedge: Enter on the node → scan, 200 labels/s", wedge, target: "p99 ≤ 1 ms")
             let perKey = try WedgeScenarios.decodeCostPerKey(labels: 20_000 / scale)
             report.figure("keyboard wedge: decoding one key (xkbcommon, bursts)", String(format: "%.0f ns", perKey), target: "")
+        }
+        if only.contains("camera") {
+            try await camera(directory: directory, quick: quick, report: &report)
         }
         report.print()
     }

@@ -10,19 +10,8 @@ extension PCSCStack {
     /// A process as `<pid> <start time>`: the start time (field 22 of /proc/<pid>/stat) tells a
     /// live owner from another process that got its pid later.
     static func processIdentity(_ pid: Int32) -> String? {
-        guard let stat = procFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name, which may hold spaces: state is field 3, start time field 22.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19 else { return nil }
+        guard let fields = ProcessStat.fields(of: pid), fields.count > 19 else { return nil }
         return "\(pid) \(fields[19])"
-    }
-
-    /// A /proc file's text, read to its end (its size says 0, which a whole-file read trusts).
-    static func procFile(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.readToEnd() else { return nil }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// Marks `directory` as this process's stack.
@@ -42,7 +31,7 @@ extension PCSCStack {
             if processIdentity(pid) == owner { continue }  // its test run is alive
             if let text = try? String(contentsOf: folder.appendingPathComponent("pcscd.pid"), encoding: .utf8),
                let daemon = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-               let command = procFile("/proc/\(daemon)/cmdline"),
+               let command = ProcessStat.procFile("/proc/\(daemon)/cmdline"),
                command.contains(folder.path) {  // that pid is still this folder's pcscd
                 kill(daemon, SIGKILL)
             }

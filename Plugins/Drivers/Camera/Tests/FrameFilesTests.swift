@@ -47,11 +47,7 @@ struct FrameFilesTests {
     }
 
     static func y4m(_ frames: [GrayFrame], chroma: String = "420jpeg") -> [UInt8] {
-        let first = frames[0]
-        var bytes = Array("YUV4MPEG2 W\(first.width) H\(first.height) F10:1 Ip A1:1 C\(chroma)\n".utf8)
-        let chromaBytes = chroma == "mono" ? 0 : 2 * ((first.width + 1) / 2) * ((first.height + 1) / 2)
-        for frame in frames { bytes += Array("FRAME\n".utf8) + frame.bytes + [UInt8](repeating: 128, count: chromaBytes) }
-        return bytes
+        Y4MFile.bytes(width: frames[0].width, height: frames[0].height, luma: frames.map(\.bytes), chroma: chroma)
     }
 
     @Test func aY4MFileFrameByFrameAndRewound() throws {

@@ -54,11 +54,9 @@ extension GrayFrame {
 
     /// Every pixel moved by up to ±`amplitude`, from a seeded generator (the same frame each run).
     func noisy(amplitude: Int, seed: UInt64 = 7) -> GrayFrame {
-        var state = seed
+        var noise = SeededNoise(seed: seed)
         let out = (0..<height).flatMap { y in (0..<width).map { x in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let delta = Int((state >> 33) % UInt64(2 * amplitude + 1)) - amplitude
-            return UInt8(clamping: Int(pixel(x, y)) + delta)
+            UInt8(clamping: Int(pixel(x, y)) + noise.next(amplitude: amplitude))
         } }
         return try! GrayFrame(width: width, height: height, bytes: out)
     }
