@@ -2,8 +2,9 @@ import Logging
 import ScanBridgeCore
 
 /// What every camera does with its frames, whatever they come from (files, V4L2): each
-/// frame decoded (`FrameDecoder`), the codes that are new to the view (`SightingFilter`)
-/// yielded as `qr` reads, and the camera's state reported to the registry. Confined to the
+/// frame that differs from the last decoded one decoded (`StillSceneGate`, `FrameDecoder`),
+/// the codes that are new to the view (`SightingFilter`) yielded as `qr` reads, and the
+/// camera's state reported to the registry. Confined to the
 /// camera's thread (the decoder is not thread-safe).
 final class CameraFeed {
     let id: String
@@ -15,6 +16,9 @@ final class CameraFeed {
     private let events: AsyncStream<DriverEvent>.Continuation
     private let decoder: FrameDecoder
     private var filter: SightingFilter
+    private var gate = StillSceneGate()
+    /// The codes of the last decoded frame: what a skipped frame, alike to it, holds.
+    private var inView: [DecodedCode] = []
     private let start = ContinuousClock.now
     /// The sentence of the last `error` reported, so a problem that lasts is said once.
     private var lastProblem: String?
@@ -33,10 +37,12 @@ final class CameraFeed {
         filter = SightingFilter(outOfView: settings.outOfView)
     }
 
-    /// Decodes a frame seen now; each code new to the view is one read.
+    /// Decodes a frame seen now (unless it is alike to the last decoded one); each code new to
+    /// the view is one read.
     func show(_ frame: GrayFrame) {
         let time = ContinuousClock.now - start
-        for code in filter.frame(decoder.decode(frame), at: time) {
+        if gate.shouldDecode(frame, at: time) { inView = decoder.decode(frame) }
+        for code in filter.frame(inView, at: time) {
             events.yield(.read(code.rawRead(device: id, driver: driver)))
         }
     }
