@@ -105,7 +105,7 @@ let package = Package(
         .target(name: "OrderLookup", dependencies: ["ScanBridgeCore"],
                 path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
 
-        // glibc's heap knobs: two arenas at most, and malloc_trim.
+        // glibc's heap knobs: four arenas at most, and malloc_trim.
         .target(name: "CHeap"),
         .executableTarget(
             name: "scanbridged",

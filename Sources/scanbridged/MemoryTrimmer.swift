@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// Gives freed heap back to the system every few seconds. A burst of scans (thousands of
 /// requests in flight) leaves glibc's arenas holding memory the daemon no longer uses; on a
 /// small counter box that memory belongs to the POS, not to us. (CHeap also caps the
-/// arenas at two, from before the first thread starts.)
+/// arenas at four, from before the first thread starts.)
 struct MemoryTrimmer: Service {
     var interval: Duration = .seconds(2)
 
