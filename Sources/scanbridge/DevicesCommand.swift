@@ -42,7 +42,7 @@ extension DevicesCommand {
     /// `scanbridge devices candidates [--json]` → `devices.candidates`.
     struct Candidates: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the input, hidraw and ttyACM nodes discovery sees, whether each is read as a scanner, and why.")
+            abstract: "List the input, hidraw, ttyACM and video nodes discovery sees, whether each is read as a scanner or camera, and why.")
 
         @OptionGroup var connection: ConnectionOptions
 
@@ -53,7 +53,7 @@ extension DevicesCommand {
             try await connection.callAndPrint("devices.candidates", [:], json: json) { answer in
                 let nodes = answer["candidates"]?.arrayValue ?? []
                 let table = nodes.isEmpty
-                    ? "discovery sees no keyboard, hidraw or ttyACM node"
+                    ? "discovery sees no keyboard, hidraw, ttyACM or video capture node"
                     : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: nodes.map { node in
                         func field(_ key: String) -> String { node[key]?.stringValue ?? "-" }
                         return [field("id"), field("driver"), field("usb"), node["read"]?.boolValue == true ? "yes" : "no",

@@ -106,7 +106,7 @@ struct ScannerClaimsTests {
         let release = try await run("scanbridge", ["devices", "release", "1a2b:3c4d"] + socket)
         #expect(release.out.contains("released: 0c2e:0b81 1a2b:3c4d"), "\(release.out)")
         let candidates = try await run("scanbridge", ["devices", "candidates"] + socket)
-        #expect(candidates.out == "discovery sees no keyboard, hidraw or ttyACM node\nclaimed:  0627:0001\nreleased: 0c2e:0b81 1a2b:3c4d\n")
+        #expect(candidates.out == "discovery sees no keyboard, hidraw, ttyACM or video capture node\nclaimed:  0627:0001\nreleased: 0c2e:0b81 1a2b:3c4d\n")
         let json = try JSONValue(parsing: Array(try await run("scanbridge", ["devices", "candidates", "--json"] + socket).out.utf8))
         #expect(json["candidates"] == [] && json["claimed"] == ["0627:0001"])
         let bad = try await run("scanbridge", ["devices", "claim", "nope"] + socket)
