@@ -62,12 +62,6 @@ public struct ScannerSelection: Sendable, Equatable {
         return nil
     }
 
-    /// Whether `node` (as device `id`) is a scanner, and why, for the log; nil when it is not.
-    public func reason(_ node: DiscoveredNode, id: String) -> String? {
-        let verdict = verdict(node, id: id)
-        return verdict.read ? verdict.reason : nil
-    }
-
     /// The claims and releases in force, the operator's over the config's, key by key.
     public var overrides: (claimed: [String], released: [String]) {
         var choices: [String: Choice] = [:]
