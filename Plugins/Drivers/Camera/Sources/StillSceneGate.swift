@@ -75,7 +75,8 @@ struct BlockMeans: Equatable {
     /// Whether every block is within `threshold` of `other`'s once the whole picture's change
     /// of brightness (the median block's) is taken out; frames of other sizes never match.
     func matches(_ other: BlockMeans, within threshold: Double) -> Bool {
-        guard columns == other.columns, rows == other.rows, !means.isEmpty else { return columns == other.columns && rows == other.rows }
+        guard columns == other.columns, rows == other.rows else { return false }
+        guard !means.isEmpty else { return true }
         let differences = zip(means, other.means).map { $0 - $1 }
         let shift = differences.sorted()[differences.count / 2]
         return differences.allSatisfy { abs($0 - shift) < threshold }
