@@ -1,5 +1,4 @@
 @testable import CameraDriver
-import Foundation
 import ScanBridgeCore
 import Testing
 import USBDiscovery
@@ -37,19 +36,5 @@ struct V4L2DiscoveryTests {
         #expect(Self.taken(Self.node("video0", capture: true), released: ["046d:0825"]) == nil)
         #expect(Self.taken(Self.node("video0", capture: true, usb: false), released: ["v4l2:platform-vivid.0"]) == nil)
         #expect(Self.taken(Self.node("video0", capture: true), released: ["0c2e:0b81"]) != nil)
-    }
-}
-
-extension V4L2DiscoveryTests {
-    /// A camera named by a link is the node the link leads to: discovery leaves that node alone.
-    @Test func aNamedLinkCoversTheNodeItLeadsTo() throws {
-        let folder = NSTemporaryDirectory() + "scanbridge-v4l2-links-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data().write(to: URL(fileURLWithPath: folder + "/video7"))
-        try FileManager.default.createSymbolicLink(atPath: folder + "/by-id-camera", withDestinationPath: folder + "/video7")
-        let nodes = V4L2Driver.nodes([folder + "/by-id-camera", "/nonexistent/video9"])
-        #expect(nodes.contains(folder + "/by-id-camera") && nodes.contains("/nonexistent/video9"))
-        #expect(nodes.contains { $0.hasSuffix("/video7") })
     }
 }

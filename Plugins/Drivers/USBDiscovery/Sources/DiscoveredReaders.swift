@@ -1,4 +1,5 @@
 import DeviceNodes
+import Glibc
 import Logging
 import ScanBridgeCore
 import Synchronization
@@ -38,7 +39,8 @@ public final class DiscoveredReaders: Sendable {
 
     /// A scanner driver's: nodes read by a `NodeReadLoop`, when `ScannerSelection.verdict` says so.
     /// - Parameters:
-    ///   - named: the paths given with `--device`, read already, left alone here.
+    ///   - named: the paths given with `--device`, read already, left alone here (and the
+    ///     nodes they lead to: see `namedNodes`).
     ///   - accepts: whether a node is of the kind this driver reads (a keyboard's event node,
     ///     a `ttyACM` port), before any question of whether it is a scanner.
     public convenience init(driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
@@ -57,7 +59,7 @@ public final class DiscoveredReaders: Sendable {
                 accepts: @escaping @Sendable (DiscoveredNode) -> Bool, judge: @escaping Judge, makeLoop make: @escaping MakeLoop) {
         self.driver = driver
         self.subsystems = subsystems
-        self.named = named
+        self.named = Self.namedNodes(named)
         self.choices = choices
         self.accepts = accepts
         self.judge = judge
@@ -167,6 +169,17 @@ public final class DiscoveredReaders: Sendable {
 }
 
 extension DiscoveredReaders {
+    /// The paths named with `--device` and the nodes they lead to: a device named by its
+    /// `/dev/input/by-id/…` or `/dev/v4l/by-id/…` link is the node discovery reports, and two
+    /// loops on one device would read every scan twice, or leave one of them `busy`.
+    static func namedNodes(_ paths: Set<String>) -> Set<String> {
+        paths.union(paths.compactMap { path in
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        })
+    }
+
     /// A node driver's run: a `NodeReadLoop` for each reading named with `--device`, and, with
     /// `discovered`, what discovery finds; all of them end when the driver's stream does.
     public static func serve(

@@ -1,5 +1,4 @@
 import DeviceNodes
-import Glibc
 import Logging
 import ScanBridgeCore
 import USBDiscovery
@@ -32,23 +31,12 @@ public final class V4L2Driver: DeviceDriver {
             V4L2CaptureLoop(spec: spec, id: DeviceNode.deviceID(driver: name, path: spec.path), events: continuation, logger: logger)
         }
         let found = discovery.map { choices in
-            DiscoveredReaders(driver: name, subsystems: ["video4linux"], named: Self.nodes(devices.map(\.path)), choices: choices,
+            DiscoveredReaders(driver: name, subsystems: ["video4linux"], named: Set(devices.map(\.path)), choices: choices,
                               events: continuation, logger: logger, threadName: "scanbridge-v4l2", accepts: Self.accepts,
                               judge: { $0.cameraVerdict($1, id: $2) }, makeLoop: Self.make(events: continuation, logger: logger))
         }
         DiscoveredReaders.serve(loops: named, discovered: found, threadName: "scanbridge-v4l2", events: continuation)
         return stream
-    }
-
-    /// The paths named with `--device` and the nodes they lead to: a camera named by its
-    /// `/dev/v4l/by-id/…` link is the `/dev/videoN` discovery reports, and two loops on one
-    /// camera would leave one of them `busy`.
-    static func nodes(_ paths: [String]) -> Set<String> {
-        Set(paths + paths.compactMap { path in
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        })
     }
 
     /// Every video node but those udev says are no capture nodes (uvcvideo's metadata node,
