@@ -87,14 +87,15 @@ enum CatalogScenarios {
     /// the floor, the same loop around an empty async call.
     /// `catalogSize` is the range codes are drawn from, uniformly: the whole catalog, or the
     /// first products only (a shop's best sellers, whose pages stay in memory).
-    /// `unknown`: labels no product has (`bench-N`, as the throughput benchmark scans), once
-    /// the catalog's keys are loaded.
+    /// `unknown`: labels no product has (`bench-N`, as the throughput benchmark scans).
+    /// Measured once the catalog's keys are loaded, as in a daemon that has been running: the
+    /// load reads the whole catalog and would share the cores with the lookups.
     static func inProcessLookups(databasePath: String, catalogSize: Int, count: Int, unknown: Bool = false) async throws
         -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>)
     {
         let database = try StoreDatabase(path: databasePath)
         let products = SQLiteProductRepository(database: database)
-        if unknown { try await products.waitForKeys() }
+        try await products.waitForKeys(timeout: .seconds(600))
         let lookup = ProductLookup(products: products, catalog: CatalogSettings())
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         var floor = histogram
@@ -113,6 +114,11 @@ enum CatalogScenarios {
             if index >= count / 10 { _ = floor.record(Nanos.now() - floorStarted) }
         }
         return (histogram, floor)
+    }
+
+    /// The number of products in a catalog database.
+    static func catalogSize(databasePath: String) async throws -> Int {
+        try await SQLiteProductRepository(database: StoreDatabase(path: databasePath)).count()
     }
 
     @inline(never)

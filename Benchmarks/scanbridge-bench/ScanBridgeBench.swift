@@ -18,6 +18,18 @@ struct ScanBridgeBench {
             print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
             return
         }
+        // `--lookups DATABASE [--hot N]`: only the in-process lookups, on a catalog imported
+        // earlier (for profiling them; codes drawn from the bench catalog's barcodes).
+        if let databasePath = value(of: "--lookups", in: arguments) {
+            let size = try await CatalogScenarios.catalogSize(databasePath: databasePath)
+            let range = value(of: "--hot", in: arguments).flatMap { Int($0) } ?? size
+            let (lookup, _) = try await CatalogScenarios.inProcessLookups(
+                databasePath: databasePath, catalogSize: range, count: 100_000)
+            var report = Report()
+            report.latency("ProductLookup in process, any of \(range)", lookup, target: "p99 ≤ 20 µs")
+            report.print()
+            return
+        }
         // `--only latency,memory`: a subset of the scenarios.
         let only = value(of: "--only", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
             ?? Set(scenarios)

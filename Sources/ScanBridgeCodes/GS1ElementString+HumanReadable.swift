@@ -4,8 +4,15 @@ extension GS1ElementString {
     /// (GS1 data never holds a space). A value runs until the next `(` that starts a
     /// bracketed known AI, so `(10)AB(5)` is the lot `AB(5)`, but a lot written `AB(17)`
     /// cannot be typed this way.
+    /// Inlined into the caller: see ``GTIN``.
+    @inlinable
     public static func parseHumanReadable(_ text: some StringProtocol) throws(CodeError) -> [GS1Element] {
-        var rest = trimmingBlanks(Substring(text))
+        try parseHumanReadable(text: Substring(text))
+    }
+
+    @usableFromInline
+    static func parseHumanReadable(text: Substring) throws(CodeError) -> [GS1Element] {
+        var rest = trimmingBlanks(text)
         guard !rest.isEmpty else { throw CodeError("the GS1 data is empty") }
         var elements: [GS1Element] = []
         while !rest.isEmpty {

@@ -11,8 +11,15 @@ public enum GS1ElementString {
     /// Each AI is matched greedily from the table; fixed-length data takes its length,
     /// variable-length data runs to the next GS or the end. A GS after any element is
     /// allowed (§7.8.6) and skipped. Every value is validated as ``GS1ApplicationIdentifier/validate(_:)`` does.
+    /// Inlined into the caller: see ``GTIN``.
+    @inlinable
     public static func parse(_ text: some StringProtocol) throws(CodeError) -> [GS1Element] {
-        var rest = Substring(text)
+        try parse(text: Substring(text))
+    }
+
+    @usableFromInline
+    static func parse(text: Substring) throws(CodeError) -> [GS1Element] {
+        var rest = text
         var elements: [GS1Element] = []
         while let first = rest.first {
             if first == groupSeparator {

@@ -3,12 +3,19 @@ extension GTIN {
     /// left-padded with zeros, after checking its check digit.
     ///
     /// Unlike ``gtin14(_:)`` it says why a code was refused, for messages a cashier reads.
+    @inlinable
     public static func normalize(_ code: some StringProtocol) throws(CodeError) -> String {
+        try normalize(text: String(code))
+    }
+
+    @usableFromInline
+    static func normalize(text code: String) throws(CodeError) -> String {
         if let bad = ASCII.firstNonDigit(in: code) {
             throw CodeError("a GTIN has only digits; \(ASCII.quoted(bad)) is not one")
         }
-        guard lengths.contains(code.count) else {
-            throw CodeError("a GTIN has 8, 12, 13 or 14 digits; this has \(code.count)")
+        // ASCII digits only from here: a byte is a character.
+        guard lengths.contains(code.utf8.count) else {
+            throw CodeError("a GTIN has 8, 12, 13 or 14 digits; this has \(code.utf8.count)")
         }
         if let error = checkDigitError(code) { throw error }
         return padded(code)
@@ -17,17 +24,18 @@ extension GTIN {
     /// The lengths a GTIN may have.
     static let lengths: Set<Int> = [8, 12, 13, 14]
 
-    /// `code` left-padded with zeros to 14 digits.
+    /// `code` (ASCII digits) left-padded with zeros to 14 digits.
     static func padded(_ code: some StringProtocol) -> String {
-        String(repeating: "0", count: max(0, 14 - code.count)) + code
+        String(repeating: "0", count: max(0, 14 - code.utf8.count)) + code
     }
 
     /// Why the last digit of `code` (ASCII digits only) is not its check digit; nil when it is.
     static func checkDigitError(_ code: some StringProtocol) -> CodeError? {
-        let data = code.dropLast()
-        guard let last = code.last.flatMap(ASCII.digit), let expected = checkDigit(forData: data),
-              last != expected else { return nil }
-        return wrongCheckDigit(found: last, expected: expected, data: String(data))
+        let bytes = Substring(code).utf8
+        let data = bytes.dropLast()
+        guard let last = bytes.last, (0x30...0x39).contains(last), let expected = checkDigit(forDataBytes: data),
+              Int(last - 0x30) != expected else { return nil }
+        return wrongCheckDigit(found: Int(last - 0x30), expected: expected, data: String(decoding: data, as: UTF8.self))
     }
 
     /// The one wording of a check-digit mismatch, so every code type reports it alike.

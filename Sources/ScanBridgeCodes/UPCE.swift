@@ -7,7 +7,14 @@ public enum UPCE {
     /// digit), `N d1…d6` (7 digits) or `d1…d6` (6 digits, number system 0). Scanners
     /// configured to drop the number system or check digit send the shorter forms; the
     /// check digit is then computed. A check digit that is sent must be right.
+    /// Inlined into the caller: see ``GTIN``.
+    @inlinable
     public static func expand(_ code: some StringProtocol) throws(CodeError) -> String {
+        try expand(text: String(code))
+    }
+
+    @usableFromInline
+    static func expand(text code: String) throws(CodeError) -> String {
         if let bad = ASCII.firstNonDigit(in: code) {
             throw CodeError("a UPC-E code has only digits; \(ASCII.quoted(bad)) is not one")
         }

@@ -21,8 +21,15 @@ public struct VariableMeasure: Sendable, Hashable {
     /// Reads `ean13` by `region`'s layouts. Nil when it is not a 13-digit code with a
     /// variable-measure prefix in that region; throws when it is one but its final check
     /// digit or price check digit is wrong.
+    /// Inlined into the caller: see ``GTIN``.
+    @inlinable
     public static func parse(_ ean13: some StringProtocol, region: Region) throws(CodeError) -> VariableMeasure? {
-        guard ean13.count == 13, ASCII.firstNonDigit(in: ean13) == nil,
+        try parse(text: String(ean13), region: region)
+    }
+
+    @usableFromInline
+    static func parse(text ean13: String, region: Region) throws(CodeError) -> VariableMeasure? {
+        guard ASCII.firstNonDigit(in: ean13) == nil, ean13.utf8.count == 13,
               let layout = region.layouts[String(ean13.prefix(2))] else { return nil }
         if let error = GTIN.checkDigitError(ean13) { throw error }
         var data = Array(ean13.prefix(12))

@@ -40,11 +40,13 @@ public enum ProductCode: Sendable, Hashable {
         if let symbology, matrixSymbologies.contains(symbology) { return nil }
         let digitsOnly = body.utf8.allSatisfy { (0x30...0x39).contains($0) }
         if let symbology, labelSymbologies.contains(symbology) { return label(body) }
-        if digitsOnly, symbology == "upc-e" || (body.count == 8 && symbology != "ean-8" && !GTIN.hasValidCheckDigit(body)
+        // Digits only: a byte is a character, and counting bytes does not walk the grapheme rules.
+        let digits = digitsOnly ? body.utf8.count : 0
+        if digitsOnly, symbology == "upc-e" || (digits == 8 && symbology != "ean-8" && !GTIN.hasValidCheckDigit(body)
                                                   && (try? UPCE.expand(body)) != nil) {
             return gtin { () throws(CodeError) in try GTIN.normalize(UPCE.expand(body)) }
         }
-        if digitsOnly, [8, 12, 13, 14].contains(body.count) {
+        if digits == 8 || (12...14).contains(digits) {
             return gtin(body, region: region)
         }
         if let symbology, gtinSymbologies.contains(symbology) {
@@ -54,7 +56,7 @@ public enum ProductCode: Sendable, Hashable {
     }
 
     private static func gtin(_ digits: Substring, region: VariableMeasure.Region) -> ProductCode {
-        if digits.count == 13 {
+        if digits.utf8.count == 13 {
             do throws(CodeError) {
                 if let measure = try VariableMeasure.parse(digits, region: region) {
                     return .variableMeasure(measure, gtin: "0" + measure.itemCode)
@@ -87,7 +89,7 @@ public enum ProductCode: Sendable, Hashable {
     private static func label(_ text: Substring) -> ProductCode? {
         // Printable ASCII, the usual label, is checked byte by byte; other text by its scalars.
         let printableASCII = text.utf8.allSatisfy { (0x20..<0x7F).contains($0) }
-        guard (1...64).contains(text.count),
+        guard (1...64).contains(printableASCII ? text.utf8.count : text.count),
               printableASCII || text.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControl })
         else { return nil }
         return .label(String(text))
