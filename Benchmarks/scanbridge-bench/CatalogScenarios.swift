@@ -90,12 +90,14 @@ enum CatalogScenarios {
     /// `unknown`: labels no product has (`bench-N`, as the throughput benchmark scans).
     /// Measured once the catalog's keys are loaded, as in a daemon that has been running: the
     /// load reads the whole catalog and would share the cores with the lookups.
-    static func inProcessLookups(databasePath: String, catalogSize: Int, count: Int, unknown: Bool = false) async throws
+    /// `catalogSize` nil: the number of products in the file.
+    static func inProcessLookups(databasePath: String, catalogSize: Int?, count: Int, unknown: Bool = false) async throws
         -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>)
     {
         let database = try StoreDatabase(path: databasePath)
         let products = SQLiteProductRepository(database: database)
         try await products.waitForKeys(timeout: .seconds(600))
+        let catalogSize = if let catalogSize { catalogSize } else { try await products.count() }
         let lookup = ProductLookup(products: products, catalog: CatalogSettings())
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         var floor = histogram
@@ -114,11 +116,6 @@ enum CatalogScenarios {
             if index >= count / 10 { _ = floor.record(Nanos.now() - floorStarted) }
         }
         return (histogram, floor)
-    }
-
-    /// The number of products in a catalog database.
-    static func catalogSize(databasePath: String) async throws -> Int {
-        try await SQLiteProductRepository(database: StoreDatabase(path: databasePath)).count()
     }
 
     @inline(never)

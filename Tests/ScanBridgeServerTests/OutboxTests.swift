@@ -15,7 +15,7 @@ func describe(_ items: [Outbox.Item]?) -> [String]? {
     items?.map { item in
         switch item {
         case .message(let bytes): String(decoding: bytes, as: UTF8.self)
-        case .scan(let event, let prefix, _): String(decoding: prefix + event.json + Outbox.scanSuffix, as: UTF8.self)
+        case .scan(let event, let prefix): String(decoding: prefix + event.json + Outbox.scanSuffix, as: UTF8.self)
         case .overflow(let subscription): "overflow \(subscription.id)"
         }
     }

@@ -25,7 +25,7 @@ public struct JSONOutput: Sendable {
 
     public mutating func member(_ name: String, _ value: String) { key(name); string(value) }
     public mutating func member(_ name: String, _ value: String?) { key(name); if let value { string(value) } else { null() } }
-    public mutating func member(_ name: String, _ value: UInt64) { key(name); raw(Array(String(value).utf8)) }
+    public mutating func member(_ name: String, _ value: UInt64) { key(name); literal(String(value)) }
     public mutating func member(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
 
     /// A member only when the value is there (optional fields are left out, not null).
@@ -34,18 +34,22 @@ public struct JSONOutput: Sendable {
     // MARK: Values
 
     public mutating func string(_ text: String) { separate(); Self.appendString(text, to: &bytes) }
-    public mutating func null() { raw(Array("null".utf8)) }
+    public mutating func null() { literal("null") }
 
     /// Pre-encoded JSON, inserted as is.
     public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
 
+    /// A number or a literal (`true`, `null`) from its text: a number's text is a small
+    /// string, held inline, so nothing is allocated.
+    private mutating func literal(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
+
     public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
-        case .bool(let flag): raw(Array((flag ? "true" : "false").utf8))
-        case .int(let number): raw(Array(String(number).utf8))
+        case .bool(let flag): literal(flag ? "true" : "false")
+        case .int(let number): literal(String(number))
         // JSON has no NaN or infinity.
-        case .double(let number): raw(Array((number.isFinite ? "\(number)" : "null").utf8))
+        case .double(let number): literal(number.isFinite ? "\(number)" : "null")
         case .string(let text): string(text)
         case .array(let elements):
             beginArray()
@@ -53,7 +57,8 @@ public struct JSONOutput: Sendable {
             endArray()
         case .object(let members):
             beginObject()
-            for name in members.keys.sorted() { member(name, members[name]!) }
+            // Sorted, so an event's bytes do not depend on hashing; pairs, so no key is hashed again.
+            for (name, member) in members.sorted(by: { $0.key < $1.key }) { self.member(name, member) }
             endObject()
         }
     }

@@ -36,7 +36,7 @@ final class SocketWriter: Sendable {
                 switch item {
                 case .message(let bytes):
                     buffer.writeBytes(bytes)
-                case .scan(let event, let prefix, _):
+                case .scan(let event, let prefix):
                     buffer.writeBytes(prefix)
                     buffer.writeBytes(event.json)
                     buffer.writeBytes(Outbox.scanSuffix)
