@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import ScanBridgeCore
 
 /// A row of `product`: a `Product` with its price in minor units, its derived GTIN-14 and
@@ -33,20 +34,29 @@ struct ProductRecord: TableRecord, Sendable {
         self.product = product
     }
 
-    /// The product of the first row `statement` (selecting `columns`) gives, decoded straight
-    /// from the SQLite statement: the scan lookup's path, without building a `Row`.
+    /// The product of the first row `statement` (selecting `columns`) gives, stepped and decoded
+    /// straight through SQLite's API: the scan lookup's path. GRDB's cursor and its
+    /// `DatabaseValue`s cost about as many instructions as SQLite's own search of the index.
     static func fetchFirst(_ statement: Statement, arguments: StatementArguments) throws -> Product? {
-        let ids = try String.fetchCursor(statement, arguments: arguments)
-        guard let id = try ids.next() else { return nil }
+        statement.setUncheckedArguments(arguments)
         let row = statement.sqliteStatement
+        // A statement left on a row keeps its read snapshot, and the log could not be checkpointed.
+        defer { sqlite3_reset(row) }
+        switch sqlite3_step(row) {
+        case SQLITE_ROW: break
+        case SQLITE_DONE: return nil
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                message: String(cString: sqlite3_errmsg(sqlite3_db_handle(row))), sql: statement.sql)
+        }
         func text(_ index: CInt) -> String { String(sqliteStatement: row, index: index) }
         func optionalText(_ index: CInt) -> String? {
-            String.fromDatabaseValue(DatabaseValue(sqliteStatement: row, index: index))
+            sqlite3_column_type(row, index) == SQLITE_NULL ? nil : String(sqliteStatement: row, index: index)
         }
-        func integer(_ index: CInt) -> Int64 { Int64(sqliteStatement: row, index: index) }
-        func bool(_ index: CInt) -> Bool { Bool(sqliteStatement: row, index: index) }
+        func integer(_ index: CInt) -> Int64 { sqlite3_column_int64(row, index) }
+        func bool(_ index: CInt) -> Bool { sqlite3_column_int64(row, index) != 0 }
         return Product(
-            id: id, storeId: text(1), name: text(2), price: Money(minorUnits: integer(3), currency: text(4)),
+            id: text(0), storeId: text(1), name: text(2), price: Money(minorUnits: integer(3), currency: text(4)),
             sku: optionalText(5), category: optionalText(6), barcode: optionalText(7), trackStock: bool(8),
             quantity: integer(9), lowStockThreshold: integer(10), allowNegativeStock: bool(11),
             parentId: optionalText(12), variant: optionalText(13))
