@@ -55,8 +55,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ScanBridgeStore",
-            dependencies: ["ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeRPC", "ScanBridgeCore"] + nio, swiftSettings: strict),
         .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeClient", "CTestSupport"] + nio, swiftSettings: strict),

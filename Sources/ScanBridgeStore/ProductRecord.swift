@@ -1,4 +1,7 @@
 import GRDB
+// SQLite's own API, which GRDB builds on. Not declared as the product `GRDBSQLite` in
+// Package.swift: naming a second product of GRDB makes a full release build also link
+// `GRDB-dynamic`, which fails with `--static-swift-stdlib`.
 import GRDBSQLite
 import ScanBridgeCore
 
