@@ -252,10 +252,14 @@ struct OutboxTests {
         }
         let done = await eventually(timeout: .seconds(30)) { received.count == total }
         #expect(done, "the writer got \(received.count) of \(total): a sender waiting for room was never woken")
+        if done {
+            // Every event was taken, so the sender is returning. It must return before the
+            // outbox finishes: `send` throws `Closed` when it finished meanwhile.
+            try await sender.value
+        }
         stop.set()
         outbox.finish()
         if done {
-            try await sender.value
             #expect(await writer.value)
         } else {
             sender.cancel()
