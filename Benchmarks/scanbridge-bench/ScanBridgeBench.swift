@@ -12,9 +12,10 @@ struct ScanBridgeBench {
         let arguments = CommandLine.arguments
         let quick = arguments.contains("--quick")
         // `--socket PATH`: only the throughput scenario, against a daemon already running
-        // there with a `mock:bench` barcode device (for profiling it).
+        // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
         if let socket = value(of: "--socket", in: arguments) {
-            let (rate, lost) = try await Scenarios.throughput(socketPath: socket, events: 200_000, subscribers: 8)
+            let events = value(of: "--events", in: arguments).flatMap { Int($0) } ?? 200_000
+            let (rate, lost) = try await Scenarios.throughput(socketPath: socket, events: events, subscribers: 8)
             print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
             return
         }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+// SQLite's own API for the insert (see ProductRecord.swift for why it is imported this way).
+import GRDBSQLite
 import Logging
 import ScanBridgeCore
 import Synchronization
@@ -14,8 +16,15 @@ import Synchronization
 /// writes batch after batch until nothing is pending, handing each committed batch to the
 /// publisher in order. One hop from the request to the disk, none back to publish.
 public final class SQLiteJournal: Journal {
-    /// An event waiting for its commit, already encoded but for its `seq`.
-    private typealias Waiter = (event: ScanEvent, body: [UInt8], continuation: CheckedContinuation<JournaledEvent, any Error>)
+    /// An event waiting for its commit: its columns, and its JSON but for its `seq`.
+    private struct Waiter {
+        let id: String
+        let timeMs: Int64
+        let device: String
+        let kind: DeviceKind
+        let body: [UInt8]
+        let continuation: CheckedContinuation<JournaledEvent, any Error>
+    }
 
     private struct State {
         var pending: [Waiter] = []
@@ -72,9 +81,13 @@ public final class SQLiteJournal: Journal {
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
         // Encoded here, on the caller's thread: the single writer only adds the seq.
         let body = event.jsonBody()
+        let timeMs = Int64((event.time.timeIntervalSince1970 * 1000).rounded())
         return try await withCheckedThrowingContinuation { continuation in
+            let waiter = Waiter(
+                id: event.id, timeMs: timeMs, device: event.device, kind: event.kind, body: body,
+                continuation: continuation)
             let schedule = state.withLock { state in
-                state.pending.append((event, body, continuation))
+                state.pending.append(waiter)
                 defer { state.draining = true }
                 return !state.draining
             }
@@ -129,17 +142,44 @@ public final class SQLiteJournal: Journal {
         }
     }
 
-    private static func insert(_ events: [Waiter], firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
+    /// Binds and steps through SQLite's API: GRDB's arguments box every value and copy the
+    /// JSON into `Data`, which cost as much as SQLite's own insert. The bound text and blob are
+    /// borrowed (`SQLITE_STATIC`), so the statement is reset before they go.
+    private static func insert(_ batch: [Waiter], firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO event (seq, id, timeMs, device, kind, json) VALUES (?, ?, ?, ?, ?, ?)")
+        let insert = statement.sqliteStatement
         var stored: [JournaledEvent] = []
-        stored.reserveCapacity(events.count)
+        stored.reserveCapacity(batch.count)
         var seq = firstSeq
-        for (event, body, _) in events {
-            let json = ScanEvent.json(seq: seq, body: body)
-            let timeMs = Int64((event.time.timeIntervalSince1970 * 1000).rounded())
-            try statement.execute(arguments: [Int64(seq), event.id, timeMs, event.device, event.kind.rawValue, Data(json)])
-            stored.append(JournaledEvent(seq: seq, kind: event.kind, device: event.device, json: json))
+        for waiter in batch {
+            let json = ScanEvent.json(seq: seq, body: waiter.body)
+            var failure: String?
+            let code = json.withUnsafeBytes { blob in
+                waiter.id.withCString { id in
+                    waiter.device.withCString { device in
+                        waiter.kind.rawValue.withCString { kind in
+                            defer {
+                                sqlite3_reset(insert)
+                                sqlite3_clear_bindings(insert)
+                            }
+                            sqlite3_bind_int64(insert, 1, Int64(seq))
+                            sqlite3_bind_text(insert, 2, id, -1, nil)
+                            sqlite3_bind_int64(insert, 3, waiter.timeMs)
+                            sqlite3_bind_text(insert, 4, device, -1, nil)
+                            sqlite3_bind_text(insert, 5, kind, -1, nil)
+                            sqlite3_bind_blob(insert, 6, blob.baseAddress, Int32(blob.count), nil)
+                            let code = sqlite3_step(insert)
+                            if code != SQLITE_DONE { failure = String(cString: sqlite3_errmsg(sqlite3_db_handle(insert))) }
+                            return code
+                        }
+                    }
+                }
+            }
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: failure, sql: statement.sql)
+            }
+            stored.append(JournaledEvent(seq: seq, kind: waiter.kind, device: waiter.device, json: json))
             seq += 1
         }
         return stored
