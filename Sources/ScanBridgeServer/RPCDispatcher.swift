@@ -15,11 +15,18 @@ struct MethodOutcome: Sendable {
 }
 
 typealias RPCMethod = @Sendable (Params, Connection) async throws -> MethodOutcome
+/// A method's batch form: the params of a batch's calls to it, an outcome for each, in order.
+typealias RPCBatchMethod = @Sendable ([Params], Connection) async -> [Result<MethodOutcome, any Error>]
+/// What answering a message gives: the answer to send (nil for notifications and responses),
+/// and work to run after it is queued.
+typealias Answer = (payload: Payload?, afterResponse: (@Sendable () async -> Void)?)
 
 /// Finds the method, checks the caller's role, runs it, and turns any error into the
 /// JSON-RPC error the protocol names.
 struct RPCDispatcher: Sendable {
     let methods: [String: RPCMethod]
+    /// Methods whose calls in one batch run together (each also in `methods`).
+    var batched: [String: RPCBatchMethod] = [:]
 
     static let standard = RPCDispatcher(methods: BridgeMethods.all
         .merging(DeviceMethods.all) { $1 }
@@ -29,22 +36,16 @@ struct RPCDispatcher: Sendable {
         .merging(CardMethods.all) { $1 }
         .merging(CustomerMethods.all) { $1 }
         .merging(OrderMethods.all) { $1 }
-        .merging(HandlerMethods.all) { $1 })
+        .merging(HandlerMethods.all) { $1 },
+        batched: MockMethods.batched)
 
-    /// The answer to send (nil for notifications and responses), and work to run after it is queued.
-    func answer(_ message: IncomingMessage, on connection: Connection) async -> (Payload?, (@Sendable () async -> Void)?) {
+    /// The answer to one message.
+    func answer(_ message: IncomingMessage, on connection: Connection) async -> Answer {
         switch message {
         case .request(let id, let method, let params):
-            do {
-                let outcome = try await call(method, params, on: connection)
-                return (RPCMessage.responsePayload(id: id, result: outcome.result), outcome.afterResponse)
-            } catch {
-                return (RPCMessage.errorPayload(id: id, ErrorMapping.rpcError(for: error, method: method, logger: connection.logger)), nil)
-            }
+            return answer(id: id, method: method, await outcome(method, params, on: connection), on: connection)
         case .notification(let method, let params):
-            // A notification gets no answer, not even an error (JSON-RPC 2.0 §4.1).
-            let outcome = try? await call(method, params, on: connection)
-            return (nil, outcome?.afterResponse)
+            return answer(id: nil, method: method, await outcome(method, params, on: connection), on: connection)
         case .invalid(let id, let error):
             return (RPCMessage.errorPayload(id: id, error), nil)
         case .result(let id, let result):
@@ -56,10 +57,80 @@ struct RPCDispatcher: Sendable {
         }
     }
 
+    /// The answers to a batch's messages, in its order. The calls to a method with a batch
+    /// form run together, in one task; every other message runs in a task of its own, all
+    /// concurrently (their journal writes share commits).
+    func answer(batch messages: [IncomingMessage], on connection: Connection) async -> [Answer] {
+        var together: [String: [(position: Int, id: JSONValue?, params: Params)]] = [:]
+        var alone: [Int] = []
+        for (position, message) in messages.enumerated() {
+            let (id, method, params): (JSONValue?, String, JSONValue?)
+            switch message {
+            case .request(let requestID, let name, let body): (id, method, params) = (requestID, name, body)
+            case .notification(let name, let body): (id, method, params) = (nil, name, body)
+            default:
+                alone.append(position)
+                continue
+            }
+            // What `call` would refuse is answered alone, by `call`.
+            guard batched[method] != nil, connection.role >= MethodCatalog.requiredRole(for: method),
+                  let parsed = try? Params(params)
+            else {
+                alone.append(position)
+                continue
+            }
+            together[method, default: []].append((position, id, parsed))
+        }
+        var answers = [Answer](repeating: (nil, nil), count: messages.count)
+        await withTaskGroup(of: [(Int, Answer)].self) { group in
+            for (method, calls) in together {
+                guard let run = batched[method] else { continue }
+                group.addTask {
+                    let outcomes = await run(calls.map(\.params), connection)
+                    return zip(calls, outcomes).map { call, outcome in
+                        (call.position, answer(id: call.id, method: method, outcome, on: connection))
+                    }
+                }
+            }
+            for position in alone {
+                group.addTask { [(position, await answer(messages[position], on: connection))] }
+            }
+            for await answered in group {
+                for (position, answer) in answered { answers[position] = answer }
+            }
+        }
+        return answers
+    }
+
+    /// A call's answer: its response or error for a request; nothing for a notification, which
+    /// gets no answer, not even an error (JSON-RPC 2.0 §4.1).
+    private func answer(id: JSONValue?, method: String, _ outcome: Result<MethodOutcome, any Error>, on connection: Connection)
+        -> Answer
+    {
+        switch outcome {
+        case .success(let outcome):
+            guard let id else { return (nil, outcome.afterResponse) }
+            return (RPCMessage.responsePayload(id: id, result: outcome.result), outcome.afterResponse)
+        case .failure(let error):
+            guard let id else { return (nil, nil) }
+            return (RPCMessage.errorPayload(id: id, ErrorMapping.rpcError(for: error, method: method, logger: connection.logger)), nil)
+        }
+    }
+
     /// An answer to a request the daemon sent (`handler.resolve`); one nobody waits for is dropped.
     private func answerDaemonRequest(_ id: JSONValue, _ answer: DaemonRequests.Answer, on connection: Connection) {
         if !connection.daemonRequests.answer(id: id, with: answer) {
             connection.logger.debug("answer to no waiting request dropped", metadata: ["rpc.id": "\(id)"])
+        }
+    }
+
+    private func outcome(_ method: String, _ params: JSONValue?, on connection: Connection) async
+        -> Result<MethodOutcome, any Error>
+    {
+        do {
+            return .success(try await call(method, params, on: connection))
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -17,17 +17,32 @@ import Synchronization
 /// publisher in order. One hop from the request to the disk, none back to publish.
 public final class SQLiteJournal: Journal {
     /// An event waiting for its commit: its columns, and its JSON but for its `seq`.
-    private struct Waiter {
+    private struct Row {
         let id: String
         let timeMs: Int64
         let device: String
         let kind: DeviceKind
         let body: [UInt8]
-        let continuation: CheckedContinuation<JournaledEvent, any Error>
+
+        /// Encoded here, on the caller's thread: the single writer only adds the seq.
+        init(_ event: ScanEvent) {
+            id = event.id
+            timeMs = Int64((event.time.timeIntervalSince1970 * 1000).rounded())
+            device = event.device
+            kind = event.kind
+            body = event.jsonBody()
+        }
+    }
+
+    /// Events appended together, and who waits for their commit: they share a transaction.
+    private struct Waiter {
+        let rows: [Row]
+        let continuation: CheckedContinuation<[JournaledEvent], any Error>
     }
 
     private struct State {
         var pending: [Waiter] = []
+        var pendingRows = 0
         /// A drain is scheduled or running on the writer queue.
         var draining = false
         var lastSeq: UInt64
@@ -79,15 +94,16 @@ public final class SQLiteJournal: Journal {
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
-        // Encoded here, on the caller's thread: the single writer only adds the seq.
-        let body = event.jsonBody()
-        let timeMs = Int64((event.time.timeIntervalSince1970 * 1000).rounded())
+        try await append(contentsOf: [event])[0]
+    }
+
+    public func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
+        guard !events.isEmpty else { return [] }
+        let rows = events.map(Row.init)
         return try await withCheckedThrowingContinuation { continuation in
-            let waiter = Waiter(
-                id: event.id, timeMs: timeMs, device: event.device, kind: event.kind, body: body,
-                continuation: continuation)
             let schedule = state.withLock { state in
-                state.pending.append(waiter)
+                state.pending.append(Waiter(rows: rows, continuation: continuation))
+                state.pendingRows += rows.count
                 defer { state.draining = true }
                 return !state.draining
             }
@@ -101,19 +117,27 @@ public final class SQLiteJournal: Journal {
     private func drain(_ db: Database) {
         var lastBatchSize = 0
         while true {
-            if lastBatchSize >= lingerAfter, state.withLock({ $0.pending.count }) < lastBatchSize / 2 {
+            if lastBatchSize >= lingerAfter, state.withLock({ $0.pendingRows }) < lastBatchSize / 2 {
                 usleep(linger)  // on GRDB's writer queue, never the cooperative pool
             }
-            let (batch, firstSeq) = state.withLock { state -> ([Waiter], UInt64) in
-                let batch = Array(state.pending.prefix(maxBatch))
-                state.pending.removeFirst(batch.count)
+            let (batch, rows, firstSeq) = state.withLock { state -> ([Waiter], Int, UInt64) in
+                // Whole waiters (their events commit together), up to maxBatch events unless one holds more.
+                var taken = 0
+                var rows = 0
+                while taken < state.pending.count, taken == 0 || rows + state.pending[taken].rows.count <= maxBatch {
+                    rows += state.pending[taken].rows.count
+                    taken += 1
+                }
+                let batch = Array(state.pending.prefix(taken))
+                state.pending.removeFirst(taken)
+                state.pendingRows -= rows
                 if batch.isEmpty { state.draining = false }
-                return (batch, state.lastSeq + 1)
+                return (batch, rows, state.lastSeq + 1)
             }
             guard !batch.isEmpty else { return }
-            lastBatchSize = batch.count
+            lastBatchSize = rows
             do {
-                let stored = try Self.inTransaction(db) { try Self.insert(batch, firstSeq: firstSeq, db: db) }
+                let stored = try Self.inTransaction(db) { try Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db) }
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
                     state.lastSeq = stored.last!.seq
                     let checkpointDue = state.lastSeq - state.checkpointedAt >= checkpointEvery
@@ -126,7 +150,11 @@ public final class SQLiteJournal: Journal {
                 }
                 // Deliver first: pruning and checkpoints never delay an event.
                 onCommit(stored)
-                for (waiter, event) in zip(batch, stored) { waiter.continuation.resume(returning: event) }
+                var next = 0
+                for waiter in batch {
+                    waiter.continuation.resume(returning: Array(stored[next..<next + waiter.rows.count]))
+                    next += waiter.rows.count
+                }
                 if pruneDue { try? prune(db) }
                 if writerCheckpointDue {
                     _ = try? db.checkpoint(.passive)
@@ -134,7 +162,7 @@ public final class SQLiteJournal: Journal {
                     database.checkpointInBackground()
                 }
             } catch {
-                logger.error("journal write failed", metadata: ["error": "\(error)", "events": "\(batch.count)"])
+                logger.error("journal write failed", metadata: ["error": "\(error)", "events": "\(rows)"])
                 let failure = ScanBridgeError.unavailable(
                     "the event journal could not be written (\(error)); check the database file and free disk space")
                 for waiter in batch { waiter.continuation.resume(throwing: failure) }
@@ -142,47 +170,54 @@ public final class SQLiteJournal: Journal {
         }
     }
 
+    /// Inserts the batch's events, numbered from `firstSeq`, in order.
+    private static func insert(_ batch: [Waiter], rows: Int, firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO event (seq, id, timeMs, device, kind, json) VALUES (?, ?, ?, ?, ?, ?)")
+        var stored: [JournaledEvent] = []
+        stored.reserveCapacity(rows)
+        var seq = firstSeq
+        for waiter in batch {
+            for row in waiter.rows {
+                let json = ScanEvent.json(seq: seq, body: row.body)
+                try insert(row, seq: seq, json: json, into: statement)
+                stored.append(JournaledEvent(seq: seq, kind: row.kind, device: row.device, json: json))
+                seq += 1
+            }
+        }
+        return stored
+    }
+
     /// Binds and steps through SQLite's API: GRDB's arguments box every value and copy the
     /// JSON into `Data`, which cost as much as SQLite's own insert. The bound text and blob are
     /// borrowed (`SQLITE_STATIC`), so the statement is reset before they go.
-    private static func insert(_ batch: [Waiter], firstSeq: UInt64, db: Database) throws -> [JournaledEvent] {
-        let statement = try db.cachedStatement(
-            sql: "INSERT INTO event (seq, id, timeMs, device, kind, json) VALUES (?, ?, ?, ?, ?, ?)")
+    private static func insert(_ row: Row, seq: UInt64, json: [UInt8], into statement: Statement) throws {
         let insert = statement.sqliteStatement
-        var stored: [JournaledEvent] = []
-        stored.reserveCapacity(batch.count)
-        var seq = firstSeq
-        for waiter in batch {
-            let json = ScanEvent.json(seq: seq, body: waiter.body)
-            var failure: String?
-            let code = json.withUnsafeBytes { blob in
-                waiter.id.withCString { id in
-                    waiter.device.withCString { device in
-                        waiter.kind.rawValue.withCString { kind in
-                            defer {
-                                sqlite3_reset(insert)
-                                sqlite3_clear_bindings(insert)
-                            }
-                            sqlite3_bind_int64(insert, 1, Int64(seq))
-                            sqlite3_bind_text(insert, 2, id, -1, nil)
-                            sqlite3_bind_int64(insert, 3, waiter.timeMs)
-                            sqlite3_bind_text(insert, 4, device, -1, nil)
-                            sqlite3_bind_text(insert, 5, kind, -1, nil)
-                            sqlite3_bind_blob(insert, 6, blob.baseAddress, Int32(blob.count), nil)
-                            let code = sqlite3_step(insert)
-                            if code != SQLITE_DONE { failure = String(cString: sqlite3_errmsg(sqlite3_db_handle(insert))) }
-                            return code
+        var failure: String?
+        let code = json.withUnsafeBytes { blob in
+            row.id.withCString { id in
+                row.device.withCString { device in
+                    row.kind.rawValue.withCString { kind in
+                        defer {
+                            sqlite3_reset(insert)
+                            sqlite3_clear_bindings(insert)
                         }
+                        sqlite3_bind_int64(insert, 1, Int64(seq))
+                        sqlite3_bind_text(insert, 2, id, -1, nil)
+                        sqlite3_bind_int64(insert, 3, row.timeMs)
+                        sqlite3_bind_text(insert, 4, device, -1, nil)
+                        sqlite3_bind_text(insert, 5, kind, -1, nil)
+                        sqlite3_bind_blob(insert, 6, blob.baseAddress, Int32(blob.count), nil)
+                        let code = sqlite3_step(insert)
+                        if code != SQLITE_DONE { failure = String(cString: sqlite3_errmsg(sqlite3_db_handle(insert))) }
+                        return code
                     }
                 }
             }
-            guard code == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: failure, sql: statement.sql)
-            }
-            stored.append(JournaledEvent(seq: seq, kind: waiter.kind, device: waiter.device, json: json))
-            seq += 1
         }
-        return stored
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: failure, sql: statement.sql)
+        }
     }
 
     /// Drops what retention no longer keeps (on the writer queue, after delivery).

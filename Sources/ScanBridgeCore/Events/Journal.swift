@@ -7,6 +7,10 @@ public protocol Journal: Sendable {
     /// Stores the event durably and returns it with its `seq`.
     func append(_ event: ScanEvent) async throws -> JournaledEvent
 
+    /// Stores the events durably, in order and together (one wait for all of them), and
+    /// returns them with their `seq`s. All are stored, or none.
+    func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent]
+
     /// Events with `after < seq <= through` that match the filter, oldest first, at most `limit`.
     func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws -> [JournaledEvent]
 

@@ -22,19 +22,23 @@ public final class MemoryJournal: Journal {
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
     public func append(_ event: ScanEvent) async throws -> JournaledEvent {
-        let stored = state.withLock { state in
-            var event = event
-            event.seq = state.lastSeq + 1
-            let stored = JournaledEvent(
-                seq: event.seq, kind: event.kind, device: event.device, json: event.json())
-            state.lastSeq = event.seq
-            state.events.append(stored)
+        try await append(contentsOf: [event])[0]
+    }
+
+    public func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
+        state.withLock { state in
+            let stored = events.map { event in
+                var event = event
+                event.seq = state.lastSeq + 1
+                state.lastSeq = event.seq
+                return JournaledEvent(seq: event.seq, kind: event.kind, device: event.device, json: event.json())
+            }
+            state.events.append(contentsOf: stored)
             if state.events.count > retention { state.events.removeFirst(state.events.count - retention) }
             // Inside the lock, so commits reach the observer in seq order.
-            onCommit([stored])
+            if !stored.isEmpty { onCommit(stored) }
             return stored
         }
-        return stored
     }
 
     public func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws

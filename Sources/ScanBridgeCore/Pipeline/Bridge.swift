@@ -30,6 +30,34 @@ public final class Bridge: Sendable {
         return (try await journal.append(event), event.resolution)
     }
 
+    /// Many reads, each as `ingest(_:)` would take it, journaled together: one wait for one
+    /// commit instead of one each. Every read has its own outcome (an invalid one fails alone);
+    /// a journal failure fails them all.
+    public func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
+        var outcomes = [Result<JournaledEvent, any Error>?](repeating: nil, count: reads.count)
+        var events: [ScanEvent] = []
+        var positions: [Int] = []
+        for (position, read) in reads.enumerated() {
+            do {
+                events.append(try normalizer.normalize(read))
+                positions.append(position)
+            } catch {
+                outcomes[position] = .failure(error)
+            }
+        }
+        for (index, resolution) in await router.resolve(events).enumerated() {
+            events[index].resolution = resolution
+        }
+        do {
+            for (position, event) in zip(positions, try await journal.append(contentsOf: events)) {
+                outcomes[position] = .success(event)
+            }
+        } catch {
+            for position in positions { outcomes[position] = .failure(error) }
+        }
+        return outcomes.map { $0! }
+    }
+
     /// Replays the journal to a new subscription: events after `since` up to `head`, with a
     /// gap notice for those no longer kept, then releases the live events it held back.
     public func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {

@@ -68,4 +68,24 @@ public final class Router: Sendable {
         }
         return .unhandled
     }
+
+    /// The resolutions of many events, in their order: one after another while every handler
+    /// resolves in process (no task per event), concurrently when one may wait on a client.
+    public func resolve(_ events: [ScanEvent]) async -> [Resolution] {
+        let inProcess = state.withLock { $0.entries.allSatisfy(\.handler.resolvesInProcess) }
+        if inProcess || events.count < 2 {
+            var resolutions: [Resolution] = []
+            resolutions.reserveCapacity(events.count)
+            for event in events { resolutions.append(await resolve(event)) }
+            return resolutions
+        }
+        return await withTaskGroup(of: (Int, Resolution).self) { group in
+            for (index, event) in events.enumerated() {
+                group.addTask { (index, await self.resolve(event)) }
+            }
+            var resolutions = [Resolution](repeating: .unhandled, count: events.count)
+            for await (index, resolution) in group { resolutions[index] = resolution }
+            return resolutions
+        }
+    }
 }

@@ -13,9 +13,15 @@ public protocol ScanHandler: Sendable {
     /// router asks. Handlers that read the content to decide (parse a barcode) implement
     /// it to read it once; by default it is `accepts` then `resolve`.
     func resolveIfAccepted(_ event: ScanEvent) async throws -> Resolution?
+    /// Whether resolving never waits on anything outside the daemon. The router resolves a
+    /// batch of events one after another while every handler does, and concurrently when one
+    /// does not (an out-of-process handler may take its whole timeout). True by default.
+    var resolvesInProcess: Bool { get }
 }
 
 extension ScanHandler {
+    public var resolvesInProcess: Bool { true }
+
     public func resolveIfAccepted(_ event: ScanEvent) async throws -> Resolution? {
         guard accepts(event) else { return nil }
         return try await resolve(event)

@@ -113,34 +113,33 @@ final class Connection: Sendable {
             guard admit(message) else { return }
             spawn {
                 defer { self.release(message) }
-                let (payload, afterResponse) = await self.services.dispatcher.answer(message, on: self)
-                if let payload { self.outbox.enqueue(JSONWriter.bytes(payload)) }
-                await afterResponse?()
+                let answer = await self.services.dispatcher.answer(message, on: self)
+                if let payload = answer.payload { self.outbox.enqueue(JSONWriter.bytes(payload)) }
+                await answer.afterResponse?()
             }
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
-            // The elements run concurrently (their journal writes share commits) on the shared
-            // pool, not this connection's event loop: a batch asks for throughput, and one loop
-            // would do all of its work alone. The answers keep the batch's order. Without an
-            // executor preference at all: with one, every suspension of every element asks the
-            // runtime for it under the task's status lock (5% of the daemon's CPU at full rate).
+            // On the shared pool, not this connection's event loop: a batch asks for throughput,
+            // and one loop would do all of its work alone. Without an executor preference at
+            // all: with one, every suspension asks the runtime for it under the task's status
+            // lock (5% of the daemon's CPU at full rate). The answers keep the batch's order.
             spawn(preferringEventLoop: false) {
-                let outcomes = await withTaskGroup(of: (Int, Payload?, (@Sendable () async -> Void)?).self) { group in
-                    for (index, (message, admitted)) in zip(messages, admitted).enumerated() {
-                        group.addTask {
-                            guard admitted else { return (index, self.overloaded(message), nil) }
-                            defer { self.release(message) }
-                            let (payload, afterResponse) = await self.services.dispatcher.answer(message, on: self)
-                            return (index, payload, afterResponse)
-                        }
+                let accepted = zip(messages, admitted).filter(\.1).map(\.0)
+                var answered = await self.services.dispatcher.answer(batch: accepted, on: self).makeIterator()
+                for message in accepted { self.release(message) }
+                var answers: [Payload] = []
+                var followUps: [@Sendable () async -> Void] = []
+                for (message, admitted) in zip(messages, admitted) {
+                    guard admitted else {
+                        answers.append(self.overloaded(message))
+                        continue
                     }
-                    var outcomes = [(Payload?, (@Sendable () async -> Void)?)](repeating: (nil, nil), count: messages.count)
-                    for await (index, payload, afterResponse) in group { outcomes[index] = (payload, afterResponse) }
-                    return outcomes
+                    let answer = answered.next()!
+                    if let payload = answer.payload { answers.append(payload) }
+                    if let followUp = answer.afterResponse { followUps.append(followUp) }
                 }
-                let answers = outcomes.compactMap(\.0)
                 if !answers.isEmpty { self.outbox.enqueue(JSONWriter.bytes(.array(answers))) }
-                for followUp in outcomes.compactMap(\.1) { await followUp() }
+                for followUp in followUps { await followUp() }
             }
         }
         // A client that sends requests but reads no answers is not read from until it does.

@@ -12,6 +12,8 @@ struct RemoteHandler: ScanHandler {
     let timeout: Duration
     let requests: DaemonRequests
     let send: @Sendable ([UInt8]) -> Void
+    /// It waits on its client's answer.
+    var resolvesInProcess: Bool { false }
 
     func accepts(_ event: ScanEvent) -> Bool {
         match.accepts(event)

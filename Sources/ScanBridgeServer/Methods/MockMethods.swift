@@ -16,7 +16,34 @@ enum MockMethods {
             try await control(connection).detach(id: try params.requiredString("id"))
             return MethodOutcome(.emptyObject)
         },
-        "scan.inject": inject,
+        "scan.inject": { params, connection in
+            let event = try await connection.services.bridge.ingest(try read(params, connection))
+            return MethodOutcome(.object([("event", .raw(event.json))]))
+        },
+    ]
+
+    /// The methods that take a batch's requests together (`RPCDispatcher.answer(batch:on:)`):
+    /// a batch of injections is journaled with one wait for one commit, not one task and one
+    /// wait each.
+    static let batched: [String: RPCBatchMethod] = [
+        "scan.inject": { paramsList, connection in
+            var reads: [RawRead] = []
+            var positions: [Int] = []
+            var outcomes = [Result<MethodOutcome, any Error>?](repeating: nil, count: paramsList.count)
+            for (position, params) in paramsList.enumerated() {
+                do {
+                    reads.append(try read(params, connection))
+                    positions.append(position)
+                } catch {
+                    outcomes[position] = .failure(error)
+                }
+            }
+            let events = await connection.services.bridge.ingest(reads)
+            for (position, event) in zip(positions, events) {
+                outcomes[position] = event.map { MethodOutcome(.object([("event", .raw($0.json))])) }
+            }
+            return outcomes.map { $0! }
+        },
     ]
 
     private static func control(_ connection: Connection) throws -> any MockDeviceControl {
@@ -26,7 +53,8 @@ enum MockMethods {
         return mock
     }
 
-    private static let inject: RPCMethod = { params, connection in
+    /// The read `scan.inject` asks for, checked against the device it names.
+    private static func read(_ params: Params, _ connection: Connection) throws -> RawRead {
         let id = try params.requiredString("device")
         let bridge = connection.services.bridge
         guard let device = bridge.registry.device(id) else {
@@ -60,7 +88,6 @@ enum MockMethods {
         } else if read.text == nil {
             throw ScanBridgeError.invalidParams("text is required to scan on a \(device.kind.rawValue) device", field: "text")
         }
-        let event = try await bridge.ingest(read)
-        return MethodOutcome(.object([("event", .raw(event.json))]))
+        return read
     }
 }
