@@ -59,6 +59,41 @@ struct BadInputTests {
         await raw.close()
     }
 
+    /// A batch's injections are journaled together: each still gets its own answer, in the
+    /// batch's order, and a bad one fails alone.
+    @Test func aBatchOfInjectionsAnswersEachInOrder() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        func inject(_ id: Int?, _ params: String) -> String {
+            let head = id.map { "\"id\":\($0)," } ?? ""
+            return "{\"jsonrpc\":\"2.0\",\(head)\"method\":\"scan.inject\",\"params\":\(params)}"
+        }
+        try await raw.send("[" + [
+            inject(1, #"{"device":"mock:till-1","text":"A1"}"#),
+            inject(2, #"{"device":"mock:nowhere","text":"lost"}"#),
+            inject(nil, #"{"device":"mock:till-1","text":"N1"}"#),
+            inject(3, #"{"device":"mock:till-1"}"#),
+            #"{"jsonrpc":"2.0","id":4,"method":"devices.list"}"#,
+            inject(5, "[1]"),
+            inject(6, #"{"device":"mock:till-1","text":"A2","symbology":"morse"}"#),
+            inject(7, #"{"device":"mock:till-1","text":"A3"}"#),
+        ].joined(separator: ",") + "]")
+        let answers = try #require(try await raw.nextJSON().arrayValue)
+        #expect(answers.map { $0["id"] } == [1, 2, 3, 4, 5, 6, 7], "one answer a request, in order; none for the notification")
+        #expect(answers[1].errorCode == -32001)
+        #expect(answers[2].errorCode == -32602 && answers[2]["error"]?["data"]?["field"] == "text")
+        #expect(answers[3]["result"]?["devices"] != nil)
+        #expect(answers[4].errorCode == -32602)
+        #expect(answers[5].errorCode == -32602 && answers[5]["error"]?["data"]?["field"] == "symbology")
+        let first = try #require(answers[0]["result"]?["event"]?["seq"]?.intValue)
+        #expect(answers[0]["result"]?["event"]?["text"] == "A1")
+        #expect(answers[6]["result"]?["event"]?["seq"]?.intValue == first + 2, "the notification's event between them")
+        let recent = try #require(try await daemon.connect().call("events.recent", ["limit": 10])["events"]?.arrayValue)
+        #expect(recent.map { $0["text"]?.stringValue } == ["A1", "N1", "A3"])
+        #expect(recent.map { $0["seq"]?.intValue } == [first, first + 1, first + 2])
+        await raw.close()
+    }
+
     @Test func domainErrorCodes() async throws {
         let daemon = try await startDaemon(
             ["--mock", "barcode:till-1", "--mock", "nfc:reader"],

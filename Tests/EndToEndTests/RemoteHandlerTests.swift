@@ -2,6 +2,8 @@ import Foundation
 import ScanBridgeClient
 import ScanBridgeCore
 import ScanBridgeRPC
+import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// Out-of-process handlers: `handlers.register` and `handler.resolve`, through the socket.
@@ -36,6 +38,31 @@ struct RemoteHandlerTests {
         let after = try await client.inject(device: "mock:till", text: "LOYALTY-0042", symbology: "code-128")
         #expect(after.resolution.handler == "product-lookup", "a label nobody else claims is looked up as a SKU")
         await client.close()
+    }
+
+    /// A batch of injections is resolved together, but an out-of-process handler is asked about
+    /// all of them at once: one after another, each could wait out its whole timeout.
+    @Test func aBatchAsksAnOutOfProcessHandlerAboutEveryEventAtOnce() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"], config: "handlers:\n  timeout_ms: 5000\n")
+        let plugin = try await daemon.connect()
+        final class Count: Sendable { let value = Mutex(0) }
+        let asked = Count()
+        plugin.setRequestHandler { request in
+            // Answers only once all four requests are in: asked one at a time, each would time out.
+            asked.value.withLock { $0 += 1 }
+            while asked.value.withLock({ $0 }) < 4 { try await Task.sleep(for: .milliseconds(5)) }
+            return .value(["status": "found", "text": request.params["event"]?["text"] ?? .null])
+        }
+        _ = try await plugin.call("handlers.register", ["name": "batch-plugin", "match": ["kinds": ["barcode"]], "priority": 5])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        try await raw.send("[" + (1...4).map {
+            #"{"jsonrpc":"2.0","id":\#($0),"method":"scan.inject","params":{"device":"mock:till","text":"B\#($0)"}}"#
+        }.joined(separator: ",") + "]")
+        let answers = try #require(try await within(60, "the batch's answers") { try await raw.nextJSON() }.arrayValue)
+        #expect(answers.map { $0["result"]?["event"]?["resolution"]?["status"] } == Array(repeating: "found", count: 4))
+        #expect(answers.map { $0["result"]?["event"]?["text"] } == ["B1", "B2", "B3", "B4"])
+        await raw.close()
+        await plugin.close()
     }
 
     @Test func silenceGivesTimeoutAndGarbageGivesErrorButTheEventIsPublished() async throws {

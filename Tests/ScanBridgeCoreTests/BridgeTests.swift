@@ -31,6 +31,24 @@ struct BridgeTests {
         #expect(try await bridge.ingest(barcodeRead("x")).seq == 2)
     }
 
+    @Test("reads ingested together are resolved and journaled in order; an invalid one fails alone")
+    func ingestMany() async throws {
+        let bridge = makeBridge(handlers: [StubHandler(name: "product-lookup", priority: 0)])
+        let sink = RecordingSink()
+        _ = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        let outcomes = await bridge.ingest([
+            barcodeRead("5901234123457"), RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc), barcodeRead("x"),
+        ])
+        let first = try outcomes[0].get()
+        let third = try outcomes[2].get()
+        #expect((first.seq, third.seq) == (1, 2), "the invalid read takes no seq")
+        #expect(throws: ScanBridgeError.self) { try outcomes[1].get() }
+        let event = try JSONDecoder().decode(ScanEvent.self, from: Data(first.json))
+        #expect(event.resolution.handler == "product-lookup" && event.resolution.status == "found")
+        #expect(sink.eventSeqs == [1, 2])
+        #expect(await bridge.ingest([]).isEmpty)
+    }
+
     @Test("an invalid read is rejected and takes no seq")
     func invalidRead() async throws {
         let bridge = makeBridge()

@@ -128,6 +128,53 @@ struct SQLiteJournalTests {
         #expect(Set(stored.map { try! decode($0).id }) == Set(results.map(\.0)))
     }
 
+    @Test("events appended together commit together, with consecutive seqs, among single appends")
+    func groupAppends() async throws {
+        let file = try TemporaryDatabase()
+        let log = CommitLog()
+        let journal = try openJournal(file.path, log: log)
+        #expect(try await journal.append(contentsOf: []).isEmpty)
+        let groups = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for index in 0..<20 {
+                group.addTask { try await journal.append(contentsOf: (0..<50).map { event(index * 100 + $0) }).map(\.seq) }
+                group.addTask { [try await journal.append(event(index * 100 + 99)).seq] }
+            }
+            var groups: [[UInt64]] = []
+            for try await seqs in group where seqs.count > 1 { groups.append(seqs) }
+            return groups
+        }
+        #expect(log.seqs == Array(1...1020))
+        for seqs in groups {
+            #expect(seqs == Array(seqs[0]...seqs[0] + 49))
+            #expect(log.batches.contains { $0.contains(seqs[0]) && $0.contains(seqs[49]) }, "one commit")
+        }
+    }
+
+    @Test("a commit that fails fails every event appended with it, and burns no seq")
+    func failedGroup() async throws {
+        let file = try TemporaryDatabase()
+        let journal = try openJournal(file.path)
+        _ = try await journal.append(event(1))
+        // Another connection makes SQLite refuse one event, as a full disk or a broken file would.
+        let other = try DatabaseQueue(path: file.path)
+        try await other.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        var refused = event(2)
+        refused.id = "refused-\(refused.id)"
+        let error = await #expect(throws: ScanBridgeError.self) {
+            try await journal.append(contentsOf: [event(3), refused])
+        }
+        #expect(error?.message.contains("refused by the test") == true)
+        #expect(journal.latestSeq == 1)
+        try await other.write { try $0.execute(sql: "DROP TRIGGER refuse") }
+        #expect(try await journal.append(contentsOf: [event(4), event(5)]).map(\.seq) == [2, 3])
+        #expect(try await journal.events(after: 0, through: 10, filter: .all, limit: 10).map(\.seq) == [1, 2, 3])
+    }
+
     @Test("reopening the file continues the sequence")
     func reopen() async throws {
         let file = try TemporaryDatabase()
