@@ -93,10 +93,6 @@ public final class SQLiteJournal: Journal {
 
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
-    public func append(_ event: ScanEvent) async throws -> JournaledEvent {
-        try await append(contentsOf: [event])[0]
-    }
-
     public func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
         guard !events.isEmpty else { return [] }
         let rows = events.map(Row.init)

@@ -4,9 +4,6 @@
 /// every committed batch to its commit observer in `seq` order, before `append` returns:
 /// that is how the publisher learns of events, so nothing is published that is not stored.
 public protocol Journal: Sendable {
-    /// Stores the event durably and returns it with its `seq`.
-    func append(_ event: ScanEvent) async throws -> JournaledEvent
-
     /// Stores the events durably, in order and together (one wait for all of them), and
     /// returns them with their `seq`s. All are stored, or none.
     func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent]
@@ -22,4 +19,11 @@ public protocol Journal: Sendable {
 
     /// The last `seq` assigned (0 when none ever was).
     var latestSeq: UInt64 { get }
+}
+
+extension Journal {
+    /// Stores the event durably and returns it with its `seq`.
+    public func append(_ event: ScanEvent) async throws -> JournaledEvent {
+        try await append(contentsOf: [event])[0]
+    }
 }

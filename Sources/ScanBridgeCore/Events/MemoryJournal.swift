@@ -21,10 +21,6 @@ public final class MemoryJournal: Journal {
 
     public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
-    public func append(_ event: ScanEvent) async throws -> JournaledEvent {
-        try await append(contentsOf: [event])[0]
-    }
-
     public func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
         state.withLock { state in
             let stored = events.map { event in

@@ -34,28 +34,17 @@ public final class Bridge: Sendable {
     /// commit instead of one each. Every read has its own outcome (an invalid one fails alone);
     /// a journal failure fails them all.
     public func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
-        var outcomes = [Result<JournaledEvent, any Error>?](repeating: nil, count: reads.count)
-        var events: [ScanEvent] = []
-        var positions: [Int] = []
-        for (position, read) in reads.enumerated() {
+        await batchOutcomes(reads, check: normalizer.normalize) { events in
+            var events = events
+            for (index, resolution) in await router.resolve(events).enumerated() {
+                events[index].resolution = resolution
+            }
             do {
-                events.append(try normalizer.normalize(read))
-                positions.append(position)
+                return try await journal.append(contentsOf: events).map { .success($0) }
             } catch {
-                outcomes[position] = .failure(error)
+                return events.map { _ in .failure(error) }
             }
         }
-        for (index, resolution) in await router.resolve(events).enumerated() {
-            events[index].resolution = resolution
-        }
-        do {
-            for (position, event) in zip(positions, try await journal.append(contentsOf: events)) {
-                outcomes[position] = .success(event)
-            }
-        } catch {
-            for position in positions { outcomes[position] = .failure(error) }
-        }
-        return outcomes.map { $0! }
     }
 
     /// Replays the journal to a new subscription: events after `since` up to `head`, with a

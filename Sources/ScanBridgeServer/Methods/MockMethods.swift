@@ -27,22 +27,11 @@ enum MockMethods {
     /// wait each.
     static let batched: [String: RPCBatchMethod] = [
         "scan.inject": { paramsList, connection in
-            var reads: [RawRead] = []
-            var positions: [Int] = []
-            var outcomes = [Result<MethodOutcome, any Error>?](repeating: nil, count: paramsList.count)
-            for (position, params) in paramsList.enumerated() {
-                do {
-                    reads.append(try read(params, connection))
-                    positions.append(position)
-                } catch {
-                    outcomes[position] = .failure(error)
+            await batchOutcomes(paramsList, check: { try read($0, connection) }) { reads in
+                await connection.services.bridge.ingest(reads).map { outcome in
+                    outcome.map { MethodOutcome(.object([("event", .raw($0.json))])) }
                 }
             }
-            let events = await connection.services.bridge.ingest(reads)
-            for (position, event) in zip(positions, events) {
-                outcomes[position] = event.map { MethodOutcome(.object([("event", .raw($0.json))])) }
-            }
-            return outcomes.map { $0! }
         },
     ]
 
