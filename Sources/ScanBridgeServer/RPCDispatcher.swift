@@ -73,9 +73,7 @@ struct RPCDispatcher: Sendable {
                 continue
             }
             // What `call` would refuse is answered alone, by `call`.
-            guard batched[method] != nil, connection.role >= MethodCatalog.requiredRole(for: method),
-                  let parsed = try? Params(params)
-            else {
+            guard batched[method] != nil, let parsed = try? permitted(method, params, on: connection) else {
                 alone.append(position)
                 continue
             }
@@ -140,12 +138,17 @@ struct RPCDispatcher: Sendable {
                 code: RPCError.methodNotFound,
                 message: "method not found: '\(method)' is not a ScanBridge method; see PROTOCOL.md for the list")
         }
+        return try await run(try permitted(method, params, on: connection), connection)
+    }
+
+    /// The params of a call the connection's role allows, checked; throws `forbidden` or `invalidParams`.
+    private func permitted(_ method: String, _ params: JSONValue?, on connection: Connection) throws -> Params {
         let required = MethodCatalog.requiredRole(for: method)
         guard connection.role >= required else {
             throw RPCError(
                 code: RPCError.forbidden,
                 message: "forbidden: \(method) needs the \(required) role and this connection has \(connection.role); ask an administrator to add your user to the \(required) group")
         }
-        return try await run(try Params(params), connection)
+        return try Params(params)
     }
 }
