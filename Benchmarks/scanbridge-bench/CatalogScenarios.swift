@@ -54,33 +54,36 @@ enum CatalogScenarios {
         return (seconds, cliPeak, peakMB(pid: daemon.pid ?? 0))
     }
 
+    /// Returns once the daemon has used no CPU for a second (waiting a minute at most): started
+    /// on a large catalog, it loads the catalog's keys first, which a daemon that has been
+    /// running has done long before.
+    static func settle(daemon: DaemonHarness) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var last = -1.0
+        var quiet = 0
+        while quiet < 5, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            guard let cpu = ProcessStat.cpuSeconds(of: daemon.pid ?? 0) else {
+                throw BenchmarkFailure(description: "scanbridged ended")
+            }
+            quiet = cpu == last ? quiet + 1 : 0
+            last = cpu
+        }
+    }
+
     /// Round trips of `products.lookup` for random catalog barcodes through the socket; with
     /// `hello`, of `bridge.hello` instead (the daemon's own floor for a request).
-    static func socketLookups(daemon: DaemonHarness, catalogSize: Int, count: Int, hello: Bool = false) async throws
+    static func socketLookups(socketPath: String, catalogSize: Int, count: Int, hello: Bool = false) async throws
         -> Histogram<UInt64>
     {
-        let warmup = count / 10
-        let sendTimes = SendTimes(count: count + warmup)
-        let client = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
-            guard let index = Scenarios.benchIndex(in: line), index >= warmup else { return nil }
-            return arrived - sendTimes.time(of: index)
+        let requests = (0..<(count + count / 10)).map { index in
+            hello
+                ? #"{"jsonrpc":"2.0","id":\#(index),"method":"bridge.hello"}"#
+                : #"{"jsonrpc":"2.0","id":\#(index),"method":"products.lookup","params":{"code":"\#(barcode(Int.random(in: 0..<catalogSize)))"}}"#
         }
-        var generator = SystemRandomNumberGenerator()
-        for index in 0..<(count + warmup) {
-            let code = barcode(Int.random(in: 0..<catalogSize, using: &generator))
-            let id = "bench-" + String(repeating: "0", count: max(0, 7 - String(index).count)) + String(index)
-            let request = hello
-                ? #"{"jsonrpc":"2.0","id":"\#(id)","method":"bridge.hello"}"#
-                : #"{"jsonrpc":"2.0","id":"\#(id)","method":"products.lookup","params":{"code":"\#(code)"}}"#
-            client.send(request) {
-                sendTimes.set(index, $0)
-            }
-            await client.wait(forLines: index + 1)
-            try await Task.sleep(for: .microseconds(200))
-        }
-        let histogram = client.histogram
-        await client.close()
-        return histogram
+        return try await RoundTrips.measure(
+            socketPath: socketPath, requests: requests, warmup: count / 10,
+            expecting: hello ? #""result""# : #""status":"found""#)
     }
 
     /// `ProductLookup.lookup(code:)` on the daemon's database file, in this process; and, as

@@ -31,6 +31,15 @@ struct ScanBridgeBench {
             report.print()
             return
         }
+        // `--round-trips SOCKET [--catalog N]`: only the socket's round trips, against a daemon
+        // already running there on the bench catalog of N products (1,000,000 unless told).
+        if let socket = value(of: "--round-trips", in: arguments) {
+            let size = value(of: "--catalog", in: arguments).flatMap { Int($0) } ?? 1_000_000
+            var report = Report()
+            try await socketRoundTrips(socketPath: socket, catalogSize: size, report: &report)
+            report.print()
+            return
+        }
         // `--only latency,memory`: a subset of the scenarios.
         let only = value(of: "--only", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
             ?? Set(scenarios)
@@ -111,18 +120,12 @@ struct ScanBridgeBench {
         // catalog imported earlier, not in the seconds after a million-row import.
         try await daemon.stop()
         try await daemon.start()
+        try await CatalogScenarios.settle(daemon: daemon)
         let baseline = try await Scenarios.pingPongBaseline(directory: directory, count: 20_000)
         report.latency("baseline: bare Unix-socket ping-pong", baseline, target: "")
-        let hello = try await CatalogScenarios.socketLookups(daemon: daemon, catalogSize: size, count: 20_000, hello: true)
-        report.latency("baseline: bridge.hello through the socket", hello, target: "")
-        // Uniformly over the whole catalog (every lookup likely reads pages from the OS), and over
-        // the 10,000 best sellers (what a shop scans most; their pages stay cached).
-        let hot = min(size, 10_000)
-        let socket = try await CatalogScenarios.socketLookups(daemon: daemon, catalogSize: size, count: 20_000)
-        report.latency("products.lookup through the socket, any of \(size)", socket, target: "p99 ≤ 300 µs")
-        let socketHot = try await CatalogScenarios.socketLookups(daemon: daemon, catalogSize: hot, count: 20_000)
-        report.latency("products.lookup through the socket, \(hot) best sellers", socketHot, target: "p99 ≤ 300 µs")
+        try await socketRoundTrips(socketPath: daemon.socketPath, catalogSize: size, report: &report)
         try await daemon.stop()
+        let hot = min(size, 10_000)
         let (lookup, floor) = try await CatalogScenarios.inProcessLookups(
             databasePath: daemon.databasePath, catalogSize: size, count: 100_000)
         let (lookupHot, _) = try await CatalogScenarios.inProcessLookups(
@@ -133,6 +136,19 @@ struct ScanBridgeBench {
         let (lookupUnknown, _) = try await CatalogScenarios.inProcessLookups(
             databasePath: daemon.databasePath, catalogSize: size, count: 100_000, unknown: true)
         report.latency("ProductLookup in process, unknown labels", lookupUnknown, target: "")
+    }
+
+    /// `bridge.hello`, the daemon's floor for a request, then catalog lookups through the socket:
+    /// uniformly over the whole catalog (every lookup likely reads pages from the OS), and over
+    /// the 10,000 best sellers (what a shop scans most; their pages stay cached).
+    static func socketRoundTrips(socketPath: String, catalogSize size: Int, report: inout Report) async throws {
+        let hello = try await CatalogScenarios.socketLookups(socketPath: socketPath, catalogSize: size, count: 20_000, hello: true)
+        report.latency("baseline: bridge.hello through the socket", hello, target: "")
+        let hot = min(size, 10_000)
+        let socket = try await CatalogScenarios.socketLookups(socketPath: socketPath, catalogSize: size, count: 20_000)
+        report.latency("products.lookup through the socket, any of \(size)", socket, target: "p99 ≤ 300 µs")
+        let socketHot = try await CatalogScenarios.socketLookups(socketPath: socketPath, catalogSize: hot, count: 20_000)
+        report.latency("products.lookup through the socket, \(hot) best sellers", socketHot, target: "p99 ≤ 300 µs")
     }
 
     /// NFC taps on a vpcd reader of a private pcscd: the daemon's scan event beside pcsc_scan's

@@ -10,19 +10,9 @@ enum Scenarios {
     /// the daemon's figures: the floor under any latency on this machine, now.
     static func pingPongBaseline(directory: URL, count: Int) async throws -> Histogram<UInt64> {
         let server = try await EchoServer.start(path: directory.appendingPathComponent("echo.sock").path)
-        let sendTimes = SendTimes(count: count + count / 10)
         let warmup = count / 10
-        let client = try await LineStamper.connect(socketPath: server.path) { line, arrived in
-            guard let index = benchIndex(in: line), index >= warmup else { return nil }
-            return arrived - sendTimes.time(of: index)
-        }
-        for index in 0..<(count + warmup) {
-            client.send(injectLine(id: index, index: index)) { sendTimes.set(index, $0) }
-            await client.wait(forLines: index + 1)
-            try await Task.sleep(for: .microseconds(200))
-        }
-        let histogram = client.histogram
-        await client.close()
+        let requests = (0..<(count + warmup)).map { injectLine(id: $0, index: $0) }
+        let histogram = try await RoundTrips.measure(socketPath: server.path, requests: requests, warmup: warmup)
         await server.stop()
         return histogram
     }
