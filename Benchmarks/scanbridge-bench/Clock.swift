@@ -16,4 +16,10 @@ enum Nanos {
         }
         while Nanos.now() < target { await Task.yield() }
     }
+
+    /// Blocks this thread until the monotonic time `target` (a paced sender on a thread of its own).
+    static func wait(until target: UInt64) {
+        var time = timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+    }
 }

@@ -17,38 +17,44 @@ enum Scenarios {
         return histogram
     }
 
-    /// `scan.inject` → `scan` notification at every one of `subscribers`, at a fixed rate.
+    /// `scan.inject` → `scan` notification at every one of `subscribers`, at a fixed rate. The
+    /// injector and the subscribers are `LineSocket`s on two threads of their own: one paces
+    /// and stamps each injection just before its write, the other waits for any subscriber's
+    /// line and stamps it as its read returns.
     static func injectToScanLatency(
         daemon: DaemonHarness, rate: Int, count: Int, subscribers: Int
     ) async throws -> Histogram<UInt64> {
         let warmup = count / 10
         let total = count + warmup
         let sendTimes = SendTimes(count: total)
-        var readers: [LineStamper] = []
-        for _ in 0..<subscribers {
-            let reader = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
-                guard let index = benchIndex(in: line), index >= warmup else { return nil }
-                return arrived - sendTimes.time(of: index)
+        let subscribe = Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A]
+        let readers = try (0..<subscribers).map { _ in
+            let reader = try LineSocket(path: daemon.socketPath)
+            try reader.write(subscribe)
+            _ = try reader.readLine()
+            return reader
+        }
+        let injector = try LineSocket(path: daemon.socketPath)
+        let injections = (0..<total).map { Array(injectLine(id: $0, index: $0).utf8) + [0x0A] }
+        async let received = onAThread("subscribers") {
+            var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+            try readers.readLines(count: total * subscribers) { line, arrived in
+                guard let index = benchIndex(in: line), index >= warmup else { return }
+                _ = histogram.record(arrived - sendTimes.time(of: index))
             }
-            reader.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
-            await reader.wait(forLines: 1)
-            readers.append(reader)
+            return histogram
         }
-        let injector = try await LineStamper.connect(socketPath: daemon.socketPath) { _, _ in nil }
-        let interval = UInt64(1_000_000_000 / rate)
-        let start = Nanos.now() + 10_000_000
-        for index in 0..<total {
-            await Nanos.sleep(until: start + UInt64(index) * interval)
-            injector.send(injectLine(id: index, index: index)) { sendTimes.set(index, $0) }
+        try await onAThread("injector") {
+            let interval = UInt64(1_000_000_000 / rate)
+            let start = Nanos.now() + 10_000_000
+            for (index, injection) in injections.enumerated() {
+                Nanos.wait(until: start + UInt64(index) * interval)
+                sendTimes.set(index, Nanos.now())
+                try injector.write(injection)
+                injector.discardAvailable()
+            }
         }
-        var merged = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-        for reader in readers {
-            await reader.wait(forLines: total + 1)
-            merged.add(reader.histogram)
-            await reader.close()
-        }
-        await injector.close()
-        return merged
+        return try await received
     }
 
     /// The highest rate at which events reach every subscriber with none lost: inject in
@@ -134,7 +140,10 @@ enum Scenarios {
 
     /// The index in a line's `bench-NNNNNNN` text, read without parsing the JSON.
     static func benchIndex(in line: ByteBuffer) -> Int? {
-        let bytes = line.readableBytesView
+        benchIndex(in: line.readableBytesView)
+    }
+
+    static func benchIndex<Bytes: Collection<UInt8>>(in bytes: Bytes) -> Int? where Bytes.Index == Int {
         let marker = Array("bench-".utf8)
         guard bytes.count > marker.count else { return nil }
         var start = bytes.startIndex
