@@ -53,10 +53,12 @@ final class LineSocket: @unchecked Sendable {
         }
     }
 
-    /// Reads once, blocking until something arrives, and hands over the complete lines in.
-    func readLines(_ body: (ArraySlice<UInt8>) -> Void) throws {
+    /// Reads once, blocking until something arrives, and hands over the complete lines in,
+    /// each with the time the read returned: after it, so no line read can have been sent later.
+    func readLines(_ body: (ArraySlice<UInt8>, UInt64) -> Void) throws {
         try receive()
-        while let line = bufferedLine() { body(line) }
+        let arrived = Nanos.now()
+        while let line = bufferedLine() { body(line, arrived) }
     }
 
     /// Reads and drops whatever has arrived, without waiting: answers nobody looks at, which
@@ -95,9 +97,8 @@ extension Array where Element == LineSocket {
             guard poll(&polled, nfds_t(polled.count), timeout) > 0 else {
                 throw BenchmarkFailure(description: "\(count - received) lines never came")
             }
-            let arrived = Nanos.now()
             for (socket, state) in zip(self, polled) where state.revents != 0 {
-                try socket.readLines { line in
+                try socket.readLines { line, arrived in
                     received += 1
                     body(line, arrived)
                 }

@@ -3,8 +3,9 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A connection that reacts to each received line on its event loop, with no task hop, so
-/// latency figures measure the daemon and the socket, not this benchmark's own scheduling.
+/// A connection that reacts to each received line on its event loop, with no task hop: the
+/// subscriber of the tap and wedge scenarios, whose events come from a device, not a socket
+/// request (those are timed with `LineSocket`).
 final class LineStamper: Sendable {
     let channel: any Channel
     private let recorder: Recorder
@@ -34,17 +35,6 @@ final class LineStamper: Sendable {
 
     func send(_ line: String) {
         channel.writeAndFlush(ByteBuffer(string: line + "\n"), promise: nil)
-    }
-
-    /// Sends `line` from the event loop, calling `stamp` there just before the write: the
-    /// hop from the sending task to the loop is the benchmark's own, and is not measured.
-    func send(_ line: String, stamp: @escaping @Sendable (UInt64) -> Void) {
-        let buffer = ByteBuffer(string: line + "\n")
-        let channel = self.channel
-        channel.eventLoop.execute {
-            stamp(Nanos.now())
-            channel.writeAndFlush(buffer, promise: nil)
-        }
     }
 
     var lines: Int { recorder.state.withLock { $0.lines } }
