@@ -26,7 +26,7 @@ enum CameraScenarios {
         guard found == (scene.expected.map { [$0] } ?? []) else {
             throw BenchmarkFailure(description: "FrameDecoder read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
         }
-        var wall = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var wall = Histogram<UInt64>.nanoseconds()
         var cpu: UInt64 = 0
         for index in 0..<(iterations + iterations / 10) {
             let (cpuStart, started) = (threadCPU(), Nanos.now())

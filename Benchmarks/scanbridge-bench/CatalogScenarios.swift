@@ -102,7 +102,7 @@ enum CatalogScenarios {
         try await products.waitForKeys(timeout: .seconds(600))
         let catalogSize = if let catalogSize { catalogSize } else { try await products.count() }
         let lookup = ProductLookup(products: products, catalog: CatalogSettings())
-        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var histogram = Histogram<UInt64>.nanoseconds()
         var floor = histogram
         let codes = (0..<(count + count / 10)).map { index in
             unknown ? "bench-\(index)" : barcode(Int.random(in: 0..<catalogSize))

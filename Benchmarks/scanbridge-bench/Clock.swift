@@ -1,4 +1,5 @@
 import Foundation
+import Histogram
 
 /// Monotonic nanoseconds, cheap enough to stamp every message.
 enum Nanos {
@@ -21,5 +22,12 @@ enum Nanos {
     static func wait(until target: UInt64) {
         var time = timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+    }
+}
+
+extension Histogram<UInt64> {
+    /// Durations in nanoseconds, up to a minute, to three significant digits.
+    static func nanoseconds() -> Histogram<UInt64> {
+        Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     }
 }

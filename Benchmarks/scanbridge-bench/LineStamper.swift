@@ -52,7 +52,7 @@ final class LineStamper: Sendable {
     final class Recorder: Sendable {
         struct State {
             var lines = 0
-            var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+            var histogram = Histogram<UInt64>.nanoseconds()
         }
         let state = Mutex(State())
         let onLine: @Sendable (ByteBuffer, UInt64) -> UInt64?

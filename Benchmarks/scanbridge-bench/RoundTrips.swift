@@ -15,8 +15,8 @@ enum RoundTrips {
         let expected = expecting.map { Array($0.utf8) }
         return try await onAThread("round-trips") {
             let socket = try LineSocket(path: socketPath)
-            var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-            var pauseTime = timespec(tv_sec: 0, tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
+            var histogram = Histogram<UInt64>.nanoseconds()
+            var pauseTime = timespec(tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
             for (index, line) in lines.enumerated() {
                 let sent = Nanos.now()
                 try socket.write(line)

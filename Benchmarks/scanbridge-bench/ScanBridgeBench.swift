@@ -77,7 +77,7 @@ struct ScanBridgeBench {
             try await daemon.stop()
         }
         if only.contains("startup") {
-            var readiness = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+            var readiness = Histogram<UInt64>.nanoseconds()
             let daemon = try DaemonHarness(arguments: ["--mock", "barcode", "--log-level", "warning"])
             for _ in 0..<(quick ? 3 : 10) {
                 let started = Nanos.now()

@@ -37,7 +37,7 @@ enum Scenarios {
         let injector = try LineSocket(path: daemon.socketPath)
         let injections = (0..<total).map { Array(injectLine(id: $0, index: $0).utf8) + [0x0A] }
         async let received = onAThread("subscribers") {
-            var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+            var histogram = Histogram<UInt64>.nanoseconds()
             try readers.readLines(count: total * subscribers) { line, arrived in
                 guard let index = benchIndex(in: line), index >= warmup else { return }
                 _ = histogram.record(arrived - sendTimes.time(of: index))

@@ -44,8 +44,8 @@ enum TapScenarios {
         try await waitForReader(daemon: daemon)
 
         var figures = Figures(
-            tapToEvent: Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three),
-            pcscScan: Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three),
+            tapToEvent: Histogram<UInt64>.nanoseconds(),
+            pcscScan: Histogram<UInt64>.nanoseconds(),
             differences: [])
         var generator = SystemRandomNumberGenerator()
         for index in 0..<(taps + warmup) {

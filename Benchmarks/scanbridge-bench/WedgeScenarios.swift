@@ -59,7 +59,7 @@ enum WedgeScenarios {
         defer { close(readFD) }
         let writer = try FIFOWriter(path: fifo.path)
         let sendTimes = SendTimes(count: count)
-        let histogram = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three))
+        let histogram = Mutex(Histogram<UInt64>.nanoseconds())
         let size = recording(0, terminator: true, at: 0).count
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: size)
