@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeTesting
 
 /// A Unix-socket connection that writes and reads whole lines with plain system calls, used
 /// from threads of the benchmark's own: the leanest client there is, so the socket figures
@@ -20,17 +21,11 @@ final class LineSocket: @unchecked Sendable {
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw BenchmarkFailure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { path.utf8CString.withUnsafeBytes($0.copyMemory) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = withUnixSocketAddress(path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
-            throw BenchmarkFailure(description: "connect to \(path): \(String(cString: strerror(errno)))")
+            throw BenchmarkFailure(description: connected == nil
+                ? "socket path too long: \(path)" : "connect to \(path): \(String(cString: strerror(errno)))")
         }
     }
 
