@@ -25,6 +25,12 @@ enum Nanos {
     }
 }
 
+extension Duration {
+    var nanoseconds: UInt64 {
+        UInt64(components.seconds) * 1_000_000_000 + UInt64(components.attoseconds / 1_000_000_000)
+    }
+}
+
 extension Histogram<UInt64> {
     /// Durations in nanoseconds, up to a minute, to three significant digits.
     static func nanoseconds() -> Histogram<UInt64> {

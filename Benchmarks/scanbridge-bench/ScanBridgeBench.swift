@@ -6,7 +6,7 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera"]
+    static let scenarios = ["latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera"]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -55,9 +55,12 @@ struct ScanBridgeBench {
             report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
             let daemon = try await freshDaemon()
             let latency = try await Scenarios.injectToScanLatency(
-                daemon: daemon, rate: 1000, count: 20_000 / scale, subscribers: 8)
+                daemon: daemon, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
             report.latency("scan.inject → scan, 1,000/s, 8 subscribers", latency, target: "p50 ≤ 200 µs, p99 ≤ 1 ms")
             try await daemon.stop()
+        }
+        if only.contains("sparse") {
+            try await sparse(directory: directory, scans: quick ? 5 : 30, report: &report)
         }
         if only.contains("throughput") {
             let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 400_000 / scale)
@@ -149,6 +152,18 @@ struct ScanBridgeBench {
         report.latency("products.lookup through the socket, any of \(size)", socket, target: "p99 ≤ 300 µs")
         let socketHot = try await CatalogScenarios.socketLookups(socketPath: socketPath, catalogSize: hot, count: 20_000)
         report.latency("products.lookup through the socket, \(hot) best sellers", socketHot, target: "p99 ≤ 300 µs")
+    }
+
+    /// A counter's rhythm: a scan every two seconds, the machine quiet in between (caches go
+    /// cold, idle threads sleep), beside a bare socket's round trip after the same quiet.
+    static func sparse(directory: URL, scans: Int, report: inout Report) async throws {
+        let gap = Duration.seconds(2)
+        let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: scans, pause: gap)
+        report.latency("baseline: bare Unix-socket ping-pong, one every 2 s", pingPong, target: "")
+        let daemon = try await freshDaemon()
+        let latency = try await Scenarios.injectToScanLatency(daemon: daemon, every: gap, count: scans, subscribers: 8)
+        report.latency("scan.inject → scan, one every 2 s, 8 subscribers", latency, target: "")
+        try await daemon.stop()
     }
 
     /// NFC taps on a vpcd reader of a private pcscd: the daemon's scan event beside pcsc_scan's

@@ -7,24 +7,28 @@ import Synchronization
 /// The measured scenarios. Each returns figures for the report table.
 enum Scenarios {
     /// Round trips of an inject-sized line through a bare Unix socket, timed the same way as
-    /// the daemon's figures: the floor under any latency on this machine, now.
-    static func pingPongBaseline(directory: URL, count: Int) async throws -> Histogram<UInt64> {
+    /// the daemon's figures: the floor under any latency on this machine, now. `pause` is the
+    /// quiet time between one answer and the next request.
+    static func pingPongBaseline(directory: URL, count: Int, pause: Duration = .microseconds(200)) async throws
+        -> Histogram<UInt64>
+    {
         let server = try await EchoServer.start(path: directory.appendingPathComponent("echo.sock").path)
-        let warmup = count / 10
+        let warmup = max(1, count / 10)
         let requests = (0..<(count + warmup)).map { injectLine(id: $0, index: $0) }
-        let histogram = try await RoundTrips.measure(socketPath: server.path, requests: requests, warmup: warmup)
+        let histogram = try await RoundTrips.measure(
+            socketPath: server.path, requests: requests, warmup: warmup, pause: pause)
         await server.stop()
         return histogram
     }
 
-    /// `scan.inject` → `scan` notification at every one of `subscribers`, at a fixed rate. The
-    /// injector and the subscribers are `LineSocket`s on two threads of their own: one paces
-    /// and stamps each injection just before its write, the other waits for any subscriber's
-    /// line and stamps it as its read returns.
+    /// `scan.inject` → `scan` notification at every one of `subscribers`, one injection every
+    /// `interval`. The injector and the subscribers are `LineSocket`s on two threads of their
+    /// own: one paces and stamps each injection just before its write, the other waits for any
+    /// subscriber's line and stamps it as its read returns.
     static func injectToScanLatency(
-        daemon: DaemonHarness, rate: Int, count: Int, subscribers: Int
+        daemon: DaemonHarness, every interval: Duration, count: Int, subscribers: Int
     ) async throws -> Histogram<UInt64> {
-        let warmup = count / 10
+        let warmup = max(1, count / 10)
         let total = count + warmup
         let sendTimes = SendTimes(count: total)
         let subscribe = Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A]
@@ -45,10 +49,9 @@ enum Scenarios {
             return histogram
         }
         try await onAThread("injector") {
-            let interval = UInt64(1_000_000_000 / rate)
             let start = Nanos.now() + 10_000_000
             for (index, injection) in injections.enumerated() {
-                Nanos.wait(until: start + UInt64(index) * interval)
+                Nanos.wait(until: start + UInt64(index) * interval.nanoseconds)
                 sendTimes.set(index, Nanos.now())
                 try injector.write(injection)
                 injector.discardAvailable()
