@@ -75,11 +75,14 @@ extension GrayFrame {
 
 /// Test images from the generators, read back as a camera driver would.
 enum TestFrames {
+    /// This test process's folder of images, removed when the process exits.
     static let directory: String = {
-        let path = NSTemporaryDirectory() + "scanbridge-camera-tests-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestFrames.folder) }
+        return folder
     }()
+
+    private static var folder: String { NSTemporaryDirectory() + "scanbridge-camera-tests-\(getpid())" }
 
     static func path(_ name: String) -> String { directory + "/" + name + "-" + UUID().uuidString + ".png" }
 
