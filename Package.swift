@@ -159,6 +159,7 @@ let package = Package(
         .testTarget(name: "OrderLookupTests", dependencies: ["OrderLookup", "ScanBridgeCore"],
                     path: "Plugins/Handlers/OrderLookup/Tests", swiftSettings: strict),
         .testTarget(name: "ScanBridgeClientTests", dependencies: ["ScanBridgeClient", "ScanBridgeCore"], swiftSettings: strict),
+        .testTarget(name: "DeviceNodesTests", dependencies: ["DeviceNodes"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeCore", "DeviceNodes"],
                     swiftSettings: strict),
         // Boots a QEMU guest with Debian's kernel to test against real kernel devices (Tests/HardwareLab/README.md).

@@ -1,3 +1,5 @@
+import DeviceNodes
+
 /// A file camera, as `--device file-camera:PATH[,KEY=VALUE…]` names it: a folder of PGM/PNG
 /// frames (played in name order) or a Y4M file, shown to the decoder as a camera would.
 ///
@@ -11,13 +13,10 @@ public struct FileCameraSpec: Sendable, Equatable {
 
     public init(path: String, settings: [String: String] = [:]) throws(FrameError) {
         self.path = path
-        camera = try CameraSettings(settings, own: ["loop"], camera: "a file camera")
-        if let value = settings["loop"] {
-            switch value {
-            case "yes", "true", "1": loop = true
-            case "no", "false", "0": loop = false
-            default: throw .unreadable("loop takes yes or no, not '\(value)'")
-            }
+        let given = try CameraSettings.read(settings, own: ["loop"], camera: "a file camera")
+        camera = try CameraSettings(given)
+        loop = try FrameError.settings { () throws(DeviceSettingError) in
+            try given.flag("loop", default: false, words: "yes or no")
         }
     }
 }

@@ -7,7 +7,7 @@ struct V4L2CameraSpecTests {
     @Test func defaultsAre720pAtTenFramesASecond() throws {
         let spec = try V4L2CameraSpec(path: "/dev/video0")
         #expect(spec.width == 1280 && spec.height == 720)
-        #expect(spec.camera == (try CameraSettings([:], own: [], camera: "a camera")))
+        #expect(spec.camera == (try CameraSettings(CameraSettings.read([:], own: [], camera: "a camera"))))
         #expect(spec.camera.fps == 10 && spec.camera.outOfView == .seconds(1) && spec.camera.symbologies == .default)
     }
 

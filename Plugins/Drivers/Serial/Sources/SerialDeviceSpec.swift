@@ -1,3 +1,4 @@
+import DeviceNodes
 import Glibc
 
 /// A serial (USB CDC-ACM) scanner to read, as `--device serial:PATH[,KEY=VALUE…]` names it.
@@ -19,24 +20,22 @@ public struct SerialDeviceSpec: Sendable, Equatable {
 
     public init(path: String, settings: [String: String] = [:]) throws(SerialError) {
         self.path = path
-        if let unknown = settings.keys.sorted().first(where: { !Self.settingNames.contains($0) }) {
-            throw .badSetting("unknown setting '\(unknown)' for a serial device (known: \(Self.settingNames.joined(separator: ", ")))")
-        }
+        let given: DeviceSettings
         framing = SerialFramer.Settings()
-        if let suffix = settings["suffix"] {
+        do throws(DeviceSettingError) {
+            given = try DeviceSettings(settings, known: Self.settingNames, device: "a serial device")
+            framing.idle = try given.milliseconds("idle", default: framing.idle)
+        } catch {
+            throw .badSetting(error.description)
+        }
+        if let suffix = given["suffix"] {
             guard let value = SerialFramer.Suffix(rawValue: suffix) else {
                 throw .badSetting("suffix takes \(SerialFramer.Suffix.allCases.map(\.rawValue).joined(separator: ", ")), not '\(suffix)'")
             }
             framing.suffix = value
         }
-        if let idle = settings["idle"] {
-            guard let value = Int(idle), (1...10_000).contains(value) else {
-                throw .badSetting("idle takes milliseconds from 1 to 10000, not '\(idle)'")
-            }
-            framing.idle = .milliseconds(value)
-        }
-        framing.prefix = Array((settings["prefix"] ?? "").utf8)
-        let baud = settings["baud"] ?? "9600"
+        framing.prefix = Array((given["prefix"] ?? "").utf8)
+        let baud = given["baud"] ?? "9600"
         guard let rate = Int(baud), let speed = Self.speeds[rate] else {
             throw .badSetting("baud takes \(Self.speeds.keys.sorted().map(String.init).joined(separator: ", ")), not '\(baud)'")
         }

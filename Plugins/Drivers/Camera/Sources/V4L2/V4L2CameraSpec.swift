@@ -1,3 +1,5 @@
+import DeviceNodes
+
 /// A V4L2 camera, as `--device v4l2:/dev/videoN[,KEY=VALUE…]` names it, or as discovery
 /// finds it (with the default settings).
 ///
@@ -15,8 +17,14 @@ public struct V4L2CameraSpec: Sendable, Equatable {
 
     public init(path: String, settings: [String: String] = [:]) throws(FrameError) {
         self.path = path
-        camera = try CameraSettings(settings, own: Self.ownSettings, camera: "a V4L2 camera")
-        width = try CameraSettings.integer("width", settings["width"], default: width, in: 16...GrayFrame.maxSide, unit: "pixels")
-        height = try CameraSettings.integer("height", settings["height"], default: height, in: 16...GrayFrame.maxSide, unit: "pixels")
+        let given = try CameraSettings.read(settings, own: Self.ownSettings, camera: "a V4L2 camera")
+        camera = try CameraSettings(given)
+        let (width, height) = (width, height)
+        self.width = try FrameError.settings { () throws(DeviceSettingError) in
+            try given.integer("width", default: width, in: 16...GrayFrame.maxSide, unit: "pixels")
+        }
+        self.height = try FrameError.settings { () throws(DeviceSettingError) in
+            try given.integer("height", default: height, in: 16...GrayFrame.maxSide, unit: "pixels")
+        }
     }
 }
