@@ -53,9 +53,12 @@ struct ScanBridgeBench {
         if only.contains("latency") {
             let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: 20_000 / scale)
             report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
+            let model = try await DesignModel.injectToScanLatency(
+                directory: directory, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
+            report.latency("baseline: the design at its leanest (DesignModel), 1,000/s, 8 subscribers", model, target: "")
             let daemon = try await freshDaemon()
             let latency = try await Scenarios.injectToScanLatency(
-                daemon: daemon, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
+                socketPath: daemon.socketPath, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
             report.latency("scan.inject → scan, 1,000/s, 8 subscribers", latency, target: "p50 ≤ 200 µs, p99 ≤ 1 ms")
             try await daemon.stop()
         }
@@ -155,13 +158,14 @@ struct ScanBridgeBench {
     }
 
     /// A counter's rhythm: a scan every two seconds, the machine quiet in between (caches go
-    /// cold, idle threads sleep), beside a bare socket's round trip after the same quiet.
+    /// cold, idle threads sleep), beside the design's leanest model at the same rhythm.
     static func sparse(directory: URL, scans: Int, report: inout Report) async throws {
         let gap = Duration.seconds(2)
-        let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: scans, pause: gap)
-        report.latency("baseline: bare Unix-socket ping-pong, one every 2 s", pingPong, target: "")
+        let model = try await DesignModel.injectToScanLatency(directory: directory, every: gap, count: scans, subscribers: 8)
+        report.latency("baseline: the design at its leanest (DesignModel), one every 2 s", model, target: "")
         let daemon = try await freshDaemon()
-        let latency = try await Scenarios.injectToScanLatency(daemon: daemon, every: gap, count: scans, subscribers: 8)
+        let latency = try await Scenarios.injectToScanLatency(
+            socketPath: daemon.socketPath, every: gap, count: scans, subscribers: 8)
         report.latency("scan.inject → scan, one every 2 s, 8 subscribers", latency, target: "")
         try await daemon.stop()
     }

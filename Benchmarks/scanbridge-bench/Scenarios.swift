@@ -7,16 +7,12 @@ import Synchronization
 /// The measured scenarios. Each returns figures for the report table.
 enum Scenarios {
     /// Round trips of an inject-sized line through a bare Unix socket, timed the same way as
-    /// the daemon's figures: the floor under any latency on this machine, now. `pause` is the
-    /// quiet time between one answer and the next request.
-    static func pingPongBaseline(directory: URL, count: Int, pause: Duration = .microseconds(200)) async throws
-        -> Histogram<UInt64>
-    {
+    /// the daemon's figures: the floor under any latency on this machine, now.
+    static func pingPongBaseline(directory: URL, count: Int) async throws -> Histogram<UInt64> {
         let server = try await EchoServer.start(path: directory.appendingPathComponent("echo.sock").path)
-        let warmup = max(1, count / 10)
+        let warmup = count / 10
         let requests = (0..<(count + warmup)).map { injectLine(id: $0, index: $0) }
-        let histogram = try await RoundTrips.measure(
-            socketPath: server.path, requests: requests, warmup: warmup, pause: pause)
+        let histogram = try await RoundTrips.measure(socketPath: server.path, requests: requests, warmup: warmup)
         await server.stop()
         return histogram
     }
@@ -26,19 +22,19 @@ enum Scenarios {
     /// own: one paces and stamps each injection just before its write, the other waits for any
     /// subscriber's line and stamps it as its read returns.
     static func injectToScanLatency(
-        daemon: DaemonHarness, every interval: Duration, count: Int, subscribers: Int
+        socketPath: String, every interval: Duration, count: Int, subscribers: Int
     ) async throws -> Histogram<UInt64> {
         let warmup = max(1, count / 10)
         let total = count + warmup
         let sendTimes = SendTimes(count: total)
         let subscribe = Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A]
         let readers = try (0..<subscribers).map { _ in
-            let reader = try LineSocket(path: daemon.socketPath)
+            let reader = try LineSocket(path: socketPath)
             try reader.write(subscribe)
             _ = try reader.readLine()
             return reader
         }
-        let injector = try LineSocket(path: daemon.socketPath)
+        let injector = try LineSocket(path: socketPath)
         let injections = (0..<total).map { Array(injectLine(id: $0, index: $0).utf8) + [0x0A] }
         async let received = onAThread("subscribers") {
             var histogram = Histogram<UInt64>.nanoseconds()
@@ -137,8 +133,12 @@ enum Scenarios {
     }
 
     static func injectLine(id: Int, index: Int) -> String {
-        let padded = String(index).count >= 7 ? String(index) : String(repeating: "0", count: 7 - String(index).count) + String(index)
-        return #"{"jsonrpc":"2.0","id":\#(id),"method":"scan.inject","params":{"device":"mock:bench","text":"bench-\#(padded)"}}"#
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"scan.inject","params":{"device":"mock:bench","text":"\#(benchText(index))"}}"#
+    }
+
+    /// The label injected as scan `index`: `bench-0000042`.
+    static func benchText(_ index: Int) -> String {
+        "bench-" + String(repeating: "0", count: max(0, 7 - String(index).count)) + String(index)
     }
 
     /// The index in a line's `bench-NNNNNNN` text, read without parsing the JSON.

@@ -1,0 +1,137 @@
+import Foundation
+import Histogram
+import ScanBridgeTesting
+
+/// The latency scenarios' baseline: the daemon's path for one scan at its leanest, in plain
+/// system calls, on this machine, now. One loop thread waits in `poll`, reads an injection
+/// and hands it to a writer thread, which writes 8 KB to a file (a commit's two
+/// WAL frames) and hands it back; the loop then writes a scan line of the daemon's size to
+/// every subscriber and the answer to the injector. The same hops and system calls as the
+/// daemon, with none of its work: what the daemon measures beyond this is its own.
+///
+/// It serves one run of `Scenarios.injectToScanLatency`: `subscribers` connections that each
+/// send one line (the subscription) and get one back, then the injector, until it closes.
+/// `@unchecked Sendable`: its descriptors are set up before its threads start, and each is
+/// then used by one thread.
+final class DesignModel: @unchecked Sendable {
+    let path: String
+    private let listener: Int32
+    private let file: Int32
+    /// Loop → writer and writer → loop, a pipe each (`[read, write]`): a hand-off each way, as
+    /// the daemon's journal has; a byte for each scan.
+    private let toWriter: [Int32]
+    private let toLoop: [Int32]
+
+    init(directory: URL) throws {
+        path = directory.appendingPathComponent("model.sock").path
+        file = open(directory.appendingPathComponent("model.wal").path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var pipes = [Int32](repeating: -1, count: 4)
+        let piped = pipe(&pipes) == 0 && pipe(&pipes[2]) == 0
+        toWriter = Array(pipes[0..<2])
+        toLoop = Array(pipes[2..<4])
+        unlink(path)
+        guard piped, file >= 0, listener >= 0, withUnixSocketAddress(path, { bind(listener, $0, $1) }) == 0,
+              listen(listener, 16) == 0
+        else { throw BenchmarkFailure(description: "design model: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        for descriptor in [listener, file, toWriter[0], toLoop[0], toLoop[1]] { close(descriptor) }
+        unlink(path)
+    }
+
+    /// Measures `Scenarios.injectToScanLatency` against this model.
+    static func injectToScanLatency(directory: URL, every interval: Duration, count: Int, subscribers: Int)
+        async throws -> Histogram<UInt64>
+    {
+        let model = try DesignModel(directory: directory)
+        async let served: Void = model.serve(subscribers: subscribers)
+        let latency = try await Scenarios.injectToScanLatency(
+            socketPath: model.path, every: interval, count: count, subscribers: subscribers)
+        try await served
+        return latency
+    }
+
+    /// Serves the run on threads of its own; returns when the injector has closed.
+    func serve(subscribers count: Int) async throws {
+        let writer = Thread { [self] in write() }
+        writer.name = "model-writer"
+        writer.start()
+        defer { close(toWriter[1]) }  // the writer's read ends: stop
+        try await onAThread("model-loop") { [self] in try loop(subscribers: count) }
+    }
+
+    private func loop(subscribers count: Int) throws {
+        var line = [UInt8](repeating: 0, count: 1 << 16)
+        // One at a time, as they come: each waits for its answer before the next connects.
+        let subscribers = (0..<count).map { _ in
+            let subscriber = accept(listener, nil, nil)
+            _ = read(subscriber, &line, line.count)
+            send(Array(#"{"jsonrpc":"2.0","id":1,"result":{"subscription":"s1"}}"#.utf8) + [0x0A], to: subscriber)
+            return subscriber
+        }
+        defer { for subscriber in subscribers { close(subscriber) } }
+        let injector = accept(listener, nil, nil)
+        defer { close(injector) }
+        var watched = [injector, toLoop[0]].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var pending: [[UInt8]] = []
+        while true {
+            guard Glibc.poll(&watched, 2, -1) >= 0 || errno == EINTR else {
+                throw BenchmarkFailure(description: "design model: poll: \(String(cString: strerror(errno)))")
+            }
+            for watch in watched where watch.revents != 0 {
+                if watch.fd == injector {
+                    let got = read(injector, &line, line.count)
+                    if got <= 0 { return }
+                    // One scan line per injection in what arrived, padded to the daemon's size.
+                    for text in Self.benchTexts(in: line[0..<got]) {
+                        pending.append(Array(#"{"jsonrpc":"2.0","method":"scan","params":{"text":"\#(text)","pad":""#.utf8)
+                            + [UInt8](repeating: 0x20, count: 1000) + Array("\"}}\n".utf8))
+                        send([1], to: toWriter[1])
+                    }
+                } else {
+                    var committed = [UInt8](repeating: 0, count: 256)
+                    let count = max(0, read(toLoop[0], &committed, committed.count))
+                    for scan in pending.prefix(count) {
+                        for subscriber in subscribers { send(scan, to: subscriber) }
+                        send(scan, to: injector)
+                    }
+                    pending.removeFirst(count)
+                }
+            }
+        }
+    }
+
+    private func write() {
+        let page = [UInt8](repeating: 0x5A, count: 8192)
+        var offset: off_t = 0
+        var requested = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = read(toWriter[0], &requested, requested.count)
+            guard count > 0 else { return }
+            for _ in 0..<count {
+                _ = pwrite(file, page, page.count, offset)
+                offset = (offset + 8192) % (64 << 20)
+            }
+            send([UInt8](repeating: 1, count: count), to: toLoop[1])
+        }
+    }
+
+    private func send(_ bytes: [UInt8], to descriptor: Int32) {
+        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// The `bench-NNNNNNN` texts in `bytes`, in order.
+    static func benchTexts(in bytes: ArraySlice<UInt8>) -> [String] {
+        var texts: [String] = []
+        var rest = bytes
+        while let index = Scenarios.benchIndex(in: rest) {
+            let text = Scenarios.benchText(index)
+            texts.append(text)
+            guard let found = rest.firstRange(of: Array(text.utf8)) else { break }
+            rest = rest[found.upperBound...]
+        }
+        return texts
+    }
+}
