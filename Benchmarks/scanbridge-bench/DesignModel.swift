@@ -122,16 +122,8 @@ final class DesignModel: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    /// The `bench-NNNNNNN` texts in `bytes`, in order.
+    /// The `bench-NNNNNNN` texts in `bytes`, a line each, in order.
     static func benchTexts(in bytes: ArraySlice<UInt8>) -> [String] {
-        var texts: [String] = []
-        var rest = bytes
-        while let index = Scenarios.benchIndex(in: rest) {
-            let text = Scenarios.benchText(index)
-            texts.append(text)
-            guard let found = rest.firstRange(of: Array(text.utf8)) else { break }
-            rest = rest[found.upperBound...]
-        }
-        return texts
+        bytes.split(separator: 0x0A).compactMap { Scenarios.benchIndex(in: $0).map(Scenarios.benchText) }
     }
 }
