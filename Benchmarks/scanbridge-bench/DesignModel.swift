@@ -47,10 +47,17 @@ final class DesignModel: @unchecked Sendable {
     {
         let model = try DesignModel(directory: directory)
         async let served: Void = model.serve(subscribers: subscribers)
-        let latency = try await Scenarios.injectToScanLatency(
-            socketPath: model.path, every: interval, count: count, subscribers: subscribers)
-        try await served
-        return latency
+        do {
+            let latency = try await Scenarios.injectToScanLatency(
+                socketPath: model.path, every: interval, count: count, subscribers: subscribers)
+            try await served
+            return latency
+        } catch {
+            // A model still waiting for a connection would wait forever: its `accept` fails now.
+            shutdown(model.listener, Int32(SHUT_RDWR))
+            _ = try? await served
+            throw error
+        }
     }
 
     /// Serves the run on threads of its own; returns when the injector has closed.
@@ -65,14 +72,14 @@ final class DesignModel: @unchecked Sendable {
     private func loop(subscribers count: Int) throws {
         var line = [UInt8](repeating: 0, count: 1 << 16)
         // One at a time, as they come: each waits for its answer before the next connects.
-        let subscribers = (0..<count).map { _ in
-            let subscriber = accept(listener, nil, nil)
+        let subscribers = try (0..<count).map { _ in
+            let subscriber = try accepted()
             _ = read(subscriber, &line, line.count)
             send(Array(#"{"jsonrpc":"2.0","id":1,"result":{"subscription":"s1"}}"#.utf8) + [0x0A], to: subscriber)
             return subscriber
         }
         defer { for subscriber in subscribers { close(subscriber) } }
-        let injector = accept(listener, nil, nil)
+        let injector = try accepted()
         defer { close(injector) }
         var watched = [injector, toLoop[0]].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         var pending: [[UInt8]] = []
@@ -101,6 +108,12 @@ final class DesignModel: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    private func accepted() throws -> Int32 {
+        let connection = accept(listener, nil, nil)
+        guard connection >= 0 else { throw BenchmarkFailure(description: "design model: accept: \(String(cString: strerror(errno)))") }
+        return connection
     }
 
     private func write() {
