@@ -16,8 +16,10 @@ public struct CameraSettings: Sendable, Equatable {
     /// The settings of a camera's `--device`: those of every camera (`names`) and its `own`
     /// (read by its spec); any other name is an error naming `camera`.
     static func read(_ settings: [String: String], own: [String], camera: String) throws(FrameError) -> DeviceSettings {
-        try FrameError.settings { () throws(DeviceSettingError) in
-            try DeviceSettings(settings, known: names + own, device: camera)
+        do throws(DeviceSettingError) {
+            return try DeviceSettings(settings, known: names + own, device: camera)
+        } catch {
+            throw .unreadable(error.description)
         }
     }
 
@@ -28,21 +30,9 @@ public struct CameraSettings: Sendable, Equatable {
             self.fps = fps
         }
         if let value = settings["symbologies"] { symbologies = try CameraSymbologies(parsing: value) }
-        let (outOfView, dataMatrixTimeLimit) = (outOfView, dataMatrixTimeLimit)
-        self.outOfView = try FrameError.settings { () throws(DeviceSettingError) in
-            try settings.milliseconds("out-of-view", default: outOfView, in: 0...600_000)
-        }
-        self.dataMatrixTimeLimit = try FrameError.settings { () throws(DeviceSettingError) in
-            try settings.milliseconds("datamatrix-ms", default: dataMatrixTimeLimit)
-        }
-    }
-}
-
-extension FrameError {
-    /// What `read` gives, a setting it cannot take as `unreadable`.
-    static func settings<T>(_ read: () throws(DeviceSettingError) -> T) throws(FrameError) -> T {
-        do {
-            return try read()
+        do throws(DeviceSettingError) {
+            outOfView = try settings.milliseconds("out-of-view", default: outOfView, in: 0...600_000)
+            dataMatrixTimeLimit = try settings.milliseconds("datamatrix-ms", default: dataMatrixTimeLimit)
         } catch {
             throw .unreadable(error.description)
         }

@@ -15,8 +15,10 @@ public struct FileCameraSpec: Sendable, Equatable {
         self.path = path
         let given = try CameraSettings.read(settings, own: ["loop"], camera: "a file camera")
         camera = try CameraSettings(given)
-        loop = try FrameError.settings { () throws(DeviceSettingError) in
-            try given.flag("loop", default: false, words: "yes or no")
+        do throws(DeviceSettingError) {
+            loop = try given.flag("loop", default: false, words: "yes or no")
+        } catch {
+            throw .unreadable(error.description)
         }
     }
 }

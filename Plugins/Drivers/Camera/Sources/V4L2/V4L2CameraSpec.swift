@@ -19,12 +19,11 @@ public struct V4L2CameraSpec: Sendable, Equatable {
         self.path = path
         let given = try CameraSettings.read(settings, own: Self.ownSettings, camera: "a V4L2 camera")
         camera = try CameraSettings(given)
-        let (width, height) = (width, height)
-        self.width = try FrameError.settings { () throws(DeviceSettingError) in
-            try given.integer("width", default: width, in: 16...GrayFrame.maxSide, unit: "pixels")
-        }
-        self.height = try FrameError.settings { () throws(DeviceSettingError) in
-            try given.integer("height", default: height, in: 16...GrayFrame.maxSide, unit: "pixels")
+        do throws(DeviceSettingError) {
+            width = try given.integer("width", default: width, in: 16...GrayFrame.maxSide, unit: "pixels")
+            height = try given.integer("height", default: height, in: 16...GrayFrame.maxSide, unit: "pixels")
+        } catch {
+            throw .unreadable(error.description)
         }
     }
 }
