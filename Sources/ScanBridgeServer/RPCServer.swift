@@ -17,6 +17,7 @@ public final class RPCServer: Service {
     let logger: Logger
     let onReady: @Sendable () -> Void
     private let connectionCount = Atomic<Int>(0)
+    private let flushes = LoopFlushesByLoop()
 
     public init(
         socketPath: String, socketGroup: UInt32? = nil, services: ServerServices, policy: RolePolicy, logger: Logger,
@@ -97,7 +98,7 @@ public final class RPCServer: Service {
         logger[metadataKey: "peer.role"] = "\(role)"
         logger.debug("connected")
         // Answers and notifications go straight to the channel (see SocketWriter).
-        let writer = SocketWriter(channel: channel)
+        let writer = SocketWriter(channel: channel, flushes: flushes.flushes(for: channel.eventLoop))
         accepted.watcher.watch(with: writer)
         let connection = Connection(
             id: number, role: role, peer: peer, services: services, channel: channel, writer: writer, logger: logger)

@@ -20,6 +20,15 @@ final class Outbox: SubscriptionSink, Sendable {
         /// A `scan` notification: written as prefix, the event's JSON, suffix, without copying the event.
         case scan(JournaledEvent, prefix: [UInt8])
         case overflow(Subscription)
+
+        /// The bytes of its line with the newline (an overflow notice's, about).
+        var lineBytes: Int {
+            switch self {
+            case .message(let bytes): bytes.count + 1
+            case .scan(let event, let prefix): prefix.count + event.json.count + Outbox.scanSuffix.count + 1
+            case .overflow: 128
+            }
+        }
     }
 
     /// One subscription's place here: its notification prefix, built once, and how many of
@@ -143,11 +152,7 @@ final class Outbox: SubscriptionSink, Sendable {
             var bytes = 0
             while bytes < maxBytes, let queued = state.queue.popFirst() {
                 items.append(queued.item)
-                switch queued.item {
-                case .message(let message): bytes += message.count
-                case .scan(let event, _): bytes += event.json.count + 64
-                case .overflow: break
-                }
+                bytes += queued.item.lineBytes
                 queued.slot?.queued -= 1
                 if queued.isResponse { state.responses -= 1 }
             }

@@ -7,10 +7,13 @@ import Synchronization
 /// task in between, and nothing taken while the client is not reading.
 final class SocketWriter: Sendable {
     private let channel: any Channel
+    private let flushes: LoopFlushes
     private let target = Mutex<(outbox: Outbox, closeOverflowed: @Sendable (Subscription) -> Int)?>(nil)
 
-    init(channel: any Channel) {
+    /// - Parameter flushes: the writers of the channel's event loop, flushed together.
+    init(channel: any Channel, flushes: LoopFlushes) {
         self.channel = channel
+        self.flushes = flushes
     }
 
     /// Connects the outbox; `closeOverflowed` ends an overflowed subscription and returns how many events it missed.
@@ -21,7 +24,7 @@ final class SocketWriter: Sendable {
 
     /// Called when the outbox has new messages, from any thread.
     func schedule() {
-        channel.eventLoop.execute { self.flush() }
+        flushes.schedule(self)
     }
 
     /// Writes while the socket is writable; called again when it becomes writable.
@@ -31,7 +34,8 @@ final class SocketWriter: Sendable {
         while channel.isWritable {
             let items = outbox.take()
             guard !items.isEmpty else { return }
-            var buffer = channel.allocator.buffer(capacity: 0)
+            // Sized once: grown as it filled, the buffer was copied three times a flush.
+            var buffer = channel.allocator.buffer(capacity: items.reduce(0) { $0 + $1.lineBytes })
             for item in items {
                 switch item {
                 case .message(let bytes):
