@@ -14,6 +14,8 @@ struct JSONParsingTests {
         (#" { "a" : [ true , null ] , "b":"x" } "#, ["a": [true, nil], "b": "x"]),
         ("9223372036854775807", .int(Int64.max)),
         ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+        // Unescaped UTF-8, in names and values (ASCII strings take a faster path).
+        (#"{"clé":"Café 😀","a":"plain"}"#, ["clé": "Café 😀", "a": "plain"]),
     ]
 
     @Test("values", arguments: values)
@@ -34,6 +36,8 @@ struct JSONParsingTests {
     func invalidUTF8() {
         #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: [0x22, 0xFF, 0xFE, 0x22]) }
         #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: [0x22, 0xC3, 0x22]) }
+        // After ASCII: the bytes before a bad one do not make the string pass as ASCII.
+        #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: [0x22, 0x61, 0x62, 0xFF, 0x22]) }
     }
 
     @Test("nesting is bounded, so a megabyte of brackets cannot exhaust the stack")

@@ -67,7 +67,9 @@ private struct Parser {
     mutating func object(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
         guard depth <= JSONValue.maxDepth else { throw error("nested deeper than \(JSONValue.maxDepth) levels") }
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Room for a request's members (jsonrpc, id, method, params) without growing: each
+        // growth rehashed every key.
+        var members = [String: JSONValue](minimumCapacity: 4)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -124,17 +126,22 @@ private struct Parser {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
-                    throw JSONValue.ParseError(offset: start, reason: "invalid UTF-8 in a string")
-                }
+                // ASCII is valid UTF-8 as it stands; `String(validating:)` runs generic code
+                // (type metadata looked up at run time) for every string.
+                let text = ascii
+                    ? String(decoding: bytes[start..<index], as: UTF8.self)
+                    : String(validating: bytes[start..<index], as: UTF8.self)
+                guard let text else { throw JSONValue.ParseError(offset: start, reason: "invalid UTF-8 in a string") }
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            ascii = ascii && byte < 0x80
             index += 1
         }
         var out = Array(bytes[start..<index])
