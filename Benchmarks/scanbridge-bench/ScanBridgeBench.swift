@@ -19,6 +19,17 @@ struct ScanBridgeBench {
             print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
             return
         }
+        // `--latency PATH`: only the latency scenario at 1,000/s, against a daemon already running
+        // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
+        if let socket = value(of: "--latency", in: arguments) {
+            let events = value(of: "--events", in: arguments).flatMap { Int($0) } ?? 20_000
+            let latency = try await Scenarios.injectToScanLatency(
+                socketPath: socket, every: .milliseconds(1), count: events, subscribers: 8)
+            var report = Report()
+            report.latency("scan.inject → scan, 1,000/s, 8 subscribers", latency, target: "p50 ≤ 200 µs, p99 ≤ 1 ms")
+            report.print()
+            return
+        }
         // `--lookups DATABASE [--hot N]`: only the in-process lookups, on a catalog imported
         // earlier (for profiling them; codes drawn from the bench catalog's barcodes).
         if let databasePath = value(of: "--lookups", in: arguments) {
