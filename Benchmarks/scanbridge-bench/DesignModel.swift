@@ -9,8 +9,9 @@ import ScanBridgeTesting
 /// every subscriber and the answer to the injector. The same hops and system calls as the
 /// daemon, with none of its work: what the daemon measures beyond this is its own.
 ///
-/// It serves one run of `Scenarios.injectToScanLatency`: `subscribers` connections that each
-/// send one line (the subscription) and get one back, then the injector, until it closes.
+/// It serves one run of `Scenarios.injectToScanLatency`, in a process of its own as the daemon
+/// does (`scanbridge-bench --serve-design-model`): `subscribers` connections that each send one
+/// line (the subscription) and get one back, then the injector, until it closes.
 /// `@unchecked Sendable`: its descriptors are set up before its threads start, and each is
 /// then used by one thread.
 final class DesignModel: @unchecked Sendable {
@@ -41,23 +42,47 @@ final class DesignModel: @unchecked Sendable {
         unlink(path)
     }
 
-    /// Measures `Scenarios.injectToScanLatency` against this model.
+    /// Measures `Scenarios.injectToScanLatency` against this model, served by a process of
+    /// its own as the daemon's path is: a hand-off between two processes costs more than one
+    /// between two threads of one process (the address space changes with it), and the client
+    /// and the server hand off four times a scan.
     static func injectToScanLatency(directory: URL, every interval: Duration, count: Int, subscribers: Int)
         async throws -> Histogram<UInt64>
     {
-        let model = try DesignModel(directory: directory)
-        async let served: Void = model.serve(subscribers: subscribers)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        server.arguments = ["--serve-design-model", directory.path, "--subscribers", "\(subscribers)"]
+        let announced = Pipe()
+        server.standardOutput = announced
+        try server.run()
         do {
+            // The server prints its socket's path once it listens.
+            let path = try await onAThread("model-ready") {
+                let line = String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
+                guard let path = line.split(separator: "\n").first else {
+                    throw BenchmarkFailure(description: "design model: its process ended before listening")
+                }
+                return String(path)
+            }
             let latency = try await Scenarios.injectToScanLatency(
-                socketPath: model.path, every: interval, count: count, subscribers: subscribers)
-            try await served
+                socketPath: path, every: interval, count: count, subscribers: subscribers)
+            // It returns once the injector has closed.
+            try await onAThread("model-exit") { server.waitUntilExit() }
             return latency
         } catch {
-            // A model still waiting for a connection would wait forever: its `accept` fails now.
-            shutdown(model.listener, Int32(SHUT_RDWR))
-            _ = try? await served
+            // A server still waiting for a connection would wait forever.
+            server.terminate()
+            _ = try? await onAThread("model-exit") { server.waitUntilExit() }
             throw error
         }
+    }
+
+    /// `scanbridge-bench --serve-design-model DIRECTORY --subscribers N`: serves one run in
+    /// this process, printing the socket's path once it listens.
+    static func serveOneRun(directory: URL, subscribers: Int) async throws {
+        let model = try DesignModel(directory: directory)
+        FileHandle.standardOutput.write(Data((model.path + "\n").utf8))
+        try await model.serve(subscribers: subscribers)
     }
 
     /// Serves the run on threads of its own; returns when the injector has closed.

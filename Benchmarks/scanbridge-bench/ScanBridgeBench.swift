@@ -19,6 +19,13 @@ struct ScanBridgeBench {
             print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
             return
         }
+        // `--serve-design-model DIRECTORY --subscribers N`: the latency scenarios' baseline in a
+        // process of its own, as the daemon is (DesignModel.injectToScanLatency starts it).
+        if let directory = value(of: "--serve-design-model", in: arguments) {
+            let subscribers = value(of: "--subscribers", in: arguments).flatMap { Int($0) } ?? 8
+            try await DesignModel.serveOneRun(directory: URL(fileURLWithPath: directory), subscribers: subscribers)
+            return
+        }
         // `--latency PATH`: only the latency scenario at 1,000/s, against a daemon already running
         // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
         if let socket = value(of: "--latency", in: arguments) {
@@ -66,7 +73,8 @@ struct ScanBridgeBench {
             report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
             let model = try await DesignModel.injectToScanLatency(
                 directory: directory, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
-            report.latency("baseline: the design at its leanest (DesignModel), 1,000/s, 8 subscribers", model, target: "")
+            report.latency("baseline: the design at its leanest (DesignModel, own process), 1,000/s, 8 subscribers",
+                           model, target: "")
             let daemon = try await freshDaemon()
             let latency = try await Scenarios.injectToScanLatency(
                 socketPath: daemon.socketPath, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
@@ -173,7 +181,7 @@ struct ScanBridgeBench {
     static func sparse(directory: URL, scans: Int, report: inout Report) async throws {
         let gap = Duration.seconds(2)
         let model = try await DesignModel.injectToScanLatency(directory: directory, every: gap, count: scans, subscribers: 8)
-        report.latency("baseline: the design at its leanest (DesignModel), one every 2 s", model, target: "")
+        report.latency("baseline: the design at its leanest (DesignModel, own process), one every 2 s", model, target: "")
         let daemon = try await freshDaemon()
         let latency = try await Scenarios.injectToScanLatency(
             socketPath: daemon.socketPath, every: gap, count: scans, subscribers: 8)
