@@ -6,9 +6,8 @@ import Synchronization
 ///
 /// A committed event reaches every subscriber's outbox at once, from the journal's writer
 /// thread. One task for all of them hands the loop its work in one step: with a task per
-/// connection, each of eight subscribers cost the loop a closure and a trip through its task
-/// queue's lock, and the loop was woken twice for one event when it emptied its queue while
-/// the writer was still handing tasks over.
+/// connection, each of eight subscribers cost a closure and a trip through the loop's task
+/// queue and its lock.
 final class LoopFlushes: Sendable {
     private let eventLoop: any EventLoop
     private let ready = Mutex<[SocketWriter]>([])
