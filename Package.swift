@@ -136,7 +136,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeServerTests",
-            dependencies: ["ScanBridgeServer", "ScanBridgeCore", "ScanBridgeTesting", .product(name: "NIOTestUtils", package: "swift-nio")] + nio,
+            dependencies: ["ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeCore", "ScanBridgeTesting", .product(name: "NIOTestUtils", package: "swift-nio")] + nio,
             swiftSettings: strict),
         .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
                     path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
