@@ -133,7 +133,11 @@ public final class SQLiteJournal: Journal {
             guard !batch.isEmpty else { return }
             lastBatchSize = rows
             do {
-                let stored = try Self.inTransaction(db) { try Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db) }
+                // A lone event is one statement, its own transaction in SQLite's autocommit
+                // mode: no BEGIN and COMMIT statements to run around it.
+                let stored = try rows == 1
+                    ? Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db)
+                    : Self.inTransaction(db) { try Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db) }
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
                     state.lastSeq = stored.last!.seq
                     let checkpointDue = state.lastSeq - state.checkpointedAt >= checkpointEvery
