@@ -28,16 +28,20 @@ struct DomainMigrationTests {
         try makeV1Database(at: file.path, events: 25)
 
         let database = try StoreDatabase(path: file.path)
-        #expect(try migrations(database) == ["v1-journal", "v2-domain", "v3-scanner-overrides"])
+        #expect(try migrations(database) == ["v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index"])
         for table in ["product", "customer", "card", "repair_order", "repair_device"] {
             #expect(try tableExists(database, table), "table \(table)")
         }
         #expect(try rowCount(database, "event") == 25)
+        // v4 drops v1's (kind, seq) index; the events stay, and a filter by kind still finds them.
+        #expect(try await database.pool.read { try $0.indexes(on: "event") }.isEmpty)
 
         let journal = try SQLiteJournal(database: database, logger: quietLogger) { _ in }
         #expect(journal.latestSeq == 25)
         let kept = try await journal.events(after: 0, through: 25, filter: .all, limit: 100)
         #expect(kept.map(\.seq) == Array(1...25))
+        #expect(try await journal.recent(limit: 3, kinds: [.barcode]).map(\.seq) == [23, 24, 25])
+        #expect(try await journal.recent(limit: 3, kinds: [.nfc]).isEmpty)
         #expect(try kept.map { try decode($0).text } == (1...25).map { "item \($0)" })
         #expect(try await journal.append(event(26)).seq == 26)
 
@@ -56,7 +60,7 @@ struct DomainMigrationTests {
         }
         let database = try StoreDatabase(path: file.path)
         #expect(try await SQLiteProductRepository(database: database).count() == 1)
-        #expect(try migrations(database) == ["v1-journal", "v2-domain", "v3-scanner-overrides"])
+        #expect(try migrations(database) == ["v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index"])
     }
 
     @Test("the schema itself refuses what the domain forbids")
