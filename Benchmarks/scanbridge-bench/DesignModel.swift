@@ -4,8 +4,8 @@ import ScanBridgeTesting
 
 /// The latency scenarios' baseline: the daemon's path for one scan at its leanest, in plain
 /// system calls, on this machine, now. One loop thread waits in `poll`, reads an injection
-/// and hands it to a writer thread, which writes 8 KB to a file (a commit's two
-/// WAL frames) and hands it back; the loop then writes a scan line of the daemon's size to
+/// and hands it to a writer thread, which writes 4 KB to a file (a commit's WAL frame: one
+/// page, the event table's last) and hands it back; the loop then writes a scan line of the daemon's size to
 /// every subscriber and the answer to the injector. The same hops and system calls as the
 /// daemon, with none of its work: what the daemon measures beyond this is its own.
 ///
@@ -142,7 +142,7 @@ final class DesignModel: @unchecked Sendable {
     }
 
     private func write() {
-        let page = [UInt8](repeating: 0x5A, count: 8192)
+        let page = [UInt8](repeating: 0x5A, count: 4096)
         var offset: off_t = 0
         var requested = [UInt8](repeating: 0, count: 256)
         while true {
@@ -150,7 +150,7 @@ final class DesignModel: @unchecked Sendable {
             guard count > 0 else { return }
             for _ in 0..<count {
                 _ = pwrite(file, page, page.count, offset)
-                offset = (offset + 8192) % (64 << 20)
+                offset = (offset + 4096) % (64 << 20)
             }
             send([UInt8](repeating: 1, count: count), to: toLoop[1])
         }
