@@ -5,8 +5,8 @@ import ScanBridgeTesting
 /// The latency scenarios' baseline: the daemon's path for one scan at its leanest, in plain
 /// system calls, on this machine, now. One loop thread waits in `poll`, reads an injection
 /// and hands it to a writer thread, which writes 4 KB to a file (a commit's WAL frame: one
-/// page, the event table's last) and hands it back; the loop then writes a scan line of the daemon's size to
-/// every subscriber and the answer to the injector. The same hops and system calls as the
+/// page, the event table's last) and hands it back; the loop then writes a scan line of the
+/// daemon's size to every subscriber and the answer to the injector. The same hops and system calls as the
 /// daemon, with none of its work: what the daemon measures beyond this is its own.
 ///
 /// It serves one run of `Scenarios.injectToScanLatency`, in a process of its own as the daemon

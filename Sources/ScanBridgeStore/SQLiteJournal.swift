@@ -135,9 +135,8 @@ public final class SQLiteJournal: Journal {
             do {
                 // A lone event is one statement, its own transaction in SQLite's autocommit
                 // mode: no BEGIN and COMMIT statements to run around it.
-                let stored = try rows == 1
-                    ? Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db)
-                    : Self.inTransaction(db) { try Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db) }
+                let insert = { try Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db) }
+                let stored = try rows == 1 ? insert() : Self.inTransaction(db, insert)
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
                     state.lastSeq = stored.last!.seq
                     let checkpointDue = state.lastSeq - state.checkpointedAt >= checkpointEvery

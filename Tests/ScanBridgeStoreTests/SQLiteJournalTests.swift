@@ -175,6 +175,27 @@ struct SQLiteJournalTests {
         #expect(try await journal.events(after: 0, through: 10, filter: .all, limit: 10).map(\.seq) == [1, 2, 3])
     }
 
+    @Test("a lone event that SQLite refuses (its own autocommit insert) fails alone and burns no seq")
+    func failedLoneEvent() async throws {
+        let file = try TemporaryDatabase()
+        let journal = try openJournal(file.path)
+        _ = try await journal.append(event(1))
+        let other = try DatabaseQueue(path: file.path)
+        try await other.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        var refused = event(2)
+        refused.id = "refused-\(refused.id)"
+        let error = await #expect(throws: ScanBridgeError.self) { try await journal.append(refused) }
+        #expect(error?.message.contains("refused by the test") == true)
+        #expect(journal.latestSeq == 1)
+        #expect(try await journal.append(event(3)).seq == 2)
+        #expect(try await journal.events(after: 0, through: 10, filter: .all, limit: 10).map(\.seq) == [1, 2])
+    }
+
     @Test("reopening the file continues the sequence")
     func reopen() async throws {
         let file = try TemporaryDatabase()
