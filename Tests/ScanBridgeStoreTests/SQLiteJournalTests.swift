@@ -51,6 +51,25 @@ func decode(_ stored: JournaledEvent) throws -> ScanEvent {
     try JSONDecoder().decode(ScanEvent.self, from: Data(stored.json))
 }
 
+/// Makes SQLite refuse, through another connection, every event `refusedEvent` makes, as a
+/// full disk or a broken file would; drop the trigger `refuse` to end it.
+func refuseEvents(in path: String) async throws -> DatabaseQueue {
+    let other = try DatabaseQueue(path: path)
+    try await other.write { db in
+        try db.execute(sql: """
+            CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
+            BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+            """)
+    }
+    return other
+}
+
+func refusedEvent(_ index: Int) -> ScanEvent {
+    var refused = event(index)
+    refused.id = "refused-\(refused.id)"
+    return refused
+}
+
 @Suite("SQLiteJournal")
 struct SQLiteJournalTests {
     @Test("the file is a real SQLite database with the journal table")
@@ -155,16 +174,8 @@ struct SQLiteJournalTests {
         let file = try TemporaryDatabase()
         let journal = try openJournal(file.path)
         _ = try await journal.append(event(1))
-        // Another connection makes SQLite refuse one event, as a full disk or a broken file would.
-        let other = try DatabaseQueue(path: file.path)
-        try await other.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
-        var refused = event(2)
-        refused.id = "refused-\(refused.id)"
+        let other = try await refuseEvents(in: file.path)
+        let refused = refusedEvent(2)
         let error = await #expect(throws: ScanBridgeError.self) {
             try await journal.append(contentsOf: [event(3), refused])
         }
@@ -180,15 +191,8 @@ struct SQLiteJournalTests {
         let file = try TemporaryDatabase()
         let journal = try openJournal(file.path)
         _ = try await journal.append(event(1))
-        let other = try DatabaseQueue(path: file.path)
-        try await other.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
-        var refused = event(2)
-        refused.id = "refused-\(refused.id)"
+        _ = try await refuseEvents(in: file.path)
+        let refused = refusedEvent(2)
         let error = await #expect(throws: ScanBridgeError.self) { try await journal.append(refused) }
         #expect(error?.message.contains("refused by the test") == true)
         #expect(journal.latestSeq == 1)
