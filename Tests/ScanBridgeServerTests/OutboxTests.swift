@@ -11,8 +11,12 @@ func journaled(_ seq: UInt64, kind: DeviceKind = .barcode, device: String = "moc
 }
 
 /// What the writer would put on the wire, one string per item.
-func describe(_ items: [Outbox.Item]?) -> [String]? {
-    items?.map { item in
+func describe(_ taken: Outbox.Taken) -> [String] {
+    describe(taken.items)
+}
+
+func describe(_ items: [Outbox.Item]) -> [String] {
+    items.map { item in
         switch item {
         case .message(let bytes): String(decoding: bytes, as: UTF8.self)
         case .scan(let event, let prefix): String(decoding: prefix + event.json + Outbox.scanSuffix, as: UTF8.self)
@@ -70,7 +74,7 @@ struct OutboxTests {
         outbox.enqueue(Array("b".utf8))
         #expect(signals.count == 1)
         #expect(describe(outbox.take()) == ["a", "b"])
-        #expect(outbox.take().isEmpty)
+        #expect(outbox.take().items.isEmpty)
         outbox.enqueue(Array("c".utf8))
         #expect(signals.count == 2)
     }
@@ -80,10 +84,15 @@ struct OutboxTests {
         let signals = Counter()
         let outbox = Outbox(subscriptionCapacity: 10, responseCapacity: 10, onReady: { signals.add(1) })
         for text in ["aaaa", "bbbb", "cccc"] { outbox.enqueue(Array(text.utf8)) }
-        #expect(describe(outbox.take(maxBytes: 6)) == ["aaaa", "bbbb"])
+        let first = outbox.take(maxBytes: 6)
+        #expect(describe(first) == ["aaaa", "bbbb"])
+        #expect(first.bytes == 10, "each line's bytes and its newline")
+        #expect(first.more, "cccc is still queued: the flusher must take again")
         outbox.enqueue(Array("dddd".utf8))
         #expect(signals.count == 1, "the flusher still owes a take: no new signal")
-        #expect(describe(outbox.take()) == ["cccc", "dddd"])
+        let second = outbox.take()
+        #expect(describe(second) == ["cccc", "dddd"])
+        #expect(!second.more)
     }
 
     @Test("each subscription has its own capacity; take() frees room")
@@ -123,7 +132,7 @@ struct OutboxTests {
         let subscription = subscribe(outbox)
         let device = Device(id: "mock:till", driver: "mock", kind: .barcode, name: "Till")
         outbox.notify(.deviceRemoved(device), for: subscription)
-        let line = try #require(describe(outbox.take())?.first)
+        let line = try #require(describe(outbox.take()).first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["method"] as? String == "device.removed")
         let params = try #require(object["params"] as? [String: Any])
@@ -147,7 +156,7 @@ struct OutboxTests {
         #expect(describe(outbox.take()) == ["last words"])
         await waiter.value
         #expect(drained.isSet)
-        #expect(outbox.take().isEmpty)
+        #expect(outbox.take().items.isEmpty)
     }
 
     @Test("abandon() releases drained() when the socket is gone")
@@ -158,7 +167,7 @@ struct OutboxTests {
         let waiter = Task { await outbox.drained() }
         outbox.abandon()
         await waiter.value
-        #expect(outbox.take().isEmpty)
+        #expect(outbox.take().items.isEmpty)
     }
 
     @Test("after finish, offers are swallowed and send throws")
@@ -168,7 +177,7 @@ struct OutboxTests {
         outbox.finish()
         #expect(outbox.offer(journaled(1), for: subscription))
         await #expect(throws: Outbox.Closed.self) { try await outbox.send(journaled(2), for: subscription) }
-        #expect(outbox.take().isEmpty)
+        #expect(outbox.take().items.isEmpty)
     }
 
     @Test("send waits for room and resumes after take()")
@@ -240,9 +249,9 @@ struct OutboxTests {
             var expected: UInt64 = 1
             var inOrder = true
             while !stop.isSet {
-                let items = outbox.take()
+                let items = outbox.take().items
                 if items.isEmpty { await Task.yield(); continue }
-                for line in describe(items) ?? [] {
+                for line in describe(items) {
                     inOrder = inOrder && line == scanLine(expected, subscription: "s1")
                     expected += 1
                 }

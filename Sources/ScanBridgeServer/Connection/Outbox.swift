@@ -144,15 +144,24 @@ final class Outbox: SubscriptionSink, Sendable {
 
     // MARK: Consumer
 
+    /// What one `take` gave.
+    struct Taken {
+        var items: [Item] = []
+        /// The bytes of their lines, newlines included: the size of the write.
+        var bytes = 0
+        /// Messages are still queued (the take stopped at its budget): take again.
+        var more = false
+    }
+
     /// Takes queued messages, about `maxBytes` of them (at least one), oldest first.
-    /// Returns none when the queue is empty; `onReady` is called again on the next message.
-    func take(maxBytes: Int = 64 * 1024) -> [Item] {
-        let (items, waiters, drained, resumes) = state.withLock { state in
-            var items: [Item] = []
-            var bytes = 0
-            while bytes < maxBytes, let queued = state.queue.popFirst() {
-                items.append(queued.item)
-                bytes += queued.item.lineBytes
+    /// Takes none when the queue is empty. Once a take leaves the queue empty, `onReady` is
+    /// called again on the next message.
+    func take(maxBytes: Int = 64 * 1024) -> Taken {
+        let (taken, waiters, drained, resumes) = state.withLock { state in
+            var taken = Taken()
+            while taken.bytes < maxBytes, let queued = state.queue.popFirst() {
+                taken.items.append(queued.item)
+                taken.bytes += queued.item.lineBytes
                 queued.slot?.queued -= 1
                 if queued.isResponse { state.responses -= 1 }
             }
@@ -160,17 +169,19 @@ final class Outbox: SubscriptionSink, Sendable {
             if state.queue.isEmpty {
                 state.signalled = false
                 if state.finished { swap(&drained, &state.drainWaiters) }
+            } else {
+                taken.more = true
             }
             var waiters: [CheckedContinuation<Bool, any Error>] = []
-            if !items.isEmpty { swap(&waiters, &state.roomWaiters) }
+            if !taken.items.isEmpty { swap(&waiters, &state.roomWaiters) }
             var resumes: [@Sendable () -> Void] = []
             if state.responses < responseCapacity { swap(&resumes, &state.responseRoomWaiters) }
-            return (items, waiters, drained, resumes)
+            return (taken, waiters, drained, resumes)
         }
         for waiter in waiters { waiter.resume(returning: false) }
         for resume in resumes { resume() }
         for waiter in drained { waiter.resume() }
-        return items
+        return taken
     }
 
     /// No more messages are accepted; waiters for room are released.

@@ -32,11 +32,11 @@ final class SocketWriter: Sendable {
         channel.eventLoop.preconditionInEventLoop()
         guard let (outbox, closeOverflowed) = target.withLock({ $0 }) else { return }
         while channel.isWritable {
-            let items = outbox.take()
-            guard !items.isEmpty else { return }
+            let taken = outbox.take()
+            guard !taken.items.isEmpty else { return }
             // Sized once: grown as it filled, the buffer was copied three times a flush.
-            var buffer = channel.allocator.buffer(capacity: items.reduce(0) { $0 + $1.lineBytes })
-            for item in items {
+            var buffer = channel.allocator.buffer(capacity: taken.bytes)
+            for item in taken.items {
                 switch item {
                 case .message(let bytes):
                     buffer.writeBytes(bytes)
@@ -51,6 +51,8 @@ final class SocketWriter: Sendable {
                 buffer.writeInteger(UInt8(ascii: "\n"))
             }
             channel.writeAndFlush(buffer, promise: nil)
+            // Emptied: the next message schedules the next flush.
+            guard taken.more else { return }
         }
     }
 }
