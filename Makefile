@@ -13,8 +13,11 @@ build: deps
 demo: build
 	@scripts/demo.sh
 
+# Every target declares the modules it imports; the build refuses one that does not.
+IMPORT_CHECK = --explicit-target-dependency-import-check error
+
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(IMPORT_CHECK)
 	$(SWIFT) test --skip-build
 
 # Release builds link the Swift runtime in, as a counter box would run them: no toolchain

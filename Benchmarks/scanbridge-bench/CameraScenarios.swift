@@ -4,6 +4,7 @@ import Glibc
 import Histogram
 import ScanBridgeClient
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeTesting
 
 /// QR cameras: what decoding a frame costs (FrameDecoder beside zbarimg on the same frames),

@@ -3,6 +3,7 @@ import Histogram
 import ProductLookup
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeStore
 import ScanBridgeTesting
 

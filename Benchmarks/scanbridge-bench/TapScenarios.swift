@@ -2,6 +2,7 @@ import Foundation
 import Histogram
 import ScanBridgeClient
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeTesting
 import Synchronization
 

@@ -1,5 +1,5 @@
 import NIOCore
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization
 

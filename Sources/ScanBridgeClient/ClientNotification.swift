@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// A notification the daemon sent: a scan, a device change, a gap or an overflow of a

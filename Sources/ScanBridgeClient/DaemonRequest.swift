@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// A request the daemon sent to this client, such as `handler.resolve` to a client that

@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// The calls awaiting a response, keyed by the integer id the client allocated.
 ///

@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 
 extension ScanBridgeClient {
     /// Calls `method` and decodes its result as `T`.

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// An async client of the ScanBridge daemon (PROTOCOL.md): calls, notifications, and

@@ -1,16 +1,16 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// Writes `Payload`s as compact JSON (one line, no pretty-printing), through the same
 /// `JSONOutput` that encodes events.
-public enum JSONWriter {
-    public static func bytes(_ payload: Payload) -> [UInt8] {
+package enum JSONWriter {
+    package static func bytes(_ payload: Payload) -> [UInt8] {
         var out = JSONOutput()
         write(payload, into: &out)
         return out.bytes
     }
 
-    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+    package static func encode(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         return Array(try encoder.encode(value))

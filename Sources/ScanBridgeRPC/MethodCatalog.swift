@@ -1,9 +1,9 @@
 /// The methods and notifications of the protocol, and the role each method needs.
-public enum MethodCatalog {
+package enum MethodCatalog {
     /// The least role allowed to call `method`.
     /// Compared as UTF-8 bytes, since it is asked for every call: splitting the name and
     /// `hasSuffix` (which compares by Unicode rules) cost 3,900 instructions a call.
-    public static func requiredRole(for method: String) -> Role {
+    package static func requiredRole(for method: String) -> Role {
         let name = method.utf8
         let group = name.prefix { $0 != UInt8(ascii: ".") }
         func isGroup(_ candidate: String) -> Bool { group.elementsEqual(candidate.utf8) }
@@ -18,10 +18,10 @@ public enum MethodCatalog {
     }
 
     // Daemon → client notifications.
-    public static let scan = "scan"
-    public static let deviceAdded = "device.added"
-    public static let deviceRemoved = "device.removed"
-    public static let deviceChanged = "device.changed"
-    public static let eventsGap = "events.gap"
-    public static let eventsOverflow = "events.overflow"
+    package static let scan = "scan"
+    package static let deviceAdded = "device.added"
+    package static let deviceRemoved = "device.removed"
+    package static let deviceChanged = "device.changed"
+    package static let eventsGap = "events.gap"
+    package static let eventsOverflow = "events.overflow"
 }

@@ -1,5 +1,5 @@
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// A request's named parameters: the same typed, field-naming access the domain uses
 /// for nested objects (a product inside `products.upsert`).
-public typealias Params = JSONFields
+package typealias Params = JSONFields

@@ -1,5 +1,5 @@
 /// What a connected peer may do, from its credentials (PROTOCOL.md "Methods").
-public enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+package enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
     /// Reads events, devices and lookups.
     case reader
     /// Also manages cards and customers.
@@ -7,9 +7,9 @@ public enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConvertib
     /// Everything: mock devices, injection, catalog changes, handler plugins.
     case admin
 
-    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .reader: "reader"
         case .operator: "operator"

@@ -1,5 +1,6 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// The one place where errors become JSON-RPC error objects.

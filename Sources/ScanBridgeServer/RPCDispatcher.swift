@@ -1,5 +1,6 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// What a method produced: its result, and optionally work to run once the response is

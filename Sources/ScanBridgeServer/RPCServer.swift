@@ -3,14 +3,15 @@ import Logging
 import NIOCore
 import NIOPosix
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import ServiceLifecycle
 import Synchronization
 
 /// The Unix-socket JSON-RPC server: one task per connection; stops accepting on graceful
 /// shutdown, closes its connections, and removes its socket file.
-public final class RPCServer: Service {
-    public let socketPath: String
+package final class RPCServer: Service {
+    package let socketPath: String
     let socketGroup: UInt32?
     let services: ServerServices
     let policy: RolePolicy
@@ -19,7 +20,7 @@ public final class RPCServer: Service {
     private let connectionCount = Atomic<Int>(0)
     private let flushes = LoopFlushesByLoop()
 
-    public init(
+    package init(
         socketPath: String, socketGroup: UInt32? = nil, services: ServerServices, policy: RolePolicy, logger: Logger,
         onReady: @escaping @Sendable () -> Void = {}
     ) {
@@ -31,7 +32,7 @@ public final class RPCServer: Service {
         self.onReady = onReady
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await SocketFile.prepare(socketPath)
         let maxLine = services.limits.maxLineBytes
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -1,18 +1,19 @@
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Limits that keep one client from costing the daemon unbounded memory.
-public struct ServerLimits: Sendable, Hashable {
+package struct ServerLimits: Sendable, Hashable {
     /// Longest request line (PROTOCOL.md: 1 MiB by default).
-    public var maxLineBytes: Int
+    package var maxLineBytes: Int
     /// Events that may wait for one slow subscriber before it overflows.
-    public var subscriptionQueue: Int
-    public var subscriptionsPerConnection: Int
+    package var subscriptionQueue: Int
+    package var subscriptionsPerConnection: Int
     /// Requests one connection may have running at once.
-    public var pendingRequests: Int
+    package var pendingRequests: Int
     /// How long an out-of-process handler may take to answer before the event resolves `timeout`.
-    public var handlerTimeout: Duration
+    package var handlerTimeout: Duration
 
-    public init(
+    package init(
         maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
         pendingRequests: Int = 4096, handlerTimeout: Duration = .seconds(2)
     ) {
@@ -25,21 +26,21 @@ public struct ServerLimits: Sendable, Hashable {
 }
 
 /// What the protocol's methods work on.
-public struct ServerServices: Sendable {
-    public let bridge: Bridge
+package struct ServerServices: Sendable {
+    package let bridge: Bridge
     /// The mock driver, when it runs.
-    public let mock: (any MockDeviceControl)?
+    package let mock: (any MockDeviceControl)?
     /// Names of the drivers that run.
-    public let drivers: [String]
-    public let version: String
-    public let limits: ServerLimits
+    package let drivers: [String]
+    package let version: String
+    package let limits: ServerLimits
     /// The catalog, cards, customers and orders; nil when the daemon runs without them.
-    public let domain: DomainServices?
+    package let domain: DomainServices?
     /// The operator's say over which discovered USB devices are scanners; nil when discovery is off.
-    public let scanners: (any ScannerControl)?
+    package let scanners: (any ScannerControl)?
     let dispatcher: RPCDispatcher
 
-    public init(
+    package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
         domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil
     ) {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// The socket file's life: reclaim a stale one, refuse to start over a live daemon,
 /// set its mode and group, remove it at exit.

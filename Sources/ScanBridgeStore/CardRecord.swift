@@ -1,6 +1,7 @@
 import GRDB
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// A row of `card`: a `Card` with its UID as uppercase hex (`04A1B2C3D4E5F6`).
 struct CardRecord: FetchableRecord, TableRecord, Sendable {

@@ -1,5 +1,6 @@
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// Which lookup keys the catalog may hold, in memory: a Bloom filter over every product's

@@ -1,5 +1,6 @@
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// A row of `customer`: a `Customer` with its times in milliseconds.
 struct CustomerRecord: FetchableRecord, TableRecord, Sendable {

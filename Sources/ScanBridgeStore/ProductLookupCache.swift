@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// The products scans found lately, by lookup key, so the best sellers of a shop are found

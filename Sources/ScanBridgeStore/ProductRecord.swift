@@ -4,6 +4,7 @@ import GRDB
 // `GRDB-dynamic`, which fails with `--static-swift-stdlib`.
 import GRDBSQLite
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// A row of `product`: a `Product` with its price in minor units, its derived GTIN-14 and
 /// its times. Read by column position straight from the statement (reads select `columns`

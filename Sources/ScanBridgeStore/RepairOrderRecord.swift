@@ -1,5 +1,6 @@
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// A row of `repair_order`; its devices are rows of `repair_device` (`RepairDeviceRecord`).
 struct RepairOrderRecord: FetchableRecord, TableRecord, Sendable {

@@ -2,21 +2,22 @@ import Foundation
 import GRDB
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// NFC cards in the `card` table. Every change is one write transaction on the single
 /// writer, so two readers tapping the same new card cannot both link it.
-public final class SQLiteCardRepository: CardRepository {
+package final class SQLiteCardRepository: CardRepository {
     let database: StoreDatabase
 
-    public init(database: StoreDatabase) {
+    package init(database: StoreDatabase) {
         self.database = database
     }
 
-    public func card(uid: NFCUID) async throws -> Card? {
+    package func card(uid: NFCUID) async throws -> Card? {
         try await database.read("read card \(uid.display)") { db in try CardRecord.fetch(uid: uid, db) }
     }
 
-    public func identify(uid: NFCUID) async throws -> (card: Card, customer: Customer?)? {
+    package func identify(uid: NFCUID) async throws -> (card: Card, customer: Customer?)? {
         // On the tap's path: a point read, like the product lookup of a barcode.
         let found = try database.pointRead("identify card \(uid.display)") { db -> Identified? in
             guard let card = try CardRecord.fetch(uid: uid, db) else { return nil }
@@ -25,7 +26,7 @@ public final class SQLiteCardRepository: CardRepository {
         return found.map { ($0.card, $0.customer) }
     }
 
-    public func cards(walletAddress: String?) async throws -> [Card] {
+    package func cards(walletAddress: String?) async throws -> [Card] {
         try await database.read("list the cards") { db in
             let select = "SELECT \(CardRecord.columns) FROM card"
             let order = "ORDER BY createdAtMs, rowid"
@@ -37,7 +38,7 @@ public final class SQLiteCardRepository: CardRepository {
         }
     }
 
-    public func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome {
+    package func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome {
         // What is returned is what a later read gives.
         let time = StoreTime.stored(time)
         return try await database.write("link card \(uid.display)") { db in
@@ -58,7 +59,7 @@ public final class SQLiteCardRepository: CardRepository {
         }
     }
 
-    public func setStatus(uid: NFCUID, status: Card.Status) async throws -> Card? {
+    package func setStatus(uid: NFCUID, status: Card.Status) async throws -> Card? {
         try await database.write("change the status of card \(uid.display)") { db in
             try db.cachedStatement(sql: "UPDATE card SET status = ? WHERE uid = ?").execute(arguments: [status.rawValue, uid.hex])
             guard db.changesCount > 0 else { return nil }
@@ -66,7 +67,7 @@ public final class SQLiteCardRepository: CardRepository {
         }
     }
 
-    public func unlink(uid: NFCUID) async throws -> Bool {
+    package func unlink(uid: NFCUID) async throws -> Bool {
         try await database.write("unlink card \(uid.display)") { db in
             try db.cachedStatement(sql: "DELETE FROM card WHERE uid = ?").execute(arguments: [uid.hex])
             return db.changesCount > 0

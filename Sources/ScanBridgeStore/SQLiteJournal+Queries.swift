@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Reads of the journal, on GRDB's reader connections (WAL: they never wait for the writer).
 extension SQLiteJournal {
-    public func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
+    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
         -> [JournaledEvent]
     {
         try await database.pool.read { db in
@@ -24,7 +25,7 @@ extension SQLiteJournal {
         }
     }
 
-    public func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
+    package func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
         try await database.pool.read { db in
             var sql = "SELECT seq, kind, device, json FROM event"
             var arguments = StatementArguments()
@@ -38,7 +39,7 @@ extension SQLiteJournal {
         }
     }
 
-    public func oldestRetainedSeq() async throws -> UInt64? {
+    package func oldestRetainedSeq() async throws -> UInt64? {
         try await database.pool.read { db in
             try UInt64.fetchOne(db, sql: "SELECT MIN(seq) FROM event")
         }

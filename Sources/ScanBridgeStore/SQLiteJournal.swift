@@ -4,6 +4,7 @@ import GRDB
 import GRDBSQLite
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// The event journal on SQLite, with group commit: appends that arrive while a transaction
@@ -15,7 +16,7 @@ import Synchronization
 /// pool): the first append that finds the journal idle schedules a drain there, which
 /// writes batch after batch until nothing is pending, handing each committed batch to the
 /// publisher in order. One hop from the request to the disk, none back to publish.
-public final class SQLiteJournal: Journal {
+package final class SQLiteJournal: Journal {
     /// An event waiting for its commit: its columns, and its JSON but for its `seq`.
     private struct Row {
         let id: String
@@ -77,7 +78,7 @@ public final class SQLiteJournal: Journal {
     private let writerCheckpointEvery: UInt64 = 16_384
 
     /// - Parameter onCommit: receives each committed batch in `seq` order (the publisher).
-    public init(
+    package init(
         database: StoreDatabase, retention: JournalRetention = JournalRetention(), logger: Logger,
         onCommit: @escaping @Sendable ([JournaledEvent]) -> Void
     ) throws {
@@ -91,9 +92,9 @@ public final class SQLiteJournal: Journal {
         try database.pool.writeWithoutTransaction { db in try self.prune(db) }
     }
 
-    public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
+    package var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
-    public func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
+    package func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
         guard !events.isEmpty else { return [] }
         let rows = events.map(Row.init)
         return try await withCheckedThrowingContinuation { continuation in

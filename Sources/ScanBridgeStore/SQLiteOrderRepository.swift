@@ -1,23 +1,24 @@
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Repair orders in `repair_order`, their devices in `repair_device`.
-public final class SQLiteOrderRepository: OrderRepository {
+package final class SQLiteOrderRepository: OrderRepository {
     let database: StoreDatabase
 
-    public init(database: StoreDatabase) {
+    package init(database: StoreDatabase) {
         self.database = database
     }
 
-    public func order(id: String) async throws -> RepairOrder? {
+    package func order(id: String) async throws -> RepairOrder? {
         try await database.read("read order \(id)") { db in try RepairOrderRecord.fetch(id: id, db) }
     }
 
-    public func order(reference: String) async throws -> RepairOrder? {
+    package func order(reference: String) async throws -> RepairOrder? {
         try await database.read("read order \(reference)") { db in try RepairOrderRecord.fetch(reference: reference, db) }
     }
 
-    public func device(id: String) async throws -> (device: RepairDevice, order: RepairOrder)? {
+    package func device(id: String) async throws -> (device: RepairDevice, order: RepairOrder)? {
         let found = try await database.read("read device \(id)") { db -> DeviceInOrder? in
             guard let device = try RepairDeviceRecord.fetch(id: id, db),
                   let order = try RepairOrderRecord.fetch(id: device.orderId, db) else { return nil }
@@ -31,7 +32,7 @@ public final class SQLiteOrderRepository: OrderRepository {
     /// stored under the order they are given in, whatever their `orderId` says. The checks
     /// run in batch order: a device may move to another order only after the batch (or an
     /// earlier one) has taken it off its first order.
-    public func upsert(_ orders: [RepairOrder]) async throws -> [RepairOrder] {
+    package func upsert(_ orders: [RepairOrder]) async throws -> [RepairOrder] {
         guard !orders.isEmpty else { return [] }
         return try await database.write("save the orders") { db in
             var stored: [RepairOrder] = []

@@ -1,5 +1,6 @@
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Batch upserts: one transaction and one cached statement per batch. The schema enforces
 /// one product per GTIN and per SKU in a store; when it refuses a row, the conflict is

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// The catalog in the `product` table.
@@ -14,7 +15,7 @@ import Synchronization
 /// waits for the writer, so the caller's thread is held only for the query. Before it, the
 /// products found lately answer from memory (`ProductLookupCache`), and a code no product has
 /// is known from memory too (`CatalogKeyFilter`). Everything else goes through GRDB's async accesses.
-public final class SQLiteProductRepository: ProductRepository {
+package final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
     private let cache = ProductLookupCache()
     let keys: CatalogKeyFilter
@@ -25,20 +26,20 @@ public final class SQLiteProductRepository: ProductRepository {
     private let unCheckpointedRows = Mutex(0)
     private let checkpointEveryRows = 131_072
 
-    public init(database: StoreDatabase) {
+    package init(database: StoreDatabase) {
         self.database = database
         self.keys = CatalogKeyFilter(database: database)
         keys.build()
     }
 
-    public func product(id: String) async throws -> Product? {
+    package func product(id: String) async throws -> Product? {
         try await database.read("read product \(id)") { db in
             try ProductRecord.fetchFirst(
                 db.cachedStatement(sql: "SELECT \(ProductRecord.columns) FROM product WHERE id = ?"), arguments: [id])
         }
     }
 
-    public func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
+    package func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
         // An unknown code first: the filter's hash is cheaper than the cache's.
         guard keys.mightContain(key, in: storeId) else { return nil }
         let cacheKey = ProductLookupCache.Key(key: key, storeId: storeId)
@@ -51,7 +52,7 @@ public final class SQLiteProductRepository: ProductRepository {
 
     /// Returns once the catalog's keys are loaded, so unknown codes are answered from memory
     /// (for benchmarks and tests; lookups never wait for it).
-    public func waitForKeys(timeout: Duration = .seconds(60)) async throws {
+    package func waitForKeys(timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while keys.builtBits == nil {
             guard ContinuousClock.now < deadline else {
@@ -94,7 +95,7 @@ public final class SQLiteProductRepository: ProductRepository {
         }
     }
 
-    public func upsert(_ products: [Product]) async throws -> [Product] {
+    package func upsert(_ products: [Product]) async throws -> [Product] {
         guard !products.isEmpty else { return [] }
         let nowMs = StoreTime.milliseconds(Date())
         let checkpoint = unCheckpointedRows.withLock { rows in
@@ -114,7 +115,7 @@ public final class SQLiteProductRepository: ProductRepository {
         return products
     }
 
-    public func delete(id: String) async throws -> Bool {
+    package func delete(id: String) async throws -> Bool {
         defer { cache.invalidate() }
         return try await database.write("delete product \(id)") { db in
             try db.cachedStatement(sql: "DELETE FROM product WHERE id = ?").execute(arguments: [id])
@@ -122,7 +123,7 @@ public final class SQLiteProductRepository: ProductRepository {
         }
     }
 
-    public func count() async throws -> Int {
+    package func count() async throws -> Int {
         try await database.read("count the products") { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM product") ?? 0
         }

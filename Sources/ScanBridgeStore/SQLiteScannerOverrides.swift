@@ -3,15 +3,15 @@ import GRDB
 
 /// The operator's scanner claims and releases in the `scanner_override` table: the choice
 /// (`claim` or `release`) per key (`vvvv:pppp` or a device id).
-public struct SQLiteScannerOverrides: Sendable {
+package struct SQLiteScannerOverrides: Sendable {
     let database: StoreDatabase
 
-    public init(database: StoreDatabase) {
+    package init(database: StoreDatabase) {
         self.database = database
     }
 
     /// Every saved choice, by key. Blocking: for the daemon's start, off the cooperative pool.
-    public func all() throws -> [String: String] {
+    package func all() throws -> [String: String] {
         do {
             return try database.pool.read { db in
                 var choices: [String: String] = [:]
@@ -26,7 +26,7 @@ public struct SQLiteScannerOverrides: Sendable {
     }
 
     /// Saves `choice` for `key`, replacing the one before.
-    public func save(_ choice: String, for key: String, at date: Date = Date()) async throws {
+    package func save(_ choice: String, for key: String, at date: Date = Date()) async throws {
         try await database.write("save the \(choice) of \(key)") { db in
             try db.execute(
                 sql: """

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Reads and writes of the repositories: on GRDB's own connection queues (never the
 /// cooperative pool), with the database's failures turned into errors a person can act on.

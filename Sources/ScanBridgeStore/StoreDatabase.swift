@@ -10,17 +10,17 @@ final class SharedFlag: Sendable {
 
 /// The embedded SQLite database (WAL mode) and its schema. Journal and repositories
 /// share one pool: one writer, concurrent readers.
-public struct StoreDatabase: Sendable {
+package struct StoreDatabase: Sendable {
     /// How hard a commit waits for the disk.
-    public enum Durability: String, Sendable, Codable {
+    package enum Durability: String, Sendable, Codable {
         /// Survives a crash of the daemon (kill -9) without an fsync per commit.
         case normal
         /// Also survives a power cut: one fsync per group commit.
         case full
     }
 
-    public let pool: DatabasePool
-    public let path: String
+    package let pool: DatabasePool
+    package let path: String
     /// A connection of its own for WAL checkpoints, so their fsyncs never hold up a commit.
     private let checkpointer: DatabaseQueue
     private let checkpointWaiting = SharedFlag()
@@ -28,7 +28,7 @@ public struct StoreDatabase: Sendable {
     let pointReads: PointReadConnections
 
     /// Opens (creating when missing, with its folder) and migrates the database at `path`.
-    public init(path: String, durability: Durability = .normal) throws {
+    package init(path: String, durability: Durability = .normal) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -52,7 +52,7 @@ public struct StoreDatabase: Sendable {
     /// waits for no reader or writer), keeping the log from growing without bound, and
     /// lookups reading from the database file rather than searching the log. Calls made
     /// while one is waiting to run share it.
-    public func checkpointInBackground() {
+    package func checkpointInBackground() {
         guard checkpointWaiting.withLock({ waiting in defer { waiting = true }; return !waiting }) else { return }
         checkpointer.asyncWriteWithoutTransaction { [checkpointWaiting] db in
             // Cleared before it runs: a write committed meanwhile gets a checkpoint of its own.

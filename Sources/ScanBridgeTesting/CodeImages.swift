@@ -3,13 +3,13 @@ import Foundation
 /// Barcode and QR images as PNG files, drawn by Debian's generators (qrencode, zint; see
 /// scripts/deps.sh): what a camera would see of a printed label, for the camera driver's
 /// tests and the demo.
-public enum CodeImages {
-    public struct GeneratorFailed: Error, CustomStringConvertible {
-        public let description: String
+package enum CodeImages {
+    package struct GeneratorFailed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// zint's barcode types (`zint -t` lists them).
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case qr, ean13, upcA, code128, gs1_128, dataMatrix, gs1DataMatrix
 
         var zintType: String {
@@ -26,12 +26,12 @@ public enum CodeImages {
 
     /// A QR code of `text` drawn by qrencode, `moduleSize` pixels a module, with the
     /// standard 4-module quiet zone.
-    public static func qr(_ text: String, to path: String, moduleSize: Int = 4) throws {
+    package static func qr(_ text: String, to path: String, moduleSize: Int = 4) throws {
         try run("/usr/bin/qrencode", ["-o", path, "-s", "\(moduleSize)", "-m", "4", "--", text])
     }
 
     /// A QR code of arbitrary bytes (qrencode's 8-bit mode, read from a file).
-    public static func binaryQR(_ bytes: [UInt8], to path: String, moduleSize: Int = 4) throws {
+    package static func binaryQR(_ bytes: [UInt8], to path: String, moduleSize: Int = 4) throws {
         let input = path + ".bin"
         try Data(bytes).write(to: URL(fileURLWithPath: input))
         defer { try? FileManager.default.removeItem(atPath: input) }
@@ -40,7 +40,7 @@ public enum CodeImages {
 
     /// A code drawn by zint; GS1 data is written with its application identifiers in
     /// brackets (`[01]09506000134352[17]251231`).
-    public static func zint(_ kind: Kind, _ data: String, to path: String, scale: Int = 2) throws {
+    package static func zint(_ kind: Kind, _ data: String, to path: String, scale: Int = 2) throws {
         // With the quiet zones a printed label has (zint draws none around a Data Matrix by default).
         var arguments = ["-b", kind.zintType, "--quietzones", "--scale=\(scale)", "-o", path, "-d", data]
         if kind == .gs1DataMatrix { arguments.insert("--gs1", at: 0) }

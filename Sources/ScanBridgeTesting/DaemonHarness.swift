@@ -4,24 +4,24 @@ import Synchronization
 
 /// Runs the real `scanbridged` binary on a temporary socket and database, for end-to-end
 /// tests and benchmarks: start, stop with SIGTERM, kill -9, restart on the same database.
-public final class DaemonHarness: Sendable {
+package final class DaemonHarness: Sendable {
     /// The harness's own folder; everything it writes is inside.
-    public let directory: URL
-    public let socketPath: String
-    public let databasePath: String
+    package let directory: URL
+    package let socketPath: String
+    package let databasePath: String
     /// The daemon's stderr, kept across restarts.
-    public let logPath: String
-    public let arguments: [String]
+    package let logPath: String
+    package let arguments: [String]
     private let process = Mutex<Process?>(nil)
     /// Set when another harness took over the folder.
     private let keepsFolder = Mutex(false)
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// - Parameter arguments: extra `scanbridged` options (`--mock barcode:till-1`, `--config …`).
-    public convenience init(arguments: [String] = []) throws {
+    package convenience init(arguments: [String] = []) throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("scanbridge-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -41,7 +41,7 @@ public final class DaemonHarness: Sendable {
 
     /// A harness on the same folder, socket and database with other options (e.g. after
     /// writing a config file into the folder). The old harness must not be running.
-    public static func reusing(_ other: DaemonHarness, arguments: [String]) throws -> DaemonHarness {
+    package static func reusing(_ other: DaemonHarness, arguments: [String]) throws -> DaemonHarness {
         other.keepsFolder.withLock { $0 = true }
         return DaemonHarness(directory: other.directory, arguments: arguments)
     }
@@ -54,7 +54,7 @@ public final class DaemonHarness: Sendable {
     }
 
     /// The folder of the built products (`.build/debug`): where this test binary is, or `SCANBRIDGE_BIN_DIR`.
-    public static var productsDirectory: URL {
+    package static var productsDirectory: URL {
         if let dir = ProcessInfo.processInfo.environment["SCANBRIDGE_BIN_DIR"] { return URL(fileURLWithPath: dir) }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
@@ -65,7 +65,7 @@ public final class DaemonHarness: Sendable {
 
     /// Writes a file into the harness folder (a config, a script) and returns its path.
     @discardableResult
-    public func write(_ name: String, _ contents: String) throws -> String {
+    package func write(_ name: String, _ contents: String) throws -> String {
         let url = directory.appendingPathComponent(name)
         // Not atomically: Foundation on Linux leaves an empty TemporaryDirectory.* behind for each atomic write.
         try contents.write(to: url, atomically: false, encoding: .utf8)
@@ -74,7 +74,7 @@ public final class DaemonHarness: Sendable {
 
     /// Starts the daemon and waits until it says READY=1 through `NOTIFY_SOCKET`, as it
     /// would to systemd; fails with the daemon's log when it exits or stays silent.
-    public func start(timeout: Duration = .seconds(20), environment: [String: String] = [:]) async throws {
+    package func start(timeout: Duration = .seconds(20), environment: [String: String] = [:]) async throws {
         let binary = Self.productsDirectory.appendingPathComponent("scanbridged")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "no scanbridged binary at \(binary.path); run `swift build` first")
@@ -100,13 +100,13 @@ public final class DaemonHarness: Sendable {
     }
 
     /// The running daemon's process id.
-    public var pid: Int32? {
+    package var pid: Int32? {
         process.withLock { $0?.isRunning == true ? $0?.processIdentifier : nil }
     }
 
     /// Sends `signal` and waits for the process to exit; returns its termination status.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
+    package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
         guard let child = process.withLock({ $0 }) else { throw Failure(description: "the daemon is not running") }
         if child.isRunning { kill(child.processIdentifier, signal) }
         let deadline = ContinuousClock.now + timeout
@@ -122,17 +122,17 @@ public final class DaemonHarness: Sendable {
     }
 
     /// Kills the daemon with SIGKILL, as a crash or power-cut of the process would.
-    public func crash() async throws {
+    package func crash() async throws {
         try await stop(signal: SIGKILL)
     }
 
     /// A new client connection to the daemon.
-    public func connect() async throws -> ScanBridgeClient {
+    package func connect() async throws -> ScanBridgeClient {
         try await ScanBridgeClient.connect(socketPath: socketPath)
     }
 
     /// The daemon's log so far.
-    public var log: String {
+    package var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 }

@@ -4,12 +4,12 @@ import Glibc
 
 /// A FIFO standing in for a device node (`/dev/input/event*`, `/dev/hidraw*`) that a driver
 /// reads as it would the node: the test writes what the device would send.
-public final class DeviceFIFO: Sendable {
-    public let path: String
+package final class DeviceFIFO: Sendable {
+    package let path: String
     private let folder: URL
 
     /// A new FIFO in a folder of its own under the temporary directory.
-    public init(name: String = "device") throws {
+    package init(name: String = "device") throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent(name).path
@@ -22,7 +22,7 @@ public final class DeviceFIFO: Sendable {
     /// closes it (the reader sees its writer go). The FIFO is first made large enough for the
     /// bytes to go in one write: a writer stalled for longer than a driver's idle time would
     /// end a read in the middle.
-    public func write(_ bytes: [UInt8], within seconds: Double = 20) async throws {
+    package func write(_ bytes: [UInt8], within seconds: Double = 20) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var fd: Int32 = -1
         while fd < 0 {

@@ -1,6 +1,6 @@
 /// Polls `condition` until it holds or `timeout` passes; true when it held. For tests that
 /// wait on another task: no fixed sleeps, no timing assertions.
-public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+package func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

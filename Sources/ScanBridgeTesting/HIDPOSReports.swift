@@ -1,9 +1,9 @@
 /// What a HID POS barcode scanner sends, for tests: the report descriptor of the common
 /// 64-byte scanned-data report, and the reports of a label in it.
-public enum HIDPOSReports {
+package enum HIDPOSReports {
     /// Report 2: a length byte, three AIM bytes, 56 data bytes, a vendor byte, a reserved
     /// byte, then "more follows" in bit 0 of the last byte (reference/DEVICES.md §3).
-    public static let commonDescriptor: [UInt8] = [
+    package static let commonDescriptor: [UInt8] = [
         0x05, 0x8C, 0x09, 0x02, 0xA1, 0x01,              // Usage Page (Bar Code Scanner), Usage, Collection (Application)
         0x09, 0x12, 0xA1, 0x02,                          //   Usage (Scanned Data Report), Collection (Logical)
         0x85, 0x02,                                      //   Report ID 2
@@ -20,7 +20,7 @@ public enum HIDPOSReports {
 
     /// The 64-byte reports of `label` with the AIM identifier `aim`: 56 bytes of it a report,
     /// all but the last flagged "more follows".
-    public static func reports(_ label: String, aim: String) -> [UInt8] {
+    package static func reports(_ label: String, aim: String) -> [UInt8] {
         let bytes = Array(label.utf8)
         let parts = stride(from: 0, to: bytes.count, by: 56).map { Array(bytes[$0..<min($0 + 56, bytes.count)]) }
         return parts.enumerated().flatMap { index, part in

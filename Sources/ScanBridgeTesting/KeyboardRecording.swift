@@ -5,21 +5,21 @@ import Foundation
 /// evdev driver through a FIFO or pty. Knows the keys of the US and German layouts for
 /// letters, digits and a few symbols, Enter and Tab, and GS as Ctrl+] (US); of the French
 /// (AZERTY) layout, letters, digits (Shift and the top row) and `-`.
-public struct KeyboardRecording: Sendable {
-    public enum Layout: Sendable { case us, de, fr }
+package struct KeyboardRecording: Sendable {
+    package enum Layout: Sendable { case us, de, fr }
 
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// The time of the next key, in microseconds.
-    public var clock: Int64
-    public var layout: Layout
+    package var clock: Int64
+    package var layout: Layout
 
-    public init(layout: Layout = .us, startingAt microseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) {
+    package init(layout: Layout = .us, startingAt microseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) {
         self.layout = layout
         self.clock = microseconds
     }
 
     /// Types `text` one key every `gap` (a scanner: a few milliseconds), `\n` as Enter and `\t` as Tab.
-    public mutating func type(_ text: String, gap: Duration = .milliseconds(3)) {
+    package mutating func type(_ text: String, gap: Duration = .milliseconds(3)) {
         for character in text {
             guard let stroke = Self.stroke(for: character, layout: layout) else {
                 preconditionFailure("KeyboardRecording cannot type \(character.debugDescription) on \(layout)")
@@ -30,7 +30,7 @@ public struct KeyboardRecording: Sendable {
     }
 
     /// Presses and releases the key at evdev `code`, with `modifiers` held around it.
-    public mutating func key(_ code: UInt16, holding modifiers: [UInt16] = []) {
+    package mutating func key(_ code: UInt16, holding modifiers: [UInt16] = []) {
         for modifier in modifiers { event(type: 1, code: modifier, value: 1) }
         event(type: 1, code: code, value: 1)
         event(type: 0, code: 0, value: 0)
@@ -40,12 +40,12 @@ public struct KeyboardRecording: Sendable {
     }
 
     /// `SYN_DROPPED`: the kernel's buffer overflowed and events were lost.
-    public mutating func dropped() {
+    package mutating func dropped() {
         event(type: 0, code: 3, value: 0)
     }
 
     /// One raw record at the current time.
-    public mutating func event(type: UInt16, code: UInt16, value: Int32) {
+    package mutating func event(type: UInt16, code: UInt16, value: Int32) {
         withUnsafeBytes(of: (clock / 1_000_000).littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: (clock % 1_000_000).littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: type.littleEndian) { bytes.append(contentsOf: $0) }
@@ -54,7 +54,7 @@ public struct KeyboardRecording: Sendable {
     }
 
     /// Lets `duration` pass before the next key.
-    public mutating func pause(_ duration: Duration) {
+    package mutating func pause(_ duration: Duration) {
         clock += duration.microseconds
     }
 

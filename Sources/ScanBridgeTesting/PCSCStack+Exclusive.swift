@@ -5,9 +5,9 @@ import Synchronization
 /// pcscd: a Perl one-liner through Chipcard::PCSC (Debian `libpcsc-perl`, which `pcsc-tools`
 /// pulls in). A child process rather than this one, because libpcsclite reads
 /// `PCSCLITE_CSOCK_NAME` once per process and tests run several stacks.
-public final class ExclusiveHold: Sendable {
+package final class ExclusiveHold: Sendable {
     private let process: Mutex<Process?>
-    public let logPath: String
+    package let logPath: String
 
     static let script = """
         use Chipcard::PCSC; use Chipcard::PCSC::Card;
@@ -37,10 +37,10 @@ public final class ExclusiveHold: Sendable {
 
     deinit { release() }
 
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Ends the program; pcscd releases its exclusive connection when the client goes.
-    public func release() {
+    package func release() {
         process.withLock { process in
             if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
@@ -49,7 +49,7 @@ public final class ExclusiveHold: Sendable {
 
 extension PCSCStack {
     /// A second PC/SC client holding `reader` exclusively until `release()` (or until it is dropped).
-    public func holdExclusively(_ reader: String) async throws -> ExclusiveHold {
+    package func holdExclusively(_ reader: String) async throws -> ExclusiveHold {
         try await ExclusiveHold(stack: self, reader: reader)
     }
 }

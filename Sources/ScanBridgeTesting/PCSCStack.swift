@@ -8,24 +8,24 @@ import Synchronization
 /// `/run/pcscd` is the stack's folder: clients reach it with `PCSCLITE_CSOCK_NAME` set to
 /// `socketPath`, and a system pcscd, if any, is left alone. Every vpcd entry listens on
 /// two free TCP ports, one per reader (`<name> 00 00`, `<name> 00 01`; the next entry is `01 00`…).
-public final class PCSCStack: Sendable {
-    public let directory: URL
-    public let socketPath: String
+package final class PCSCStack: Sendable {
+    package let directory: URL
+    package let socketPath: String
     /// The vpcd port of each reader, in pcscd's reader order.
-    public let readerPorts: [Int]
+    package let readerPorts: [Int]
     /// The name of each reader, as pcscd lists it.
-    public let readerNames: [String]
-    public let logPath: String
+    package let readerNames: [String]
+    package let logPath: String
     private let process = Mutex<Process?>(nil)
 
-    public struct Unavailable: Error, CustomStringConvertible {
-        public let description: String
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Why this machine cannot run a private pcscd, or nil when it can.
     static let vpcdLibrary = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
 
-    public static let unavailableReason: String? = {
+    package static let unavailableReason: String? = {
         for (path, package) in [("/usr/sbin/pcscd", "pcscd"), (vpcdLibrary, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux")]
         where !FileManager.default.fileExists(atPath: path) {
             return "\(path) is missing: install the Debian package \(package) (make deps does)"
@@ -35,10 +35,10 @@ public final class PCSCStack: Sendable {
     }()
 
     /// The environment that points a PC/SC client (`scanbridged`, `pcsc_scan`) at this pcscd.
-    public var environment: [String: String] { ["PCSCLITE_CSOCK_NAME": socketPath] }
+    package var environment: [String: String] { ["PCSCLITE_CSOCK_NAME": socketPath] }
 
     /// Starts pcscd with `entries` vpcd entries (two readers each) named `names[i]` (default `Virtual PCD`; give distinct names).
-    public init(entries: Int = 1, names: [String] = []) async throws {
+    package init(entries: Int = 1, names: [String] = []) async throws {
         if let reason = Self.unavailableReason { throw Unavailable(description: reason) }
         Self.removeLeftovers()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(Self.folderPrefix + UUID().uuidString.prefix(8))
@@ -88,7 +88,7 @@ public final class PCSCStack: Sendable {
     }
 
     /// Starts pcscd (again, after `stop`) and waits until it serves its socket.
-    public func start(timeout: Duration = .seconds(20)) async throws {
+    package func start(timeout: Duration = .seconds(20)) async throws {
         // A pcscd killed with SIGKILL leaves its socket and pid file; a new one refuses a live-looking socket.
         for file in ["pcscd.comm", "pcscd.pid"] { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
@@ -111,7 +111,7 @@ public final class PCSCStack: Sendable {
     }
 
     /// Stops pcscd with `signal` (SIGKILL for a crash) and waits until it is gone.
-    public func stop(signal: Int32 = SIGTERM) async throws {
+    package func stop(signal: Int32 = SIGTERM) async throws {
         guard let child = process.withLock({ $0 }) else { return }
         if child.isRunning { kill(child.processIdentifier, signal) }
         while child.isRunning { try await Task.sleep(for: .milliseconds(5)) }
@@ -119,7 +119,7 @@ public final class PCSCStack: Sendable {
     }
 
     /// pcscd's log so far.
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Whether a Unix stream socket at `path` accepts a connection.
     static func accepts(_ path: String) -> Bool {

@@ -2,17 +2,17 @@ import Foundation
 
 /// What `/proc/<pid>/stat` says of a process: its start time (to tell it from a later process
 /// with its pid) and the CPU time it has used (the benchmarks' CPU figures).
-public enum ProcessStat {
+package enum ProcessStat {
     /// The fields after the command name, which may hold spaces: field 3 (state) is at index
     /// 0, field n at n − 3 (proc(5)). Nil when the process is gone.
-    public static func fields(of pid: Int32) -> [Substring]? {
+    package static func fields(of pid: Int32) -> [Substring]? {
         guard let stat = procFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
         return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     /// User and system CPU seconds of all the process's threads (fields 14 and 15, in clock
     /// ticks: a resolution of 10 ms on Linux).
-    public static func cpuSeconds(of pid: Int32) -> Double? {
+    package static func cpuSeconds(of pid: Int32) -> Double? {
         guard let fields = fields(of: pid), fields.count > 12,
               let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))

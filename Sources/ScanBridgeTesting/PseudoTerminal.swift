@@ -4,11 +4,11 @@ import Glibc
 
 /// A pty standing in for a serial device (`/dev/ttyACM*`): the test holds the master and
 /// writes what the device would send; the daemon opens `path`, the slave.
-public final class PseudoTerminal: Sendable {
-    public let master: Int32
-    public let path: String
+package final class PseudoTerminal: Sendable {
+    package let master: Int32
+    package let path: String
 
-    public init() throws {
+    package init() throws {
         var name = [CChar](repeating: 0, count: 128)
         master = ctest_open_pty(&name, name.count)
         guard master >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -17,13 +17,13 @@ public final class PseudoTerminal: Sendable {
 
     /// Writes all of `bytes`; returns how many went.
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Int {
+    package func send(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     @discardableResult
-    public func send(_ text: String) -> Int { send(Array(text.utf8)) }
+    package func send(_ text: String) -> Int { send(Array(text.utf8)) }
 
     /// The device unplugged: the slave's reads fail with EIO from now on.
-    public func close() { Glibc.close(master) }
+    package func close() { Glibc.close(master) }
 }

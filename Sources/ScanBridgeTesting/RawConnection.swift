@@ -3,10 +3,10 @@ import NIOPosix
 
 /// A bare connection to the daemon's socket that sends and reads lines as they are:
 /// for malformed input, and for a client that stops reading (`autoRead: false`).
-public final class RawConnection: Sendable {
+package final class RawConnection: Sendable {
     private let channel: any Channel
     /// Every line received, without its LF.
-    public let lines: AsyncStream<String>
+    package let lines: AsyncStream<String>
 
     private init(channel: any Channel, lines: AsyncStream<String>) {
         self.channel = channel
@@ -14,7 +14,7 @@ public final class RawConnection: Sendable {
     }
 
     /// - Parameter reading: false makes a client that reads nothing until `startReading()`.
-    public static func connect(socketPath: String, reading: Bool = true) async throws -> RawConnection {
+    package static func connect(socketPath: String, reading: Bool = true) async throws -> RawConnection {
         let (lines, sink) = AsyncStream.makeStream(of: String.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.autoRead, value: reading)
@@ -29,28 +29,28 @@ public final class RawConnection: Sendable {
         return RawConnection(channel: channel, lines: lines)
     }
 
-    public func send(_ line: String) async throws {
+    package func send(_ line: String) async throws {
         try await send(Array(line.utf8) + [0x0A])
     }
 
-    public func send(_ bytes: [UInt8]) async throws {
+    package func send(_ bytes: [UInt8]) async throws {
         try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
     }
 
     /// Turns reading on for a connection made with `reading: false`.
-    public func startReading() async throws {
+    package func startReading() async throws {
         try await channel.setOption(.autoRead, value: true).get()
         channel.read()
     }
 
     /// Shuts the writing side only (as `nc -U` or `socat` do at the end of their input).
-    public func finishSending() async throws {
+    package func finishSending() async throws {
         try await channel.close(mode: .output)
     }
 
-    public var isActive: Bool { channel.isActive }
+    package var isActive: Bool { channel.isActive }
 
-    public func close() async {
+    package func close() async {
         try? await channel.close()
     }
 

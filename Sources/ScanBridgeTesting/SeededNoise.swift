@@ -1,12 +1,12 @@
 /// Uniform integer noise from a 64-bit linear congruential generator: the same noisy frames
 /// in every run (the system generator cannot be seeded), for the camera tests and benchmark.
-public struct SeededNoise {
+package struct SeededNoise {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// A value in -amplitude...amplitude.
-    public mutating func next(amplitude: Int) -> Int {
+    package mutating func next(amplitude: Int) -> Int {
         state = state &* 6364136223846793005 &+ 1442695040888963407
         return Int((state >> 33) % UInt64(2 * amplitude + 1)) - amplitude
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Calls `body` with a `sockaddr_un` for the filesystem path `path` and its length, for
 /// `connect` or `bind`; nil when the path does not fit in `sun_path`.
-public func withUnixSocketAddress<Result>(
+package func withUnixSocketAddress<Result>(
     _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
 ) -> Result? {
     var address = sockaddr_un()

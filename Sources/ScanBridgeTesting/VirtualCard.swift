@@ -3,17 +3,17 @@ import Foundation
 /// A contactless card for tests, tapped on a vpcd virtual reader of the real pcscd
 /// (DESIGN.md, "Testing with real parts"): it answers power, ATR and the PC/SC Part 3
 /// pseudo-APDUs with any UID, ATR and Type 2 memory, or with whatever a test makes it say.
-public struct VirtualCard: Sendable {
-    public var uid: [UInt8]
-    public var atr: [UInt8]
+package struct VirtualCard: Sendable {
+    package var uid: [UInt8]
+    package var atr: [UInt8]
     /// Type 2 tag memory from page 0 (4 bytes a page); empty for cards that are not Type 2.
-    public var pages: [UInt8]
+    package var pages: [UInt8]
     /// Answers APDUs before the built-in behaviour does (nil: fall through), e.g. `6A 81` to GET DATA.
-    public var answer: @Sendable ([UInt8]) -> [UInt8]?
+    package var answer: @Sendable ([UInt8]) -> [UInt8]?
     /// The card leaves the field after this many APDUs, unanswered (a card pulled mid-read).
-    public var leavesAfterAPDUs: Int?
+    package var leavesAfterAPDUs: Int?
 
-    public init(uid: [UInt8], atr: [UInt8], pages: [UInt8] = [], leavesAfterAPDUs: Int? = nil,
+    package init(uid: [UInt8], atr: [UInt8], pages: [UInt8] = [], leavesAfterAPDUs: Int? = nil,
                 answer: @escaping @Sendable ([UInt8]) -> [UInt8]? = { _ in nil }) {
         self.uid = uid
         self.atr = atr
@@ -23,7 +23,7 @@ public struct VirtualCard: Sendable {
     }
 
     /// The response to one APDU: GET DATA gives the UID, READ BINARY gives 16 bytes of memory.
-    public func respond(to apdu: [UInt8]) -> [UInt8] {
+    package func respond(to apdu: [UInt8]) -> [UInt8] {
         if let custom = answer(apdu) { return custom }
         let ok: [UInt8] = [0x90, 0x00]
         switch Array(apdu.prefix(2)) {
@@ -41,7 +41,7 @@ public struct VirtualCard: Sendable {
 
 extension VirtualCard {
     /// A PC/SC Part 3 storage-card ATR: `3B 8F 80 01 80 4F 0C A0 00 00 03 06 <standard> <name> 00 00 00 00 <TCK>`.
-    public static func storageCardATR(standard: UInt8 = 0x03, name: UInt16) -> [UInt8] {
+    package static func storageCardATR(standard: UInt8 = 0x03, name: UInt16) -> [UInt8] {
         var atr: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
                             standard, UInt8(name >> 8), UInt8(name & 0xFF), 0x00, 0x00, 0x00, 0x00]
         atr.append(atr.dropFirst().reduce(0, ^))
@@ -50,7 +50,7 @@ extension VirtualCard {
 
     /// An NTAG21x-style Type 2 tag: 7-byte UID, Ultralight ATR, capability container with
     /// `sizeByte` (0x12 NTAG213, 0x3E NTAG215, 0x6D NTAG216, 0x06 Ultralight) and `ndef` in a TLV.
-    public static func type2(uid: [UInt8], sizeByte: UInt8 = 0x12, ndef: [UInt8]? = nil) -> VirtualCard {
+    package static func type2(uid: [UInt8], sizeByte: UInt8 = 0x12, ndef: [UInt8]? = nil) -> VirtualCard {
         var pages = Array(uid.prefix(3)) + [0x88] + Array(uid.dropFirst(3).prefix(4)) + [0x00, 0x00, 0x00, 0x00]
         pages += [0xE1, 0x10, sizeByte, 0x00]
         if let ndef {
@@ -64,15 +64,15 @@ extension VirtualCard {
     }
 
     /// An NDEF message of one short well-known record: `U` with a URI prefix code, or `T` with a language.
-    public static func ndefRecord(type: Character, payload: [UInt8]) -> [UInt8] {
+    package static func ndefRecord(type: Character, payload: [UInt8]) -> [UInt8] {
         [0xD1, 0x01, UInt8(payload.count), UInt8(ascii: type.unicodeScalars.first!)] + payload
     }
 
-    public static func ndefURI(_ rest: String, prefixCode: UInt8 = 0x04) -> [UInt8] {
+    package static func ndefURI(_ rest: String, prefixCode: UInt8 = 0x04) -> [UInt8] {
         ndefRecord(type: "U", payload: [prefixCode] + Array(rest.utf8))
     }
 
-    public static func ndefText(_ text: String, language: String = "en") -> [UInt8] {
+    package static func ndefText(_ text: String, language: String = "en") -> [UInt8] {
         ndefRecord(type: "T", payload: [UInt8(language.utf8.count)] + Array(language.utf8) + Array(text.utf8))
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// it reports "no card" and closes), and a card tapped on a reader whose previous card has
 /// not left yet connects only once vpcd has closed that card's connection and a moment
 /// has passed, so pcscd has seen the reader empty in between.
-public final class VirtualCardTap: Sendable {
+package final class VirtualCardTap: Sendable {
     private enum Phase: Equatable {
         case waiting, inField, leaving
         case closed(ContinuousClock.Instant)
@@ -31,24 +31,24 @@ public final class VirtualCardTap: Sendable {
     private let socket = Mutex<Int32>(-1)
     private let phase = Mutex(Phase.waiting)
     /// The APDUs the card received, in order.
-    public let received = Mutex<[[UInt8]]>([])
+    package let received = Mutex<[[UInt8]]>([])
     /// The control codes vpcd sent (1 is power on: pcscd has seen the card), in order.
-    public let controlCodes = Mutex<[UInt8]>([])
+    package let controlCodes = Mutex<[UInt8]>([])
 
     /// The APDUs received so far that start with `prefix` (e.g. `FF 00 40`, a reader's LED command).
-    public func received(startingWith prefix: [UInt8]) -> [[UInt8]] {
+    package func received(startingWith prefix: [UInt8]) -> [[UInt8]] {
         received.withLock { $0.filter { $0.starts(with: prefix) } }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Puts `card` on the vpcd reader listening on `port` (127.0.0.1), at once when the
     /// reader is free, otherwise as soon as the previous card has left (see the type's comment).
     /// - Parameter acknowledgesAtOnce: answer vpcd at the speed of a real card (see
     ///   `acknowledgeAtOnce`), for the benchmark. Off by default.
-    public init(_ card: VirtualCard, port: Int, acknowledgesAtOnce: Bool = false) throws {
+    package init(_ card: VirtualCard, port: Int, acknowledgesAtOnce: Bool = false) throws {
         self.port = port
         self.acknowledgesAtOnce = acknowledgesAtOnce
         let previous = Self.lastTap.withLock { taps in
@@ -65,7 +65,7 @@ public final class VirtualCardTap: Sendable {
 
     /// Takes the card away from the reader: pcscd sees the reader empty at vpcd's next poll,
     /// before any card tapped after this one on the same reader (see the type's comment).
-    public func remove() {
+    package func remove() {
         phase.withLock { phase in
             switch phase {
             case .waiting: phase = .closed(.now)  // never reached the reader
@@ -79,7 +79,7 @@ public final class VirtualCardTap: Sendable {
     }
 
     /// Whether vpcd has let the card go (or it never reached the reader).
-    public var isGone: Bool { hasLeft(since: .zero) }
+    package var isGone: Bool { hasLeft(since: .zero) }
 
     private func hasLeft(since: Duration) -> Bool {
         guard case .closed(let at) = phase.withLock({ $0 }) else { return false }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge call METHOD [JSON]`: any method of the protocol, for scripts and debugging.
 struct CallCommand: AsyncParsableCommand {

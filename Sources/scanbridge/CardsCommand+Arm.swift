@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 extension CardsCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge cards …`: NFC cards linked to customer wallets.
 struct CardsCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 extension ConnectionOptions {
     /// Calls `method` and prints its result: as JSON with `json`, else as `describe` words it.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `--socket`, shared by every command that talks to the daemon, and the one place that

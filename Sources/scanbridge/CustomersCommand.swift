@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge customers show|set`: customers, known by wallet address.
 struct CustomersCommand: AsyncParsableCommand {

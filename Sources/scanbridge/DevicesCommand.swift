@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge devices`: the devices the daemon knows; `candidates`, `claim` and `release`:
 /// which discovered USB devices are read as scanners.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import PCSCDriver
+import PCSCKit
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge doctor`: whether the NFC reader stack works, from pcscd to the daemon.
 struct DoctorCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
-import PCSCDriver
+import PCSCKit
 import ScanBridgeCodes
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// What `scanbridge doctor` found: pcscd, the kernel's NFC modules and the daemon, each with
 /// the problems it shows. Printed for a person, or as JSON for a machine.

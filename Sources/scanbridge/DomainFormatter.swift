@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// The human-readable text the CLI prints about catalog products, repair orders, cards and
 /// customers, from the JSON the daemon answers with (PROTOCOL.md "Data types"), so `lookup`,

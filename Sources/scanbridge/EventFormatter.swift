@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// Every human-readable line the CLI prints about events, resolutions and devices, so
 /// `watch`, `inject`, `devices` and `mock` say things the same way.

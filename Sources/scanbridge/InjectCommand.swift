@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge inject DEVICE TEXT` / `scanbridge inject DEVICE --uid HEX` → `scan.inject`.
 struct InjectCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// JSON as text for the terminal: pretty for one result, compact for a stream of lines.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge lookup CODE`: the product and the repair order a code names, as a scan of it
 /// would find them.

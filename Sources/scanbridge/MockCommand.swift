@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// `scanbridge mock attach|detach`: plug and unplug mock devices, for demos and tests.
 struct MockCommand: AsyncParsableCommand {

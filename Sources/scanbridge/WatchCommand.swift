@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `scanbridge watch`: scans and device changes as they happen, until Ctrl-C.

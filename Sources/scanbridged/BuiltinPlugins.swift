@@ -8,6 +8,7 @@ import OrderLookup
 import PCSCDriver
 import ProductLookup
 import ScanBridgeCore
+import ScanBridgeModel
 import SerialDriver
 
 /// The one place that knows which drivers and handlers are built in.

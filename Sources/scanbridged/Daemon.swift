@@ -1,6 +1,7 @@
 import Logging
 import NIOPosix
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeServer
 import ScanBridgeStore
 import ServiceLifecycle

@@ -2,6 +2,7 @@ import Foundation
 import MockDriver
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import Yams
 
 extension DaemonConfig {

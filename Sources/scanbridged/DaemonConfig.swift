@@ -1,6 +1,7 @@
 import Foundation
 import MockDriver
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeServer
 import ScanBridgeStore
 import Yams

@@ -6,10 +6,11 @@ import OrderLookup
 import PCSCDriver
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
 import ScanBridgeStore
-import USBDiscovery
+import DriverKit
 
 /// Everything the daemon runs with: options over the config file over defaults.
 struct DaemonSettings: Sendable {

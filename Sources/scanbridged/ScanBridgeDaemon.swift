@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
 import ScanBridgeStore

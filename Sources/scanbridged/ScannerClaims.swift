@@ -1,8 +1,9 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeStore
 import Synchronization
-import USBDiscovery
+import DriverKit
 
 /// The operator's claims and releases (`devices.claim|release`): saved in the store first,
 /// so a choice the database refuses changes nothing, then put in force in the drivers'

@@ -1,6 +1,6 @@
 import Foundation
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeTesting
 import Testing

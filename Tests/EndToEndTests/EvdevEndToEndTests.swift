@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 

@@ -1,4 +1,4 @@
-import DeviceNodes
+import DriverKit
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 extension LabSuites {

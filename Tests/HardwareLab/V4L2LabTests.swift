@@ -1,6 +1,6 @@
 import CameraDriver
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 @Suite("Import reader")

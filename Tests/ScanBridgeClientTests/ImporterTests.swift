@@ -1,5 +1,5 @@
 @testable import ScanBridgeClient
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 /// A bridge on a memory journal whose commits feed the publisher, as the daemon wires it.

@@ -1,5 +1,6 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 /// The writer every event and answer goes out through: exact escapes, UTF-8 kept as is.

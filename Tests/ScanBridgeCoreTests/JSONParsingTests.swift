@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 /// The parser every received message goes through: strict RFC 8259, bounded nesting, and

@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 struct StubHandler: ScanHandler {

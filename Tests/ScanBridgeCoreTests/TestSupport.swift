@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// A sink that records what a subscription hands it, with a small live queue.

@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 @testable import ScanBridgeServer
 import Synchronization
 import ScanBridgeTesting

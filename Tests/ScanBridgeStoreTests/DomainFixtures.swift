@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeStore
 
 /// A time with whole milliseconds, as the store keeps them.

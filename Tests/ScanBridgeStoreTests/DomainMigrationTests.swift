@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
+import ScanBridgeModel
 @testable import ScanBridgeStore
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeStore
 import Testing
 

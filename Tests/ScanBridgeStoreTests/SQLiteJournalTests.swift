@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeStore
 import Synchronization
 import Testing

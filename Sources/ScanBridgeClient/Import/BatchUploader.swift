@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// Sends one batch of records with an `*.upsert` call. When the daemon refuses an element

@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// The records of an import file, read as its bytes arrive: an `AsyncSequence` of
 /// `ImportItem`, a record or a row to skip (with its line). It holds one record and one

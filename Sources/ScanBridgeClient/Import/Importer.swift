@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// Imports the records of a file into the daemon: checks each record locally (a bad row is

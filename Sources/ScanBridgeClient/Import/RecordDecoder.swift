@@ -1,4 +1,4 @@
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// Turns the bytes of an import file into records, chunk by chunk: the part of reading
 /// that knows the format. A thrown `ImportProblem` stops the import.

@@ -1,3 +1,4 @@
+import ScanBridgeModel
 import Synchronization
 
 /// Every device the drivers reported, in the order they first appeared, with its state.

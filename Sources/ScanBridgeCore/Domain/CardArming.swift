@@ -1,3 +1,4 @@
+import ScanBridgeModel
 import Foundation
 
 /// One-shot arms for linking: the next unknown card tapped (on `device`, when given) is

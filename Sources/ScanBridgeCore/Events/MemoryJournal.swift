@@ -1,3 +1,4 @@
+import ScanBridgeModel
 import Foundation
 import Synchronization
 

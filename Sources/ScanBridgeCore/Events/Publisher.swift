@@ -1,3 +1,4 @@
+import ScanBridgeModel
 import Synchronization
 
 /// Fans committed events and device notices out to the subscriptions that match them.

@@ -1,3 +1,4 @@
+import ScanBridgeModel
 import DequeModule
 import Synchronization
 

@@ -1,3 +1,4 @@
+import ScanBridgeModel
 /// Which events and device notices a subscription wants (PROTOCOL.md `events.subscribe`).
 public struct SubscriptionFilter: Sendable, Hashable {
     /// Kinds of reading; nil means all.

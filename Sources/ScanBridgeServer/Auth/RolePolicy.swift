@@ -3,13 +3,13 @@ import ScanBridgeRPC
 
 /// Maps a peer to its role: root and the daemon's own user are admins; members of the
 /// configured groups get the role of their highest group; everyone else is refused.
-public struct RolePolicy: Sendable, Hashable {
-    public var adminGroups: [UInt32]
-    public var operatorGroups: [UInt32]
-    public var readerGroups: [UInt32]
-    public var daemonUID: UInt32
+package struct RolePolicy: Sendable, Hashable {
+    package var adminGroups: [UInt32]
+    package var operatorGroups: [UInt32]
+    package var readerGroups: [UInt32]
+    package var daemonUID: UInt32
 
-    public init(adminGroups: [UInt32] = [], operatorGroups: [UInt32] = [], readerGroups: [UInt32] = [],
+    package init(adminGroups: [UInt32] = [], operatorGroups: [UInt32] = [], readerGroups: [UInt32] = [],
                 daemonUID: UInt32 = getuid()) {
         self.adminGroups = adminGroups
         self.operatorGroups = operatorGroups
@@ -18,7 +18,7 @@ public struct RolePolicy: Sendable, Hashable {
     }
 
     /// The role for a peer; nil means refused. May read /proc: call it off the event loops.
-    public func role(for peer: PeerCredentials) -> Role? {
+    package func role(for peer: PeerCredentials) -> Role? {
         if peer.uid == 0 || peer.uid == daemonUID { return .admin }
         let groups = peer.groups()
         if adminGroups.contains(where: groups.contains) { return .admin }
@@ -28,7 +28,7 @@ public struct RolePolicy: Sendable, Hashable {
     }
 
     /// The gid of a group name, or nil when the system has no such group.
-    public static func groupID(named name: String) -> UInt32? {
+    package static func groupID(named name: String) -> UInt32? {
         if let gid = UInt32(name) { return gid }
         guard let entry = getgrnam(name) else { return nil }
         return entry.pointee.gr_gid

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization
 

@@ -1,6 +1,7 @@
 import DequeModule
 import NIOCore
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization
 

@@ -1,5 +1,6 @@
 import NIOCore
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// Moves a connection's outbox to its socket, on the channel's event loop, while the socket

@@ -4,30 +4,30 @@ import NIOCore
 /// with an optional CR before the LF. A line longer than `maxLineBytes` is an error
 /// (the connection answers "message too large" and closes), so a client can never make
 /// the daemon buffer without bound.
-public struct LineFrameDecoder: ByteToMessageDecoder {
-    public typealias InboundOut = ByteBuffer
+package struct LineFrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = ByteBuffer
 
     /// Thrown when a line exceeds the limit.
-    public struct LineTooLong: Error, Hashable {
-        public let limit: Int
+    package struct LineTooLong: Error, Hashable {
+        package let limit: Int
     }
 
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     /// How far the current buffer was already searched for LF, so a line arriving in many
     /// small reads is scanned once.
     private var scanned = 0
 
-    public init(maxLineBytes: Int) {
+    package init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let line = try nextLine(&buffer) else { return .needMoreData }
         context.fireChannelRead(Self.wrapInboundOut(line))
         return .continue
     }
 
-    public mutating func decodeLast(
+    package mutating func decodeLast(
         context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
     ) throws -> DecodingState {
         if let line = try nextLine(&buffer) {

@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// An out-of-process handler registered by a client (`handlers.register`): the events its

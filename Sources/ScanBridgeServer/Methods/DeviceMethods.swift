@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `devices.list`, and the operator's say over discovered scanners: `devices.candidates`,

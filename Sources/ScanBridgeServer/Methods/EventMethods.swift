@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `events.subscribe`, `events.unsubscribe`, `events.recent`.

@@ -1,5 +1,6 @@
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `handlers.register`: a client becomes an out-of-process handler until it disconnects.

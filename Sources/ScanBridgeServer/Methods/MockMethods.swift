@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `mock.attach`, `mock.detach` and `scan.inject`: mock devices for tests and demos.

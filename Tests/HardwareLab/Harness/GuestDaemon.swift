@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// The real `scanbridged`, built on the host, running inside the guest on a socket and

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+import ScanBridgeModel
 
 /// One lab case in a few lines, for the driver issues: a daemon in the shared guest, steps
 /// on emulated hardware, and the scan events the daemon must publish.

@@ -1,5 +1,6 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// What every camera does with its frames, whatever they come from (files, V4L2): each
 /// frame that differs from the last decoded one decoded (`StillSceneGate`, `FrameDecoder`),

@@ -1,17 +1,17 @@
-import DeviceNodes
+import DriverKit
 
 /// What every camera takes in its `--device` settings, whatever its frames come from (files
 /// or V4L2): `fps` (frames decoded a second at most, 0.1 to 120, default 10), `symbologies`
 /// (`+`-separated, default `qr+ean+code-128`; add `data-matrix`), `out-of-view` (milliseconds
 /// a code must be gone before it counts again, default 1000), `datamatrix-ms` (libdmtx's
 /// time per frame, default 100).
-public struct CameraSettings: Sendable, Equatable {
+package struct CameraSettings: Sendable, Equatable {
     var fps: Double = 10
     var symbologies = CameraSymbologies.default
     var outOfView: Duration = .seconds(1)
     var dataMatrixTimeLimit: Duration = .milliseconds(100)
 
-    public static let names = ["fps", "symbologies", "out-of-view", "datamatrix-ms"]
+    package static let names = ["fps", "symbologies", "out-of-view", "datamatrix-ms"]
 
     /// The settings of a camera's `--device`: those of every camera (`names`) and its `own`
     /// (read by its spec); any other name is an error naming `camera`.

@@ -2,12 +2,12 @@
 /// on every frame (and widens what noise can be mistaken for), so the default is the few a
 /// counter meets: QR, EAN/UPC and Code 128 (GS1-128 included). Data Matrix, decoded by
 /// libdmtx, is opt-in (`symbologies=…,data-matrix`).
-public struct CameraSymbologies: Sendable, Equatable {
-    public private(set) var names: Set<String>
+package struct CameraSymbologies: Sendable, Equatable {
+    package private(set) var names: Set<String>
 
-    public static let supported = ["qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128",
+    package static let supported = ["qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128",
                                    "code-39", "code-93", "itf", "codabar", "databar", "data-matrix"]
-    public static let `default` = CameraSymbologies(checked: ["qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128"])
+    package static let `default` = CameraSymbologies(checked: ["qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128"])
 
     private init(checked names: Set<String>) {
         self.names = names
@@ -15,7 +15,7 @@ public struct CameraSymbologies: Sendable, Equatable {
 
     /// From a setting's list (`qr+ean-13+data-matrix`; `ean` stands for EAN/UPC, and
     /// `code-128` and `gs1-128` name the same decoder).
-    public init(parsing list: String) throws(FrameError) {
+    package init(parsing list: String) throws(FrameError) {
         var names = Set<String>()
         for name in list.split(whereSeparator: { $0 == "+" || $0 == " " }).map(String.init) {
             switch name {
@@ -30,7 +30,7 @@ public struct CameraSymbologies: Sendable, Equatable {
         self.init(checked: names)
     }
 
-    public func contains(_ name: String) -> Bool { names.contains(name) }
+    package func contains(_ name: String) -> Bool { names.contains(name) }
 
     /// Whether zbar has anything to do (Data Matrix alone is libdmtx's only).
     var needsZBar: Bool { !names.subtracting(["data-matrix"]).isEmpty }

@@ -1,21 +1,22 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Cameras made of files, for demos and tests: each `--device file-camera:PATH` plays a
 /// folder of PGM/PNG frames or a Y4M file through the same decoding and de-duplication a
 /// V4L2 camera's frames get, on a thread of its own. Each new code in view is one `qr` read.
-public final class FileCameraDriver: DeviceDriver {
-    public static let driverName = "file-camera"
-    public let name = FileCameraDriver.driverName
+package final class FileCameraDriver: DeviceDriver {
+    package static let driverName = "file-camera"
+    package let name = FileCameraDriver.driverName
     private let devices: [FileCameraSpec]
     private let logger: Logger
 
-    public init(devices: [FileCameraSpec], logger: Logger = Logger(label: "scanbridge.driver.file-camera")) {
+    package init(devices: [FileCameraSpec], logger: Logger = Logger(label: "scanbridge.driver.file-camera")) {
         self.devices = devices
         self.logger = logger
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let loops = devices.map { spec in
             let loop = FileCameraLoop(spec: spec, events: continuation, logger: logger)

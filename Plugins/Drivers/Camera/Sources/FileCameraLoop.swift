@@ -1,7 +1,8 @@
-import DeviceNodes
+import DriverKit
 import Foundation
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// One file camera's life on a thread of its own (reading and decoding frames blocks): open
 /// the frames (`error`, retried every second, while they cannot be), report `ready`, then

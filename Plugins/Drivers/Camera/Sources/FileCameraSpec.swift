@@ -1,4 +1,4 @@
-import DeviceNodes
+import DriverKit
 
 /// A file camera, as `--device file-camera:PATH[,KEY=VALUE…]` names it: a folder of PGM/PNG
 /// frames (played in name order) or a Y4M file, shown to the decoder as a camera would.
@@ -6,12 +6,12 @@ import DeviceNodes
 /// Settings: those of every camera (`CameraSettings`: `fps` is the rate the frames are
 /// played at), and `loop` (`yes` to start again at the end; `no`, the default, leaves the
 /// camera looking at nothing).
-public struct FileCameraSpec: Sendable, Equatable {
-    public var path: String
+package struct FileCameraSpec: Sendable, Equatable {
+    package var path: String
     var loop = false
     var camera: CameraSettings
 
-    public init(path: String, settings: [String: String] = [:]) throws(FrameError) {
+    package init(path: String, settings: [String: String] = [:]) throws(FrameError) {
         self.path = path
         let given = try CameraSettings.read(settings, own: ["loop"], camera: "a file camera")
         camera = try CameraSettings(given)

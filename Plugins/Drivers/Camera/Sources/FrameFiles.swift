@@ -4,11 +4,11 @@ import Foundation
 /// Reads still frames from files: binary PGM (`P5`, what a GREY camera gives) and PNG (any
 /// colour type, made grayscale by libpng). A truncated or foreign file is a `FrameError`,
 /// never a crash.
-public enum FrameFiles {
+package enum FrameFiles {
     /// The largest frame file read whole (a 8192×8192 PGM is 64 MiB).
     static let maxFileBytes = 80 << 20
 
-    public static func read(path: String) throws(FrameError) -> GrayFrame {
+    package static func read(path: String) throws(FrameError) -> GrayFrame {
         let data: Data
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -31,7 +31,7 @@ public enum FrameFiles {
     /// A binary PGM: `P5`, width, height and maxval as decimal numbers separated by
     /// whitespace (and `#` comments), one whitespace byte, then the rows. A 16-bit PGM keeps
     /// each pixel's high byte.
-    public static func pgm(_ bytes: [UInt8]) throws(FrameError) -> GrayFrame {
+    package static func pgm(_ bytes: [UInt8]) throws(FrameError) -> GrayFrame {
         var index = 2
         var numbers: [Int] = []
         while numbers.count < 3 {
@@ -70,7 +70,7 @@ public enum FrameFiles {
     }
 
     /// A PNG, through libpng's simplified API, converted to 8-bit gray.
-    public static func png(_ bytes: [UInt8]) throws(FrameError) -> GrayFrame {
+    package static func png(_ bytes: [UInt8]) throws(FrameError) -> GrayFrame {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }

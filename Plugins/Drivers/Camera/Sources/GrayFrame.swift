@@ -1,15 +1,15 @@
 /// One grayscale camera frame: 8-bit luma, rows of `bytesPerLine` bytes of which the first
 /// `width` are pixels (a V4L2 GREY buffer, or the Y plane of YUV).
-public struct GrayFrame: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public let bytesPerLine: Int
-    public let bytes: [UInt8]
+package struct GrayFrame: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
+    package let bytesPerLine: Int
+    package let bytes: [UInt8]
 
     /// The largest frame accepted (8K): a bigger one is a corrupt header, not a camera.
-    public static let maxSide = 8192
+    package static let maxSide = 8192
 
-    public init(width: Int, height: Int, bytesPerLine: Int? = nil, bytes: [UInt8]) throws(FrameError) {
+    package init(width: Int, height: Int, bytesPerLine: Int? = nil, bytes: [UInt8]) throws(FrameError) {
         let stride = bytesPerLine ?? width
         guard (1...Self.maxSide).contains(width), (1...Self.maxSide).contains(height) else {
             throw .malformed("a frame of \(width)×\(height) pixels (each side 1 to \(Self.maxSide))")
@@ -25,7 +25,7 @@ public struct GrayFrame: Sendable, Equatable {
     }
 
     /// The pixels with no padding between rows, as zbar and libdmtx take them.
-    public var packed: [UInt8] {
+    package var packed: [UInt8] {
         guard bytesPerLine != width else { return bytes }
         var rows = [UInt8]()
         rows.reserveCapacity(width * height)
@@ -35,11 +35,11 @@ public struct GrayFrame: Sendable, Equatable {
 }
 
 /// A frame or frame file that cannot be used, in words an operator can act on.
-public enum FrameError: Error, Equatable, CustomStringConvertible {
+package enum FrameError: Error, Equatable, CustomStringConvertible {
     case malformed(String)
     case unreadable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let what): "malformed frame: \(what)"
         case .unreadable(let sentence): sentence

@@ -3,16 +3,16 @@ import Foundation
 /// Frames from a YUV4MPEG2 (`.y4m`) file, one at a time: the luma plane of each, the chroma
 /// skipped. The stream header gives `W`, `H` and the chroma layout `C` (4:2:0 when absent);
 /// each frame is `FRAME`, its own parameters, a newline, then the planes.
-public final class Y4MReader {
-    public let width: Int
-    public let height: Int
+package final class Y4MReader {
+    package let width: Int
+    package let height: Int
     /// Frames per second from the header's `F` (nil when absent).
-    public let frameRate: Double?
+    package let frameRate: Double?
     private let handle: FileHandle
     private let chromaBytes: Int
     private let path: String
 
-    public init(path: String) throws(FrameError) {
+    package init(path: String) throws(FrameError) {
         self.path = path
         do {
             handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -54,7 +54,7 @@ public final class Y4MReader {
     deinit { try? handle.close() }
 
     /// The next frame's luma; nil at the end of the file. A truncated last frame is an error.
-    public func next() throws(FrameError) -> GrayFrame? {
+    package func next() throws(FrameError) -> GrayFrame? {
         let marker: String
         do {
             marker = try Self.line(from: handle, path: path)
@@ -76,7 +76,7 @@ public final class Y4MReader {
     }
 
     /// Restarts at the first frame (a looping file camera).
-    public func rewind() throws(FrameError) {
+    package func rewind() throws(FrameError) {
         do {
             try handle.seek(toOffset: 0)
             _ = try Self.line(from: handle, path: path)

@@ -1,6 +1,7 @@
 @testable import CameraDriver
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 

@@ -1,7 +1,8 @@
 @testable import CameraDriver
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
-import USBDiscovery
+import DriverKit
 
 /// Which discovered video nodes the v4l2 driver takes, and under which id.
 struct V4L2DiscoveryTests {

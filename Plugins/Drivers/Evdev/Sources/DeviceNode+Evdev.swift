@@ -1,5 +1,5 @@
 import CLinuxInput
-import DeviceNodes
+import DriverKit
 import Glibc
 
 /// What an input node says of itself through the evdev ioctls. On a FIFO or pty fed by a

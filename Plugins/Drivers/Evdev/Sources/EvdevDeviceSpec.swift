@@ -1,19 +1,19 @@
-import DeviceNodes
+import DriverKit
 
 /// A keyboard-wedge device to read, as `--device evdev:PATH[,KEY=VALUE…]` names it.
 ///
 /// Settings: `layout` (the XKB layout the scanner emulates, default `us`), `grab` (`on` by
 /// default: the desktop sees none of the scanner's keys), `max_gap` and `idle` in
 /// milliseconds (the burst timing, KeystrokeAssembler.Settings).
-public struct EvdevDeviceSpec: Sendable, Equatable {
-    public var path: String
-    public var layout: String
-    public var grab: Bool
+package struct EvdevDeviceSpec: Sendable, Equatable {
+    package var path: String
+    package var layout: String
+    package var grab: Bool
     var timing: KeystrokeAssembler.Settings
 
-    public static let settingNames = ["layout", "grab", "max_gap", "idle"]
+    package static let settingNames = ["layout", "grab", "max_gap", "idle"]
 
-    public init(path: String, settings: [String: String] = [:]) throws(EvdevError) {
+    package init(path: String, settings: [String: String] = [:]) throws(EvdevError) {
         self.path = path
         let given: DeviceSettings
         do throws(DeviceSettingError) {

@@ -1,16 +1,16 @@
-import DeviceNodes
+import DriverKit
 import Logging
 import ScanBridgeCore
-import USBDiscovery
+import ScanBridgeModel
 
 /// What discovery needs to know: the settings of the scanners it finds (`layout`,
 /// `max_gap`, `idle`, as for `--device evdev:…`), and which keyboards are scanners.
-public struct EvdevDiscoverySettings: Sendable {
-    public var deviceSettings: [String: String]
-    public var choices: ScannerChoices
+package struct EvdevDiscoverySettings: Sendable {
+    package var deviceSettings: [String: String]
+    package var choices: ScannerChoices
 
     /// Checks `deviceSettings` as `--device` settings are checked.
-    public init(deviceSettings: [String: String] = [:], choices: ScannerChoices = ScannerChoices()) throws(EvdevError) {
+    package init(deviceSettings: [String: String] = [:], choices: ScannerChoices = ScannerChoices()) throws(EvdevError) {
         _ = try EvdevDeviceSpec(path: "", settings: deviceSettings)
         self.deviceSettings = deviceSettings
         self.choices = choices

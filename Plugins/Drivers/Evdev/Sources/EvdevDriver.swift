@@ -1,7 +1,7 @@
-import DeviceNodes
+import DriverKit
 import Logging
 import ScanBridgeCore
-import USBDiscovery
+import ScanBridgeModel
 
 /// Keyboard-wedge barcode scanners through evdev: each device is read on a thread of its
 /// own, grabbed so the desktop does not see its keys, and every label it types (keys in the
@@ -9,21 +9,21 @@ import USBDiscovery
 ///
 /// Devices come from udev discovery (keyboards that are scanners: `ScannerSelection`) and
 /// from `--device evdev:PATH[,layout=…]` (device nodes, FIFOs and ptys).
-public final class EvdevDriver: DeviceDriver {
-    public let name = "evdev"
+package final class EvdevDriver: DeviceDriver {
+    package let name = "evdev"
     private let devices: [EvdevDeviceSpec]
     private let discovery: EvdevDiscoverySettings?
     private let logger: Logger
 
     /// - Parameter discovery: nil to read only `devices`.
-    public init(devices: [EvdevDeviceSpec], discovery: EvdevDiscoverySettings? = nil,
+    package init(devices: [EvdevDeviceSpec], discovery: EvdevDiscoverySettings? = nil,
                 logger: Logger = Logger(label: "scanbridge.driver.evdev")) {
         self.devices = devices
         self.discovery = discovery
         self.logger = logger
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         var named: [EvdevReading] = []
         for spec in devices {

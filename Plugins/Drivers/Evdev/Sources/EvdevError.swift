@@ -1,9 +1,9 @@
 /// What can go wrong with an input device, in words an operator can act on.
-public enum EvdevError: Error, Equatable, CustomStringConvertible {
+package enum EvdevError: Error, Equatable, CustomStringConvertible {
     case unknownLayout(String)
     case badSetting(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownLayout(let layout):
             "no keyboard layout '\(layout)' (an XKB name such as us, de, fr, gb or de(nodeadkeys); see /usr/share/X11/xkb/symbols)"

@@ -1,8 +1,9 @@
-import DeviceNodes
+import DriverKit
 import Glibc
 import Logging
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// One keyboard-wedge device's keys, read by a `NodeReadLoop`: the node is grabbed so the
 /// desktop does not see the keys, the keys are decoded in the device's layout, and every

@@ -1,17 +1,17 @@
 /// A keyboard-wedge device's event stream, decoded: `input_event` bytes in, scans (and what
 /// was not a scan) out. The whole of the driver's decoding, without the device: the reader
 /// feeds it what it reads, and benchmarks and tools can feed it recordings.
-public final class KeyStream {
-    public typealias Output = KeystrokeAssembler.Output
+package final class KeyStream {
+    package typealias Output = KeystrokeAssembler.Output
 
     /// An output, and for a scan that looks wrong in the declared layout, a layout it reads
     /// well in (`LayoutCheck`). The scan's text stays as the declared layout made it.
-    public struct Decoded: Equatable, Sendable {
-        public var output: Output
-        public var betterLayout: LayoutGuess?
+    package struct Decoded: Equatable, Sendable {
+        package var output: Output
+        package var betterLayout: LayoutGuess?
     }
 
-    public let layout: String
+    package let layout: String
     let settings: KeystrokeAssembler.Settings
     private var splitter = InputEventSplitter()
     private let decoder: KeyDecoder
@@ -26,7 +26,7 @@ public final class KeyStream {
     private var burstKept = true
     private static let maxKeptKeys = 1024
 
-    public convenience init(layout: String = "us") throws(EvdevError) {
+    package convenience init(layout: String = "us") throws(EvdevError) {
         try self.init(layout: layout, settings: KeystrokeAssembler.Settings())
     }
 
@@ -39,7 +39,7 @@ public final class KeyStream {
     }
 
     /// Decodes `bytes`; `keysDown` gives the keys held now, read back after `SYN_DROPPED`.
-    public func feed(_ bytes: some Collection<UInt8>, keysDown: () -> [UInt16] = { [] }) -> [Decoded] {
+    package func feed(_ bytes: some Collection<UInt8>, keysDown: () -> [UInt16] = { [] }) -> [Decoded] {
         var outputs: [Decoded] = []
         for event in splitter.feed(bytes) {
             if let output = apply(event, keysDown: keysDown) { outputs.append(output) }
@@ -48,16 +48,16 @@ public final class KeyStream {
     }
 
     /// Whether a burst with no terminator is waiting for `idle()`.
-    public var isWaiting: Bool { assembler.deadline != nil }
+    package var isWaiting: Bool { assembler.deadline != nil }
 
     /// No key came for the idle time: the burst in progress ends.
-    public func idle() -> Decoded? {
+    package func idle() -> Decoded? {
         guard let lastKeyTime else { return nil }
         return ended(assembler.flush(at: lastKeyTime + settings.idle), keys: burst.count, endsBurst: true)
     }
 
     /// The device went away: a burst in progress is incomplete, and decoding starts afresh.
-    public func reset() -> Decoded? {
+    package func reset() -> Decoded? {
         defer {
             splitter = InputEventSplitter()
             decoder.resync(pressed: [])

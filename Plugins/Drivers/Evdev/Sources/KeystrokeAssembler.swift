@@ -2,7 +2,7 @@
 /// a whole label in a burst, keys a few milliseconds apart, then Enter or Tab; a person types
 /// with gaps of a tenth of a second and more. A pure state machine: times are the kernel's
 /// event times, passed in; the driver calls `flush(at:)` when `deadline` passes with no key.
-public struct KeystrokeAssembler {
+package struct KeystrokeAssembler {
     struct Settings: Equatable, Sendable {
         /// The longest gap between two keys of one scan. A scanner at USB full speed with a
         /// 10 ms polling interval takes about 20 ms a character (press and release in two
@@ -18,7 +18,7 @@ public struct KeystrokeAssembler {
         init() {}
     }
 
-    public enum Output: Equatable, Sendable {
+    package enum Output: Equatable, Sendable {
         /// A scan; `unmapped` lists keys that gave no character in the device's layout.
         case scan(String, unmapped: [UInt16])
         /// Keys typed too slowly for a scanner, ended by a terminator or a pause.

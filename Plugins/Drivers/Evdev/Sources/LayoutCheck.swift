@@ -9,11 +9,11 @@ struct KeyPress: Equatable, Sendable {
 
 /// A layout in which a scan's keys read as a plausible code, where the declared layout gave
 /// text that is not: the sign of a scanner set up for another layout than the daemon was told.
-public struct LayoutGuess: Equatable, Sendable {
+package struct LayoutGuess: Equatable, Sendable {
     /// The XKB layout name (`fr`).
-    public var layout: String
+    package var layout: String
     /// What the keys read in it.
-    public var text: String
+    package var text: String
 }
 
 /// Reads a scan's keys again in a few common layouts when what the declared layout made of

@@ -1,7 +1,7 @@
-import DeviceNodes
-import USBDiscovery
+import DriverKit
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Barcode scanners in HID POS mode (USB HID usage page 0x8C), read from their hidraw
 /// nodes, the kernel's usbhid driver staying bound. Each device is read on a thread of its
@@ -10,28 +10,28 @@ import ScanBridgeCore
 ///
 /// Devices come from udev discovery (hidraw nodes of scanner makers, or claimed, whose report
 /// descriptor has barcode data) and from `--device hidpos:PATH` (hidraw nodes and FIFOs).
-public final class HIDPOSDriver: DeviceDriver {
-    public let name = "hidpos"
+package final class HIDPOSDriver: DeviceDriver {
+    package let name = "hidpos"
     private let paths: [String]
     private let discovery: ScannerChoices?
     private let logger: Logger
 
     /// - Parameter discovery: which discovered hidraw nodes to try (their report descriptor
     ///   decides); nil to read only `paths`.
-    public init(paths: [String], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.hidpos")) {
+    package init(paths: [String], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.hidpos")) {
         self.paths = paths
         self.discovery = discovery
         self.logger = logger
     }
 
     /// `--device hidpos:PATH` takes no settings: the report descriptor says it all.
-    public static func checkSettings(_ settings: [String: String]) throws(HIDPOSError) {
+    package static func checkSettings(_ settings: [String: String]) throws(HIDPOSError) {
         if let unknown = settings.keys.sorted().first {
             throw .badSetting("a hidpos device takes no settings (got '\(unknown)'): its report descriptor describes it")
         }
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = paths.map { HIDPOSReading(path: $0, events: continuation, logger: logger) }
         let found = discovery.map { choices in
@@ -46,10 +46,10 @@ public final class HIDPOSDriver: DeviceDriver {
     }
 }
 
-public enum HIDPOSError: Error, Equatable, CustomStringConvertible {
+package enum HIDPOSError: Error, Equatable, CustomStringConvertible {
     case badSetting(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badSetting(let sentence): sentence
         }

@@ -1,8 +1,9 @@
 import CLinuxInput
-import DeviceNodes
+import DriverKit
 import Glibc
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// One HID POS scanner's input reports, read by a `NodeReadLoop` from its hidraw node: the
 /// report descriptor says where the data, the AIM identifier and the "more follows" flag

@@ -1,17 +1,18 @@
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// A mock device to attach when the driver starts (`--mock KIND[:ID]` or the config file).
-public struct MockDeviceSpec: Sendable, Hashable {
-    public var kind: DeviceKind
+package struct MockDeviceSpec: Sendable, Hashable {
+    package var kind: DeviceKind
     /// The id after `mock:`; `<kind>-<n>` when nil.
-    public var id: String?
-    public var name: String?
+    package var id: String?
+    package var name: String?
     /// Scans to play on the device, if any.
-    public var script: MockScript?
+    package var script: MockScript?
     /// Play the script again from the start when it ends.
-    public var loop: Bool
+    package var loop: Bool
 
-    public init(kind: DeviceKind, id: String? = nil, name: String? = nil, script: MockScript? = nil, loop: Bool = false)
+    package init(kind: DeviceKind, id: String? = nil, name: String? = nil, script: MockScript? = nil, loop: Bool = false)
         throws(ScanBridgeError)
     {
         // A looping script that never waits would flood the pipeline as fast as it can run.
@@ -26,7 +27,7 @@ public struct MockDeviceSpec: Sendable, Hashable {
     }
 
     /// Parses `KIND[:ID]` as given to `--mock`.
-    public init(option: String) throws(ScanBridgeError) {
+    package init(option: String) throws(ScanBridgeError) {
         let parts = option.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first, let kind = DeviceKind(rawValue: first), parts.count == 1 || !parts[1].isEmpty else {
             throw .invalidParams("--mock takes KIND[:ID] with KIND one of nfc, barcode, qr; got '\(option)'", field: "mock")

@@ -1,12 +1,13 @@
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// Mock devices: attached and detached at will (`mock.attach` / `mock.detach` behave as a
 /// plug and an unplug), read through `scan.inject`, or playing a script of timed scans.
 /// They stand in for hardware in tests and demos, and go through the same pipeline.
-public final class MockDriver: DeviceDriver, MockDeviceControl {
-    public let name = "mock"
+package final class MockDriver: DeviceDriver, MockDeviceControl {
+    package let name = "mock"
 
     private struct State {
         var order: [String] = []
@@ -20,7 +21,7 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
     private let specs: [MockDeviceSpec]
     private let logger: Logger
 
-    public init(devices specs: [MockDeviceSpec] = [], logger: Logger = Logger(label: "scanbridge.driver.mock")) throws(ScanBridgeError) {
+    package init(devices specs: [MockDeviceSpec] = [], logger: Logger = Logger(label: "scanbridge.driver.mock")) throws(ScanBridgeError) {
         self.specs = specs
         self.logger = logger
         try state.withLock { state throws(ScanBridgeError) in
@@ -32,7 +33,7 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
         }
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         // Changes are yielded under the lock, so the stream carries them in the order they happened.
         let (devices, generation) = state.withLock { state in
@@ -55,7 +56,7 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
         return stream
     }
 
-    public func attach(kind: DeviceKind, id: String?, name: String?) async throws(ScanBridgeError) -> Device {
+    package func attach(kind: DeviceKind, id: String?, name: String?) async throws(ScanBridgeError) -> Device {
         let (device, continuation) = try state.withLock { state throws(ScanBridgeError) in
             guard let continuation = state.continuation else { throw Self.notRunning }
             var device: Device
@@ -82,7 +83,7 @@ public final class MockDriver: DeviceDriver, MockDeviceControl {
         return device
     }
 
-    public func detach(id: String) async throws(ScanBridgeError) {
+    package func detach(id: String) async throws(ScanBridgeError) {
         let continuation: AsyncStream<DriverEvent>.Continuation? = try state.withLock { state throws(ScanBridgeError) in
             guard let continuation = state.continuation else { throw Self.notRunning }
             guard var device = state.devices[id] else {

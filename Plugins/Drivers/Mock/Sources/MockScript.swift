@@ -10,22 +10,22 @@ import ScanBridgeCodes
 ///     1.5     5901234123457
 ///     0.8     uid=04A1B2C3D4E5F6
 ///     2       symbology=qr ORDER:ord_1001
-public struct MockScript: Sendable, Hashable {
-    public struct Step: Sendable, Hashable {
-        public var delay: Duration
-        public var text: String?
-        public var uid: [UInt8]?
-        public var symbology: String?
+package struct MockScript: Sendable, Hashable {
+    package struct Step: Sendable, Hashable {
+        package var delay: Duration
+        package var text: String?
+        package var uid: [UInt8]?
+        package var symbology: String?
     }
 
-    public var steps: [Step]
+    package var steps: [Step]
 
-    public init(steps: [Step]) {
+    package init(steps: [Step]) {
         self.steps = steps
     }
 
     /// Parses a script; errors name the line.
-    public init(parsing source: String, name: String = "script") throws(CodeError) {
+    package init(parsing source: String, name: String = "script") throws(CodeError) {
         var steps: [Step] = []
         for (index, rawLine) in source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingPrefix(while: \.isWhitespace)
@@ -68,7 +68,7 @@ public struct MockScript: Sendable, Hashable {
     }
 
     /// The time one pass of the script takes.
-    public var duration: Duration {
+    package var duration: Duration {
         steps.reduce(.zero) { $0 + $1.delay }
     }
 

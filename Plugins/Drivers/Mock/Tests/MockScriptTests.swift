@@ -1,6 +1,7 @@
 import MockDriver
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 @Suite("MockScript")

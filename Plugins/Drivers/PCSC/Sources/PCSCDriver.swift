@@ -1,25 +1,27 @@
+import PCSCKit
 import Foundation
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// Contactless card readers through pcscd (libpcsclite): readers come and go with pcscd's
 /// hotplug, every tap of a card becomes one read with its UID, card type and NDEF records.
 ///
 /// All PC/SC calls run on one thread of the driver's own (they block); `SCardCancel` ends it.
-public final class PCSCDriver: DeviceDriver, DeviceFeedback {
-    public let name = "pcsc"
+package final class PCSCDriver: DeviceDriver, DeviceFeedback {
+    package let name = "pcsc"
     private let settings: PCSCSettings
     private let logger: Logger
     /// The beep/LED thread of the running `events()` stream; nil when feedback is off.
     private let feedback = Mutex<PCSCFeedbackWorker?>(nil)
 
-    public init(settings: PCSCSettings = PCSCSettings(), logger: Logger = Logger(label: "scanbridge.driver.pcsc")) {
+    package init(settings: PCSCSettings = PCSCSettings(), logger: Logger = Logger(label: "scanbridge.driver.pcsc")) {
         self.settings = settings
         self.logger = logger
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let control = PCSCControl()
         let monitor = PCSCMonitor(settings: settings, control: control, events: continuation, logger: logger)
@@ -36,23 +38,23 @@ public final class PCSCDriver: DeviceDriver, DeviceFeedback {
     }
 
     /// Beep and LED for the read's resolution, on readers that take them (PCSCFeedbackSettings).
-    public func resolved(deviceID: String, resolution: Resolution) {
+    package func resolved(deviceID: String, resolution: Resolution) {
         feedback.withLock { $0 }?.signal(FeedbackVerdict(resolution), deviceID: deviceID)
     }
 }
 
 /// Timings of the PC/SC driver.
-public struct PCSCSettings: Sendable {
+package struct PCSCSettings: Sendable {
     /// Longest wait in `SCardGetStatusChange` before the readers are listed again: pcsc-lite
     /// 1.9.9 can miss a reader removed and another added between two wake-ups.
-    public var relistMilliseconds: UInt32
+    package var relistMilliseconds: UInt32
     /// First and longest wait before a new context after pcscd went away (doubling in between).
-    public var firstBackoff: Double
-    public var longestBackoff: Double
+    package var firstBackoff: Double
+    package var longestBackoff: Double
     /// Beep and LED after each tap's resolution; off by default.
-    public var feedback: PCSCFeedbackSettings
+    package var feedback: PCSCFeedbackSettings
 
-    public init(relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10,
+    package init(relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10,
                 feedback: PCSCFeedbackSettings = PCSCFeedbackSettings()) {
         self.relistMilliseconds = relistMilliseconds
         self.firstBackoff = firstBackoff

@@ -1,23 +1,24 @@
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Beep and LED after each tap's resolution (issue #5 item 4): off unless the daemon's
 /// config turns it on, and then only on readers that understand ACR122U's LED command.
-public struct PCSCFeedbackSettings: Sendable, Hashable {
-    public var enabled: Bool
+package struct PCSCFeedbackSettings: Sendable, Hashable {
+    package var enabled: Bool
     /// More reader-name fragments that get feedback, besides `models` (vpcd's
     /// `Virtual PCD` in tests, a reader that speaks ACR122U's commands under another name).
-    public var extraReaders: [String]
+    package var extraReaders: [String]
 
     /// Name fragments of readers that take `FF 00 40` (ACR122U and its compatible successors).
-    public static let models = ["ACR122", "ACR1252", "ACM1252"]
+    package static let models = ["ACR122", "ACR1252", "ACM1252"]
 
-    public init(enabled: Bool = false, extraReaders: [String] = []) {
+    package init(enabled: Bool = false, extraReaders: [String] = []) {
         self.enabled = enabled
         self.extraReaders = extraReaders
     }
 
     /// Whether the reader pcscd names `readerName` gets feedback.
-    public func covers(readerName: String) -> Bool {
+    package func covers(readerName: String) -> Bool {
         enabled && (Self.models + extraReaders).contains { !$0.isEmpty && readerName.contains($0) }
     }
 }
@@ -25,15 +26,15 @@ public struct PCSCFeedbackSettings: Sendable, Hashable {
 /// ACR122U's bi-colour LED and buzzer command, `FF 00 40 <LED state> 04 <T1> <T2> <repetitions> <buzzer>`
 /// (T1, T2 in 100 ms; ACR122U API §6.2, reference/DEVICES.md §1). The blink masks are set
 /// and the state masks are not, so the LEDs go back to what the reader shows when idle.
-public enum PCSCFeedbackSignal {
+package enum PCSCFeedbackSignal {
     /// Green on for 300 ms with one beep.
-    public static let accepted: [UInt8] = [0xFF, 0x00, 0x40, 0xA0, 0x04, 0x03, 0x01, 0x01, 0x01]
+    package static let accepted: [UInt8] = [0xFF, 0x00, 0x40, 0xA0, 0x04, 0x03, 0x01, 0x01, 0x01]
     /// Red on and off three times, 100 ms each, a beep with every flash.
-    public static let refused: [UInt8] = [0xFF, 0x00, 0x40, 0x50, 0x04, 0x01, 0x01, 0x03, 0x01]
+    package static let refused: [UInt8] = [0xFF, 0x00, 0x40, 0x50, 0x04, 0x01, 0x01, 0x03, 0x01]
     /// One 100 ms beep, LEDs untouched (LED state 0 means buzzer only).
-    public static let read: [UInt8] = [0xFF, 0x00, 0x40, 0x00, 0x04, 0x01, 0x00, 0x01, 0x01]
+    package static let read: [UInt8] = [0xFF, 0x00, 0x40, 0x00, 0x04, 0x01, 0x00, 0x01, 0x01]
 
-    public static func command(for verdict: FeedbackVerdict) -> [UInt8] {
+    package static func command(for verdict: FeedbackVerdict) -> [UInt8] {
         switch verdict {
         case .accepted: accepted
         case .refused: refused

@@ -1,7 +1,9 @@
+import PCSCKit
 import CPCSCLite
 import Foundation
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// Sends the beep and LED commands on a thread of the driver's own, with a context of its

@@ -1,6 +1,8 @@
+import PCSCKit
 import CPCSCLite
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// The driver thread's loop: a context per pcscd lifetime, re-established with backoff
 /// (0.5 s doubling to 10 s by default) whenever pcscd stops or restarts, never a daemon restart.

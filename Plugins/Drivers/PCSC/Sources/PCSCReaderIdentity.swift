@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// What a reader's PC/SC name says about it: a stable device id, and the USB identity of
 /// well-known models. pcscd names readers `<model> [(<serial>)] <index> <slot>`, the same

@@ -1,3 +1,4 @@
+import PCSCKit
 import CPCSCLite
 
 /// A connection to a reader itself, not to a card (`SCARD_SHARE_DIRECT`): for reader commands

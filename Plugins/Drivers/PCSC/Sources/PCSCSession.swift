@@ -1,7 +1,9 @@
+import PCSCKit
 import CPCSCLite
 import Glibc
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// One context's life: follows readers (PnP notification plus a re-list after every
 /// wake-up) and card events until stopped or until pcscd goes away.

@@ -1,3 +1,4 @@
+import PCSCKit
 import ScanBridgeCodes
 
 /// Reads what a tapped card tells: UID (GET DATA), card type (ATR, then the Type 2

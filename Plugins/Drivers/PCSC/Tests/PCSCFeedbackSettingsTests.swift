@@ -1,5 +1,6 @@
 @testable import PCSCDriver
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 
 @Suite("PC/SC feedback settings and commands")

@@ -1,4 +1,4 @@
-import DeviceNodes
+import DriverKit
 import Glibc
 
 /// A serial (USB CDC-ACM) scanner to read, as `--device serial:PATH[,KEY=VALUE…]` names it.
@@ -7,18 +7,18 @@ import Glibc
 /// `idle` (milliseconds without a byte that end a read with no suffix yet, default 100),
 /// `prefix` (text stripped from the start of each read), `baud` (default 9600; CDC-ACM
 /// scanners ignore it, RS-232 adapters need it).
-public struct SerialDeviceSpec: Sendable, Equatable {
-    public var path: String
+package struct SerialDeviceSpec: Sendable, Equatable {
+    package var path: String
     var framing: SerialFramer.Settings
     var baud: speed_t
 
-    public static let settingNames = ["suffix", "idle", "prefix", "baud"]
+    package static let settingNames = ["suffix", "idle", "prefix", "baud"]
     static let speeds: [Int: speed_t] = [
         1200: speed_t(B1200), 2400: speed_t(B2400), 4800: speed_t(B4800), 9600: speed_t(B9600),
         19200: speed_t(B19200), 38400: speed_t(B38400), 57600: speed_t(B57600), 115200: speed_t(B115200),
     ]
 
-    public init(path: String, settings: [String: String] = [:]) throws(SerialError) {
+    package init(path: String, settings: [String: String] = [:]) throws(SerialError) {
         self.path = path
         let given: DeviceSettings
         framing = SerialFramer.Settings()
@@ -44,10 +44,10 @@ public struct SerialDeviceSpec: Sendable, Equatable {
 }
 
 /// What can go wrong with a serial device's settings, in words an operator can act on.
-public enum SerialError: Error, Equatable, CustomStringConvertible {
+package enum SerialError: Error, Equatable, CustomStringConvertible {
     case badSetting(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badSetting(let sentence): sentence
         }

@@ -1,7 +1,7 @@
-import DeviceNodes
-import USBDiscovery
+import DriverKit
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Barcode scanners on a serial line: USB CDC-ACM (`/dev/ttyACM*`) or an RS-232 adapter.
 /// Each device is read on a thread of its own, in raw mode, and every read it sends (ended
@@ -9,21 +9,21 @@ import ScanBridgeCore
 ///
 /// Devices come from udev discovery (`ttyACM` ports of scanner makers, or claimed) and from
 /// `--device serial:PATH[,suffix=…]` (ttys, ptys and FIFOs).
-public final class SerialDriver: DeviceDriver {
-    public let name = "serial"
+package final class SerialDriver: DeviceDriver {
+    package let name = "serial"
     private let devices: [SerialDeviceSpec]
     private let discovery: ScannerChoices?
     private let logger: Logger
 
     /// - Parameter discovery: which discovered `ttyACM` nodes are scanners; nil to read only `devices`.
-    public init(devices: [SerialDeviceSpec], discovery: ScannerChoices? = nil,
+    package init(devices: [SerialDeviceSpec], discovery: ScannerChoices? = nil,
                 logger: Logger = Logger(label: "scanbridge.driver.serial")) {
         self.devices = devices
         self.discovery = discovery
         self.logger = logger
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = devices.map { SerialReading(spec: $0, events: continuation, logger: logger) }
         let found = discovery.map { choices in

@@ -1,7 +1,8 @@
-import DeviceNodes
+import DriverKit
 import Glibc
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// One serial scanner's bytes, read by a `NodeReadLoop`: the tty is put in raw mode (no
 /// echo, no line editing, no CR/LF translation), and the stream is cut into reads by the

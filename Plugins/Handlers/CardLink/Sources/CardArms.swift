@@ -1,16 +1,17 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import Synchronization
 
 /// The one-shot arms of `cards.arm`. The next NFC scan that an arm applies to (the one for
 /// its device, else the oldest arm for any device) uses it up, whatever the outcome.
-public final class CardArms: CardArming, Sendable {
-    public struct Arm: Sendable, Hashable {
-        public let token: String
-        public let walletAddress: String
-        public let cardName: String?
-        public let device: String?
-        public let expiresAt: Date
+package final class CardArms: CardArming, Sendable {
+    package struct Arm: Sendable, Hashable {
+        package let token: String
+        package let walletAddress: String
+        package let cardName: String?
+        package let device: String?
+        package let expiresAt: Date
     }
 
     private struct State {
@@ -22,11 +23,11 @@ public final class CardArms: CardArming, Sendable {
     private let now: @Sendable () -> Date
 
     /// `now` is injected so expiry can be tested without waiting.
-    public init(now: @escaping @Sendable () -> Date = Date.init) {
+    package init(now: @escaping @Sendable () -> Date = Date.init) {
         self.now = now
     }
 
-    public func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date) {
+    package func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date) {
         let expiresAt = now().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
         return state.withLock { state in
             let token = "arm\(state.next)-\(String(UInt32.random(in: .min ... .max), radix: 36))"
@@ -36,7 +37,7 @@ public final class CardArms: CardArming, Sendable {
         }
     }
 
-    public func disarm(_ token: String) -> Bool {
+    package func disarm(_ token: String) -> Bool {
         let now = now()
         return state.withLock { state in
             state.arms.removeAll { $0.expiresAt <= now }

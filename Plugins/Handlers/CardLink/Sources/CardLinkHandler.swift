@@ -1,24 +1,25 @@
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// The built-in `card-link` handler: an NFC tap identifies the card's customer, or, when
 /// a link is armed, links an unknown card to the armed wallet.
-public struct CardLinkHandler: ScanHandler {
-    public let name = "card-link"
-    public let priority = 0
+package struct CardLinkHandler: ScanHandler {
+    package let name = "card-link"
+    package let priority = 0
     let cards: any CardRepository
     let arms: CardArms
 
-    public init(cards: any CardRepository, arms: CardArms) {
+    package init(cards: any CardRepository, arms: CardArms) {
         self.cards = cards
         self.arms = arms
     }
 
-    public func accepts(_ event: ScanEvent) -> Bool {
+    package func accepts(_ event: ScanEvent) -> Bool {
         event.kind == .nfc && event.uid != nil
     }
 
-    public func resolve(_ event: ScanEvent) async throws -> Resolution {
+    package func resolve(_ event: ScanEvent) async throws -> Resolution {
         guard let hex = event.uid, let uid = try? NFCUID(parsing: hex) else {
             return Resolution(handler: name, status: "error", details: ["message": "the event carries no card UID"])
         }

@@ -1,9 +1,10 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// How a scanned or typed text names a repair order or a tagged device
 /// (PROTOCOL.md "Resolutions", `order-lookup`).
-public enum OrderCode: Sendable, Hashable {
+package enum OrderCode: Sendable, Hashable {
     /// An order id from a URL, a `repairminder://orders/…` link or `ORDER:…`.
     case order(String)
     /// A device tag: `…/devices/…`, `repairminder://devices/…` or `DEVICE:…`.
@@ -15,7 +16,7 @@ public enum OrderCode: Sendable, Hashable {
 
     /// Reads `text`; nil when it does not name an order. Plain text counts as a reference only
     /// when it matches `references` (scans), or always when `references` is nil (typed lookups).
-    public static func parse(_ text: String, references: TextPattern?) -> OrderCode? {
+    package static func parse(_ text: String, references: TextPattern?) -> OrderCode? {
         // Every scan comes through here: plain byte comparisons before any Foundation parsing.
         let text = trimmed(text)
         if let rest = dropping("ORDER:", from: text) { return identifier(rest, OrderCode.order) }

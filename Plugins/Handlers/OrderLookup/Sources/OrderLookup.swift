@@ -1,26 +1,27 @@
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Finds the repair order (and device) a code names, the same way for a scan
 /// (`order-lookup` resolution) and a typed code (`orders.lookup`).
-public struct OrderLookup: CodeLookup {
+package struct OrderLookup: CodeLookup {
     let orders: any OrderRepository
     /// Which plain texts on a scanned label are order references (typed lookups take any).
     let references: TextPattern
 
     /// Repair Minder's references by default: `RM-1001`, `rm1001`.
-    public static let defaultReferencePattern = "(?i)RM-?[0-9]+"
+    package static let defaultReferencePattern = "(?i)RM-?[0-9]+"
 
     /// `referencePattern`: a POSIX extended regular expression (`TextPattern`).
-    public init(orders: any OrderRepository, referencePattern: String = Self.defaultReferencePattern) throws {
+    package init(orders: any OrderRepository, referencePattern: String = Self.defaultReferencePattern) throws {
         self.orders = orders
         self.references = try TextPattern(referencePattern)
     }
 
-    public func classify(scanned text: String) -> OrderCode? {
+    package func classify(scanned text: String) -> OrderCode? {
         OrderCode.parse(text, references: references)
     }
 
-    public func lookup(code: String) async throws -> Resolution {
+    package func lookup(code: String) async throws -> Resolution {
         guard let orderCode = OrderCode.parse(code, references: nil) else {
             return Resolution(handler: nil, status: "invalid", details: [
                 "reason": .string("'\(code.prefix(80))' names no repair order: give a reference (RM-1001), ORDER:<id>, DEVICE:<id> or an order link"),
@@ -29,7 +30,7 @@ public struct OrderLookup: CodeLookup {
         return try await resolve(orderCode)
     }
 
-    public func resolve(_ code: OrderCode) async throws -> Resolution {
+    package func resolve(_ code: OrderCode) async throws -> Resolution {
         switch code {
         case .invalid(let reason):
             return Resolution(handler: nil, status: "invalid", details: ["reason": .string(reason)])

@@ -1,6 +1,7 @@
 import Testing
 @testable import OrderLookup
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// The forms of an order code (PROTOCOL.md "Resolutions", `order-lookup`).
 @Suite struct OrderCodeTests {

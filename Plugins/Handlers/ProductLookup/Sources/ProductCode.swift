@@ -1,7 +1,7 @@
 import ScanBridgeCodes
 
 /// How a scanned or typed text names a product, decided from its content and symbology.
-public enum ProductCode: Sendable, Hashable {
+package enum ProductCode: Sendable, Hashable {
     /// A GTIN, as GTIN-14: every EAN/UPC/ITF-14 form, a GS1 element string's AI 01, a Digital Link.
     case gtin(String)
     /// An in-store price or weight barcode: the item's GTIN-14 (value digits zeroed) and the value.
@@ -20,7 +20,7 @@ public enum ProductCode: Sendable, Hashable {
 
     /// The product code `text` is, or nil when it names no product (a plain QR code, an SSCC…).
     /// `symbology` is nil for typed codes (`products.lookup`).
-    public static func classify(
+    package static func classify(
         text: String, symbology: String?, aim: String?, region: VariableMeasure.Region
     ) -> ProductCode? {
         let (prefix, body) = GS1ElementString.strippingSymbologyIdentifier(text)

@@ -1,24 +1,25 @@
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// Finds the product a code names in the catalog of this store, and says what was found
 /// the same way for a scan (`product-lookup` resolution) and a typed code (`products.lookup`).
-public struct ProductLookup: CodeLookup {
+package struct ProductLookup: CodeLookup {
     let products: any ProductRepository
     let catalog: CatalogSettings
     let region: VariableMeasure.Region
 
-    public init(products: any ProductRepository, catalog: CatalogSettings) {
+    package init(products: any ProductRepository, catalog: CatalogSettings) {
         self.products = products
         self.catalog = catalog
         self.region = VariableMeasure.Region.named(catalog.region) ?? .gb
     }
 
-    public func classify(_ text: String, symbology: String?, aim: String?) -> ProductCode? {
+    package func classify(_ text: String, symbology: String?, aim: String?) -> ProductCode? {
         ProductCode.classify(text: text, symbology: symbology, aim: aim, region: region)
     }
 
-    public func lookup(code: String) async throws -> Resolution {
+    package func lookup(code: String) async throws -> Resolution {
         guard let productCode = classify(code, symbology: nil, aim: nil) else {
             return Resolution(handler: nil, status: "invalid", details: [
                 "reason": .string("'\(code)' is neither a GTIN nor a catalog label; give the digits under the barcode or a SKU"),
@@ -27,7 +28,7 @@ public struct ProductLookup: CodeLookup {
         return try await resolve(productCode)
     }
 
-    public func resolve(_ code: ProductCode) async throws -> Resolution {
+    package func resolve(_ code: ProductCode) async throws -> Resolution {
         switch code {
         case .invalid(let reason):
             return Resolution(handler: nil, status: "invalid", details: ["reason": .string(reason)])

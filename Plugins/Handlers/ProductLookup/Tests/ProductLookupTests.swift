@@ -1,5 +1,6 @@
 import ScanBridgeCodes
 import ScanBridgeCore
+import ScanBridgeModel
 import Testing
 @testable import ProductLookup
 

@@ -1,3 +1,4 @@
+import ScanBridgeModel
 /// Repair orders and their devices.
 public protocol OrderRepository: Sendable {
     func order(id: String) async throws -> RepairOrder?

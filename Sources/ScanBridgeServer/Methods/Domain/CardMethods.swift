@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `cards.*`: link NFC cards to wallets, arm a link for the next tap, list, block, unlink.

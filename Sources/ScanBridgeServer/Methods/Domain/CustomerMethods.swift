@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `customers.get`, `customers.upsert`.

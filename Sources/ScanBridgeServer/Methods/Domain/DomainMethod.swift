@@ -1,4 +1,5 @@
 import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// Helpers shared by the domain methods (`products.*`, `cards.*`, `customers.*`, `orders.*`).

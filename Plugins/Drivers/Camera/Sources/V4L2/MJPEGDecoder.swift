@@ -5,17 +5,17 @@ import CTurboJPEG
 /// would fill what is missing with grey, and a half frame is not what the camera saw): the
 /// frame is skipped. UVC cameras that leave out the Huffman tables (DHT) are read: libjpeg
 /// falls back to the standard tables. Not thread-safe: one per capture thread.
-public final class MJPEGDecoder {
+package final class MJPEGDecoder {
     private let handle: tjhandle?
 
-    public init() {
+    package init() {
         handle = tjInitDecompress()
     }
 
     deinit { if let handle { tjDestroy(handle) } }
 
     /// The frame in `jpeg`, grayscale, at the size its header says.
-    public func gray(_ jpeg: UnsafeRawBufferPointer) throws(FrameError) -> GrayFrame {
+    package func gray(_ jpeg: UnsafeRawBufferPointer) throws(FrameError) -> GrayFrame {
         guard let handle else { throw .unreadable("libjpeg-turbo could not start a decompressor") }
         guard let base = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count > 0 else {
             throw .malformed("an empty MJPEG frame")

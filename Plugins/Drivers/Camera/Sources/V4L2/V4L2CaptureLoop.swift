@@ -1,8 +1,9 @@
-import DeviceNodes
+import DriverKit
 import Foundation
 import Glibc
 import Logging
 import ScanBridgeCore
+import ScanBridgeModel
 
 /// One V4L2 camera's life on a thread of its own: open and start streaming (`V4L2Stream`),
 /// report `ready`, then take every frame the camera fills and give its buffer straight back,

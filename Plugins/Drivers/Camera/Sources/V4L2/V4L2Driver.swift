@@ -1,7 +1,7 @@
-import DeviceNodes
+import DriverKit
 import Logging
 import ScanBridgeCore
-import USBDiscovery
+import ScanBridgeModel
 
 /// USB (and other) cameras through V4L2: each camera captured on a thread of its own
 /// (`V4L2CaptureLoop`), its frames decoded like every camera's, each code new to the view one
@@ -10,22 +10,22 @@ import USBDiscovery
 /// Cameras come from udev discovery (every video capture node; a camera needs no claim, as it
 /// can only be a scanner here, but one released, in `scanners.release` or by the operator, is
 /// left alone) and from `--device v4l2:/dev/videoN[,width=…,height=…,fps=…]`.
-public final class V4L2Driver: DeviceDriver {
-    public static let driverName = "v4l2"
-    public let name = V4L2Driver.driverName
+package final class V4L2Driver: DeviceDriver {
+    package static let driverName = "v4l2"
+    package let name = V4L2Driver.driverName
     private let devices: [V4L2CameraSpec]
     private let discovery: ScannerChoices?
     private let logger: Logger
 
     /// - Parameter discovery: the choices that say which discovered cameras to leave alone
     ///   (released); nil to capture only `devices`.
-    public init(devices: [V4L2CameraSpec], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.v4l2")) {
+    package init(devices: [V4L2CameraSpec], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.v4l2")) {
         self.devices = devices
         self.discovery = discovery
         self.logger = logger
     }
 
-    public func events() -> AsyncStream<DriverEvent> {
+    package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = devices.map { spec in
             V4L2CaptureLoop(spec: spec, id: DeviceNode.deviceID(driver: name, path: spec.path), events: continuation, logger: logger)
