@@ -2,7 +2,7 @@ import ScanBridgeCore
 
 /// Limits that keep one client from costing the daemon unbounded memory.
 public struct ServerLimits: Sendable, Hashable {
-    /// Longest request line (PROTOCOL.md: 1 MiB by default).
+    /// Longest request line (docs/protocol.md: 1 MiB by default).
     public var maxLineBytes: Int
     /// Events that may wait for one slow subscriber before it overflows.
     public var subscriptionQueue: Int

@@ -10,7 +10,7 @@ import ScanBridgeStore
 import ServiceLifecycle
 
 /// `scanbridged`: finds the scanners, normalises every read into a scan event, routes it
-/// to its domain handler, and streams the results over a Unix socket (PROTOCOL.md).
+/// to its domain handler, and streams the results over a Unix socket (docs/protocol.md).
 @main
 struct ScanBridgeDaemon: AsyncParsableCommand {
     static let version = "0.1.0"

@@ -1,5 +1,5 @@
 extension ScanEvent {
-    /// Reads an event from its parsed wire form (PROTOCOL.md "ScanEvent"); the one definition
+    /// Reads an event from its parsed wire form (docs/protocol.md "ScanEvent"); the one definition
     /// of how an event is read, which `Decodable` also uses.
     ///
     /// Clients call it on the `JSONValue` they already parsed: going through `Decodable` would

@@ -2,7 +2,7 @@ import Testing
 @testable import OrderLookup
 import ScanBridgeCore
 
-/// The forms of an order code (PROTOCOL.md "Resolutions", `order-lookup`).
+/// The forms of an order code (docs/protocol.md "Resolutions", `order-lookup`).
 @Suite struct OrderCodeTests {
     static let references = try! TextPattern(OrderLookup.defaultReferencePattern)
 
