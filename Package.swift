@@ -13,8 +13,8 @@ let nio: [Target.Dependency] = [
 let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 // A release daemon is linked by lld with its functions laid out in the order a running daemon
-// first calls them (Linker/README.md): the code it runs then fills about 8 MB of memory
-// instead of being spread over 19.
+// first calls them (Linker/README.md): the code it runs is then packed into few pages rather
+// than spread over the whole binary (docs/architecture.md, Design decisions).
 let linkOrder = String(#filePath.dropLast("Package.swift".count)) + "Linker/scanbridged.order"
 let orderedLink: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(linkOrder)", "-Xlinker", "--no-warn-symbol-ordering"],

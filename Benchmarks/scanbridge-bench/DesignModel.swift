@@ -44,8 +44,8 @@ final class DesignModel: @unchecked Sendable {
 
     /// Measures `Scenarios.injectToScanLatency` against this model, served by a process of
     /// its own as the daemon is, so the client's hand-offs to the server and back change
-    /// address spaces in both (served by threads of the client's process, it measured 4–6 µs
-    /// less at p50 on 2026-11-25).
+    /// address spaces in both: served by threads of the client's process, the baseline would
+    /// be lower than a daemon in its own process could reach.
     static func injectToScanLatency(directory: URL, every interval: Duration, count: Int, subscribers: Int)
         async throws -> Histogram<UInt64>
     {

@@ -5,10 +5,9 @@ import ScanBridgeTesting
 /// from threads of the benchmark's own: the leanest client there is, so the socket figures
 /// are the daemon's and the socket's, not the client's.
 ///
-/// The SwiftNIO client they were timed with before measured itself too: a send hopped from
-/// the task to the client's event loop, each answer woke that loop, and the task polled for
-/// it. Against one daemon on this 2-core VM, `bridge.hello` took p50 121 µs and p99 507 µs
-/// through it, and p50 38 µs and p99 111 µs from a C client like this one.
+/// Why not a SwiftNIO client: its own hops would be timed too (a send hops from the task to
+/// the client's event loop, each answer wakes that loop, and the task polls for it), and
+/// counted as the daemon's (docs/architecture.md, Design decisions).
 ///
 /// `@unchecked Sendable`: handed to one thread, which alone uses it from then on.
 final class LineSocket: @unchecked Sendable {

@@ -5,9 +5,9 @@
 
 // At most four heaps however many threads allocate. glibc gives each thread that meets a
 // locked heap one of its own (up to 8 a core), and every device thread, event loop and
-// database queue that allocates in a burst keeps its heap's high-water mark. Measured after
-// a million scans: 16 heaps held 0.5–1.5 MB more than 4, for the same throughput; 2 heaps
-// saved more still but cost 12% of the throughput, the threads waiting on each other's locks.
+// database queue that allocates in a burst keeps its heap's high-water mark. Four trades
+// memory against lock waits: more heaps hold more for no more throughput, fewer make the
+// threads wait on each other's locks (docs/architecture.md, Design decisions).
 // A constructor, so that it holds before the first thread starts: an arena made earlier is
 // never given up. An operator's own MALLOC_ARENA_MAX (or glibc.malloc.arena_max tunable) wins.
 __attribute__((constructor)) static void cheap_limit_arenas(void) {

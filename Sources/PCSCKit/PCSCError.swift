@@ -7,7 +7,7 @@ package struct PCSCError: Error, CustomStringConvertible, Equatable {
     package init(_ code: Int) { self.code = code }
 
     /// The context is dead: pcscd stopped, restarted, or speaks another protocol version.
-    /// Only a new context helps (DEVICES.md §1, "pcscd restart").
+    /// Only a new context helps: the old one's connection to pcscd is gone for good.
     package var lostContext: Bool {
         [Int(SCARD_F_COMM_ERROR), Int(SCARD_E_NO_SERVICE), Int(SCARD_E_SERVICE_STOPPED), Int(SCARD_E_INVALID_HANDLE)]
             .contains(code)

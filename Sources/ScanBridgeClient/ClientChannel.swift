@@ -2,7 +2,7 @@ import NIOCore
 import NIOPosix
 
 /// Opens the Unix-socket channel to the daemon and frames what goes over it: one JSON-RPC
-/// message per `\n`-terminated line (PROTOCOL.md "Transport").
+/// message per `\n`-terminated line (docs/protocol.md "Transport").
 enum ClientChannel {
     typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 

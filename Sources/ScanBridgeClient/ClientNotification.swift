@@ -2,7 +2,7 @@ import ScanBridgeModel
 import ScanBridgeRPC
 
 /// A notification the daemon sent: a scan, a device change, a gap or an overflow of a
-/// subscription (PROTOCOL.md "Notifications").
+/// subscription (docs/protocol.md "Notifications").
 public struct ClientNotification: Sendable, Hashable {
     /// `scan`, `device.added`, `device.removed`, `device.changed`, `events.gap`, `events.overflow`…
     public var method: String

@@ -2,7 +2,7 @@ import ScanBridgeModel
 import ScanBridgeRPC
 
 /// A request the daemon sent to this client, such as `handler.resolve` to a client that
-/// registered a handler with `handlers.register` (PROTOCOL.md "Handlers").
+/// registered a handler with `handlers.register` (docs/protocol.md "Handlers").
 public struct DaemonRequest: Sendable, Hashable {
     /// The request's id, echoed in the response by the client.
     public var id: JSONValue

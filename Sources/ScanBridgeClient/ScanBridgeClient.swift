@@ -3,7 +3,7 @@ import NIOPosix
 import ScanBridgeModel
 import ScanBridgeRPC
 
-/// An async client of the ScanBridge daemon (PROTOCOL.md): calls, notifications, and
+/// An async client of the ScanBridge daemon (docs/protocol.md): calls, notifications, and
 /// requests from the daemon, over one Unix-socket connection.
 ///
 /// ```swift
@@ -59,7 +59,7 @@ public final class ScanBridgeClient: Sendable {
     /// Connects to the daemon.
     ///
     /// - Parameters:
-    ///   - socketPath: The daemon's socket; by default resolved as PROTOCOL.md "Transport" says.
+    ///   - socketPath: The daemon's socket; by default resolved as docs/protocol.md "Transport" says.
     ///   - requestHandler: Answers requests the daemon sends (see `setRequestHandler(_:)`).
     /// - Throws: `ClientError`; with code `noDaemon` when nothing listens at `socketPath`.
     public static func connect(

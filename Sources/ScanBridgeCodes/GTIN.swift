@@ -2,10 +2,10 @@
 ///
 /// Every scan and every imported product comes through here. The entry points other modules
 /// call are `@inlinable`: generic code called across a module boundary runs unspecialised,
-/// asking the runtime for type metadata and witnesses at each character, and that was most
-/// of a product lookup's cost (42% of its instructions, callgrind). The generic ones forward
-/// to a body on `String`, which the caller's inlined copy converts to (a code is a small
-/// string, held inline).
+/// asking the runtime for type metadata and witnesses at each character, which would make
+/// these checks most of a product lookup's work (docs/architecture.md, Design decisions).
+/// The generic ones forward to a body on `String`, which the caller's inlined copy converts
+/// to (a code is a small string, held inline).
 public enum GTIN {
     /// The check digit for `digits` (the data digits, without a check digit):
     /// weights 3, 1, 3, … from the rightmost data digit.

@@ -2,7 +2,7 @@ extension VariableMeasure {
     /// One GS1 Member Organisation's layouts for restricted-circulation numbers: GTIN-13
     /// prefixes 02 and 20–29 mean what each country decides (GS1 General Specifications
     /// §2.1.11–2.1.12). Layouts follow biip `rcn.py`, which cites each organisation's
-    /// documents (summarised in DEVICES.md §4). Build a `Region` for other countries.
+    /// documents. Build a `Region` for other countries.
     public struct Region: Sendable, Hashable {
         /// ISO 3166-1 alpha-2, e.g. `GB`.
         public let code: String
@@ -14,8 +14,8 @@ extension VariableMeasure {
             self.layouts = layouts
         }
 
-        /// GS1 UK: prefix 20 carries a price in pence with a price check digit. (02 is
-        /// not listed for GB in DEVICES.md, so it is not read as a variable measure.)
+        /// GS1 UK: prefix 20 carries a price in pence with a price check digit. (No GB
+        /// layout is known for 02, so it is not read as a variable measure.)
         public static let gb = Region(code: "GB", layouts: ["20": Layout("PPPPPPPCVVVV", .price, decimals: 2)])
 
         /// GS1 Germany: 22–23 price in cents, 28–29 weight in grams, with a 5-digit price
@@ -36,8 +36,8 @@ extension VariableMeasure {
         public static let no = Region(code: "NO", layouts: nordic)
 
         /// GS1 Denmark: 21–24 price in øre, 26–28 weight in grams, no price check digit.
-        /// DEVICES.md names only the prefixes; the patterns (six value digits, five for
-        /// 27) are biip's, from GS1 Denmark's GTIN-13 pris/vægt pages.
+        /// The patterns (six value digits, five for 27) are biip's, from GS1 Denmark's
+        /// GTIN-13 pris/vægt pages.
         public static let dk = Region(code: "DK", layouts: [
             "21": Layout("PPPPPPVVVVVV", .price, decimals: 2),
             "22": Layout("PPPPPPVVVVVV", .price, decimals: 2),

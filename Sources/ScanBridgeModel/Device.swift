@@ -1,4 +1,4 @@
-/// A scanning device as clients see it (PROTOCOL.md "Device").
+/// A scanning device as clients see it (docs/protocol.md "Device").
 public struct Device: Sendable, Hashable, Codable {
     public enum State: String, Sendable, Codable, Hashable {
         /// Open and reading.

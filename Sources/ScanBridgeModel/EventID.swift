@@ -2,9 +2,9 @@ import Synchronization
 
 /// Event ids: random (version 4) UUIDs in lowercase.
 ///
-/// Foundation's `UUID()` opens and reads /dev/urandom on every call on Linux, which showed
-/// up as a top cost per event. The bits come instead from a fast generator (SplitMix64)
-/// seeded once from the system's entropy: unique, not secret (an event id guards nothing).
+/// Foundation's `UUID()` opens and reads /dev/urandom on every call on Linux: system calls
+/// on every event. The bits come from a fast generator (SplitMix64) instead, seeded once
+/// from the system's entropy: unique, not secret (an event id guards nothing).
 package enum EventID {
     private static let generator: Mutex<SplitMix64> = {
         var system = SystemRandomNumberGenerator()

@@ -5,7 +5,7 @@ public enum EventTime {
     private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
     /// `2026-11-21T09:40:00.123Z`. Written by hand: every event is stamped, and the
-    /// general-purpose formatter cost more than the rest of the event's encoding.
+    /// general-purpose formatter would cost more than the rest of the event's encoding.
     public static func format(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(milliseconds.floorDivided(by: 1000))

@@ -69,8 +69,8 @@ public struct JSONOutput: Sendable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped; UTF-8 kept.
-    /// Runs of bytes that need no escape (nearly all of every event) are copied whole: byte by
-    /// byte, this was the daemon's largest cost of its own per event.
+    /// Runs of bytes that need no escape (nearly all of every event) are copied whole, not byte
+    /// by byte: every string of every event comes through here.
     public static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text

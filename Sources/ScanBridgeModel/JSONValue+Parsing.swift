@@ -1,6 +1,6 @@
 /// A strict RFC 8259 parser into `JSONValue`, used for every message the daemon and its
 /// clients receive. It exists because decoding `JSONValue` through `JSONDecoder` costs a
-/// thrown error per type guess, which made request parsing the daemon's largest cost.
+/// thrown error per type guess, on every request (docs/architecture.md, Design decisions).
 /// Nesting is bounded, so hostile input (a megabyte of `[`) cannot exhaust the stack.
 extension JSONValue {
     public struct ParseError: Error, Hashable, CustomStringConvertible {

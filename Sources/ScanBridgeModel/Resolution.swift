@@ -1,4 +1,4 @@
-/// What the domain handler that took an event answered (PROTOCOL.md "Resolutions").
+/// What the domain handler that took an event answered (docs/protocol.md "Resolutions").
 public struct Resolution: Sendable, Hashable {
     /// The handler's name, or nil when no handler took the event.
     public var handler: String?

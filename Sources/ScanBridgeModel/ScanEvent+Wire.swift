@@ -1,6 +1,6 @@
 import ScanBridgeCodes
 extension ScanEvent {
-    /// Reads an event from its parsed wire form (PROTOCOL.md "ScanEvent"); the one definition
+    /// Reads an event from its parsed wire form (docs/protocol.md "ScanEvent"); the one definition
     /// of how an event is read, which `Decodable` also uses.
     ///
     /// Clients call it on the `JSONValue` they already parsed: going through `Decodable` would

@@ -1,7 +1,7 @@
 import ScanBridgeCodes
 import Foundation
 
-/// One normalised read, as journaled and streamed to clients (PROTOCOL.md "ScanEvent").
+/// One normalised read, as journaled and streamed to clients (docs/protocol.md "ScanEvent").
 public struct ScanEvent: Sendable, Hashable {
     /// Strictly increasing and gap-free over the daemon's whole life; 0 until journaled.
     public var seq: UInt64

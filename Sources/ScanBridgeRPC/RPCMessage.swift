@@ -46,7 +46,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(message) (\(code))" }
 
-    // The codes of PROTOCOL.md "Errors".
+    // The codes of docs/protocol.md "Errors".
     public static let parseError = -32700
     public static let invalidRequest = -32600
     public static let methodNotFound = -32601

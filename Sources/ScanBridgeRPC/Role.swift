@@ -1,4 +1,4 @@
-/// What a connected peer may do, from its credentials (PROTOCOL.md "Methods").
+/// What a connected peer may do, from its credentials (docs/protocol.md "Methods").
 package enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
     /// Reads events, devices and lookups.
     case reader

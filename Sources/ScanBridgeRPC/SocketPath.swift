@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the daemon's socket is (PROTOCOL.md "Transport"); the daemon and the CLI resolve it alike.
+/// Where the daemon's socket is (docs/protocol.md "Transport"); the daemon and the CLI resolve it alike.
 public enum SocketPath {
     /// The first that applies: the explicit path, `SCANBRIDGE_SOCKET`,
     /// `$XDG_RUNTIME_DIR/scanbridge/scanbridge.sock`, `/run/scanbridge/scanbridge.sock` as root,

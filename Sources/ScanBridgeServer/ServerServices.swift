@@ -3,7 +3,7 @@ import ScanBridgeModel
 
 /// Limits that keep one client from costing the daemon unbounded memory.
 package struct ServerLimits: Sendable, Hashable {
-    /// Longest request line (PROTOCOL.md: 1 MiB by default).
+    /// Longest request line (docs/protocol.md: 1 MiB by default).
     package var maxLineBytes: Int
     /// Events that may wait for one slow subscriber before it overflows.
     package var subscriptionQueue: Int

@@ -6,14 +6,14 @@ import Synchronization
 /// Which lookup keys the catalog may hold, in memory: a Bloom filter over every product's
 /// GTIN, SKU and barcode. A code it has never seen is "no such product" without a read.
 ///
-/// Why: unknown codes are common at a till (coupons, loyalty cards, parcel labels, the
-/// benchmark's labels), and each one cost a SQLite read (7–8 µs of CPU and two file-lock
-/// system calls, or a disk read on a large catalog) — the largest cost of a scan event.
+/// Why: unknown codes are common at a till (coupons, loyalty cards, parcel labels), and each
+/// one would cost a SQLite read (CPU and two file-lock system calls, or a disk read on a
+/// large catalog) to learn nothing (docs/architecture.md, Design decisions).
 ///
 /// It never answers "absent" for a stored key. The writer keeps it so: every upsert adds its
 /// keys inside its write transaction, before the commit, and a (re)build scans the catalog in
 /// chunks on the same serial writer queue, so no write slips between the scan and the filter.
-/// Until the first build ends, every key is "maybe" (a read, as before). Deleted products
+/// Until the first build ends, every key is "maybe" (a read). Deleted products
 /// leave their keys, only costing reads, until the next rebuild: that comes when half the
 /// bits are set. It assumes this process is the catalog's only writer, as the daemon is.
 final class CatalogKeyFilter: Sendable {

@@ -6,8 +6,8 @@ import Synchronization
 /// caller's thread (the scan lookup).
 ///
 /// A read through `DatabasePool` takes the pool's semaphore and barrier queue and checks the
-/// schema version with one more statement on every access, which cost about as much as the
-/// lookup itself; `inDatabase` on a connection taken from this free list runs the cached
+/// schema version with one more statement on every access, overhead a point read on every
+/// scan should not pay; `inDatabase` on a connection taken from this free list runs the cached
 /// statement directly. In WAL mode a reader never waits for the writer. When every
 /// connection is busy (more concurrent callers than `maximum`), the read goes to the pool
 /// rather than wait.

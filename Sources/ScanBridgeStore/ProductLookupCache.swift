@@ -30,10 +30,9 @@ final class ProductLookupCache: Sendable {
     private let state = Mutex(State())
     private let capacity: Int
 
-    /// `capacity` answers of each kind at most: about 8 MB of products found. A shop's
-    /// products sold every day run to several thousand (a convenience store) or more: with
-    /// 8,192, lookups spread over 10,000 of them emptied it again and again, and most read
-    /// SQLite.
+    /// `capacity` answers of each kind at most. A shop's products sold every day run to several
+    /// thousand (a convenience store) or more, and a cache that cannot hold them all is emptied
+    /// again and again, most lookups reading SQLite (docs/architecture.md, Design decisions).
     init(capacity: Int = 16_384) {
         self.capacity = capacity
     }

@@ -39,8 +39,8 @@ struct ProductRecord: TableRecord, Sendable {
     }
 
     /// The product of the first row `statement` (selecting `columns`) gives, stepped and decoded
-    /// straight through SQLite's API: the scan lookup's path. GRDB's cursor and its
-    /// `DatabaseValue`s cost about as many instructions as SQLite's own search of the index.
+    /// straight through SQLite's API: the scan lookup's path, where GRDB's cursor would wrap
+    /// every column of every scan's row in a `DatabaseValue` (docs/architecture.md, Design decisions).
     static func fetchFirst(_ statement: Statement, arguments: StatementArguments) throws -> Product? {
         statement.setUncheckedArguments(arguments)
         let row = statement.sqliteStatement

@@ -188,9 +188,9 @@ package final class SQLiteJournal: Journal {
         return stored
     }
 
-    /// Binds and steps through SQLite's API: GRDB's arguments box every value and copy the
-    /// JSON into `Data`, which cost as much as SQLite's own insert. The bound text and blob are
-    /// borrowed (`SQLITE_STATIC`), so the statement is reset before they go.
+    /// Binds and steps through SQLite's API: GRDB's arguments would box every value and copy
+    /// the JSON into `Data` for every event. The bound text and blob are borrowed
+    /// (`SQLITE_STATIC`), so the statement is reset before they go.
     private static func insert(_ row: Row, seq: UInt64, json: [UInt8], into statement: Statement) throws {
         let insert = statement.sqliteStatement
         var failure: String?
@@ -231,7 +231,8 @@ package final class SQLiteJournal: Journal {
     }
 
     /// One write transaction through cached BEGIN and COMMIT statements: the journal commits
-    /// for every batch, and GRDB's general transaction path cost more than the insert itself.
+    /// for every batch, and GRDB's general transaction path does far more than these two
+    /// statements (docs/architecture.md, Design decisions).
     static func inTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
         do {

@@ -8,21 +8,20 @@ import Synchronization
 ///
 /// The scan lookup, `product(_:in:)`, runs synchronously on the caller's thread: one cached
 /// statement fetching one row through a unique index, on a read-only connection of its own
-/// (`PointReadConnections`). Measured in release mode on a 1,000,000-product catalog, that is
-/// about 9 µs (p99 10–12 µs), while GRDB's async `pool.read` costs 50–80 µs (p99 110–160 µs),
-/// nearly all of it the hops to GRDB's queues and back (a bare hop to a dispatch queue and
-/// back alone has a p99 near 45 µs): no async path meets the 20 µs budget. A WAL reader never
-/// waits for the writer, so the caller's thread is held only for the query. Before it, the
-/// products found lately answer from memory (`ProductLookupCache`), and a code no product has
-/// is known from memory too (`CatalogKeyFilter`). Everything else goes through GRDB's async accesses.
+/// (`PointReadConnections`). An async read spends far longer in the hops to GRDB's queues and
+/// back than in the query, and no async path meets the lookup's latency budget
+/// (docs/architecture.md, Design decisions). A WAL reader never waits for the writer, so the
+/// caller's thread is held only for the query. Before it, the products found lately answer
+/// from memory (`ProductLookupCache`), and a code no product has is known from memory too
+/// (`CatalogKeyFilter`). Everything else goes through GRDB's async accesses.
 package final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
     private let cache = ProductLookupCache()
     let keys: CatalogKeyFilter
     /// Rows written since the last checkpoint: a large import must not grow the write-ahead
-    /// log without bound. Every 131,072 rows keeps it under about 100 MB; checkpointing more
-    /// often copied the same pages again and again (a 1,000,000-row import took 14.7 s with
-    /// 16,384, 12.8 s with 131,072, 11.0 s with none and a 350 MB log).
+    /// log without bound, and checkpointing more often copies the same pages again and again;
+    /// the interval bounds the log at little cost in import time (docs/architecture.md, Design
+    /// decisions).
     private let unCheckpointedRows = Mutex(0)
     private let checkpointEveryRows = 131_072
 

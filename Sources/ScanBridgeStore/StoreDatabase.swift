@@ -86,11 +86,10 @@ package struct StoreDatabase: Sendable {
         registerDomainSchema(in: &migrator)
         registerScannerSchema(in: &migrator)
         migrator.registerMigration("v4-journal-without-kind-index") { db in
-            // Every append kept (kind, seq) up: a second B-tree and a second WAL frame in each
-            // commit, about 11 µs of the journal writer's 75 µs of CPU an event at 1,000/s. A
-            // filter by kind now reads the events by seq: a replay reads its range once either
-            // way, and `events.recent` of a kind rare in a full journal (1,000,000 events)
-            // reads it all, about 0.2 s from the page cache, on a reader connection.
+            // An index on (kind, seq) costs every append a second B-tree and a second WAL frame
+            // in its commit. A filter by kind reads the events by seq instead: a replay reads its
+            // range once either way, and `events.recent` of a kind rare in a full journal reads
+            // it all, on a reader connection (docs/architecture.md, Design decisions).
             try db.execute(sql: "DROP INDEX IF EXISTS event_kind_seq")
         }
         return migrator

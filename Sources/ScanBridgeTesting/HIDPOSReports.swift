@@ -2,7 +2,7 @@
 /// 64-byte scanned-data report, and the reports of a label in it.
 package enum HIDPOSReports {
     /// Report 2: a length byte, three AIM bytes, 56 data bytes, a vendor byte, a reserved
-    /// byte, then "more follows" in bit 0 of the last byte (reference/DEVICES.md §3).
+    /// byte, then "more follows" in bit 0 of the last byte (the Honeywell-style layout).
     package static let commonDescriptor: [UInt8] = [
         0x05, 0x8C, 0x09, 0x02, 0xA1, 0x01,              // Usage Page (Bar Code Scanner), Usage, Collection (Application)
         0x09, 0x12, 0xA1, 0x02,                          //   Usage (Scanned Data Report), Collection (Logical)

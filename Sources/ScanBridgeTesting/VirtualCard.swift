@@ -1,8 +1,8 @@
 import Foundation
 
-/// A contactless card for tests, tapped on a vpcd virtual reader of the real pcscd
-/// (DESIGN.md, "Testing with real parts"): it answers power, ATR and the PC/SC Part 3
-/// pseudo-APDUs with any UID, ATR and Type 2 memory, or with whatever a test makes it say.
+/// A contactless card for tests, tapped on a vpcd virtual reader of the real pcscd, so
+/// tests run the real PC/SC stack: it answers power, ATR and the PC/SC Part 3 pseudo-APDUs
+/// with any UID, ATR and Type 2 memory, or with whatever a test makes it say.
 package struct VirtualCard: Sendable {
     package var uid: [UInt8]
     package var atr: [UInt8]

@@ -13,7 +13,7 @@ struct ConnectionOptions: ParsableArguments {
             valueName: "path"))
     var socket: String?
 
-    /// The socket to connect to, resolved as PROTOCOL.md "Transport" says.
+    /// The socket to connect to, resolved as docs/protocol.md "Transport" says.
     var socketPath: String { SocketPath.resolve(explicit: socket) }
 
     /// Connects, runs `body` with the client, and closes.

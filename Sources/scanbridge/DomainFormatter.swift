@@ -2,7 +2,7 @@ import Foundation
 import ScanBridgeModel
 
 /// The human-readable text the CLI prints about catalog products, repair orders, cards and
-/// customers, from the JSON the daemon answers with (PROTOCOL.md "Data types"), so `lookup`,
+/// customers, from the JSON the daemon answers with (docs/protocol.md "Data types"), so `lookup`,
 /// `cards` and `customers` say things the same way.
 struct DomainFormatter: Sendable {
     /// The zone of printed times: the person at the counter reads their own clock.

@@ -52,7 +52,7 @@ enum BuiltinPlugins {
                 throw DaemonConfig.LoadError(description: "--device \(option.driver):\(option.path): \(error)")
             }
         }
-        // These drivers run with no device named too: discovery finds theirs (issues #6, #7).
+        // These drivers run with no device named too: discovery finds theirs.
         let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
             ("evdev", evdevDevices.count, {
                 EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)

@@ -53,7 +53,7 @@ struct Daemon {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
-        // PROTOCOL.md: SIGTERM stops the daemon within 2 s.
+        // docs/protocol.md: SIGTERM stops the daemon within 2 s.
         configuration.maximumGracefulShutdownDuration = .milliseconds(1500)
         configuration.maximumCancellationDuration = .milliseconds(400)
         let group = ServiceGroup(configuration: configuration)

@@ -11,7 +11,7 @@ import ScanBridgeStore
 import ServiceLifecycle
 
 /// `scanbridged`: finds the scanners, normalises every read into a scan event, routes it
-/// to its domain handler, and streams the results over a Unix socket (PROTOCOL.md).
+/// to its domain handler, and streams the results over a Unix socket (docs/protocol.md).
 @main
 struct ScanBridgeDaemon: AsyncParsableCommand {
     static let version = "0.1.0"
@@ -46,9 +46,8 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
         // One event loop serves every client (set before NIO's shared group first starts). A
         // counter has a few clients, and with one loop a committed scan wakes one thread to
         // write to all of its subscribers, not one thread per loop that holds some of them;
-        // the journal's writer has the other core. At 1,000 scans/s to 8 subscribers, the
-        // median of 8 interleaved runs' p50 was 218 and 247 µs against 264 µs with two loops
-        // (in two such comparisons), and throughput the same (54,000–66,000 events/s either way).
+        // the journal's writer has the other core. One loop delivers sooner than two, for the
+        // same throughput (docs/architecture.md, Design decisions).
         NIOSingletons.groupLoopCountSuggestion = 1
         let started = ContinuousClock.now
         let settings: DaemonSettings

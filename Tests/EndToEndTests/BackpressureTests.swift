@@ -18,7 +18,7 @@ struct BackpressureTests {
         let reader = try await daemon.connect()
         _ = try await reader.call("events.subscribe")
         // The reading subscriber keeps up; should a loaded machine slow it past its queue all
-        // the same, it recovers as PROTOCOL.md says (resubscribe with `since`), and still
+        // the same, it recovers as docs/protocol.md says (resubscribe with `since`), and still
         // must miss nothing.
         let received = Task {
             var seqs = Set<UInt64>()
@@ -136,7 +136,7 @@ struct ManyClientsTests {
 
 /// A client that sends requests and reads no answers is not read from until it does: its
 /// answers wait (bounded), and every request gets exactly one answer (a burst past the
-/// pending limit is answered `-32005`, as PROTOCOL.md says), none is lost.
+/// pending limit is answered `-32005`, as docs/protocol.md says), none is lost.
 @Suite("Unread answers end to end")
 struct UnreadAnswersTests {
     @Test func requestsWaitForTheClientToRead() async throws {

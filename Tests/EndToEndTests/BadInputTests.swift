@@ -5,7 +5,7 @@ import ScanBridgeRPC
 import ScanBridgeTesting
 import Testing
 
-/// Every error code of PROTOCOL.md, and bad input that must not close the connection.
+/// Every error code of docs/protocol.md, and bad input that must not close the connection.
 @Suite("Bad input end to end")
 struct BadInputTests {
     @Test func malformedLinesGetErrorsAndTheConnectionStays() async throws {

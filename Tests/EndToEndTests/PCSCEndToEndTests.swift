@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
-/// `VirtualCard`, events read from the real daemon's socket (DESIGN.md, "Testing with real parts").
+/// `VirtualCard`, events read from the real daemon's socket.
 @Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
 struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]

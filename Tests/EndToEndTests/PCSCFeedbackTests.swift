@@ -4,8 +4,8 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-/// Beep and LED after a tap's resolution (issue #5 item 4), through the real daemon, pcscd
-/// and vpcd: vpcd passes the reader's `FF 00 40` command on to the virtual card, which records it.
+/// Beep and LED after a tap's resolution, through the real daemon, pcscd and vpcd: vpcd
+/// passes the reader's `FF 00 40` command on to the virtual card, which records it.
 @Suite("PC/SC reader feedback end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
 struct PCSCFeedbackTests {
     static let ledCommand: [UInt8] = [0xFF, 0x00, 0x40]

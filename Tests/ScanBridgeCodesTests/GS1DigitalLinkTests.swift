@@ -4,7 +4,8 @@ import Testing
 @Suite("GS1 Digital Link")
 struct GS1DigitalLinkTests {
     @Test("Digital Link URIs", arguments: [
-        // DEVICES.md §4 and the brief's vectors.
+        // GS1 Digital Link URI Syntax: any host and path prefix, qualifiers in the path, other
+        // AIs in the query, percent-encoding, and the legacy names (`gtin`, `lot`, `exp`…).
         ("https://id.gs1.org/01/09506000134352/10/ABC1?17=251231", "(01)09506000134352(10)ABC1(17)251231"),
         ("https://example.com/shop/01/9506000134352?3103=000195", "(01)09506000134352(3103)000195"),
         ("https://id.gs1.org/01/96385074", "(01)00000096385074"),

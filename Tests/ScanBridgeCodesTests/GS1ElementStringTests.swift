@@ -6,7 +6,6 @@ private let gs = "\u{1D}"
 @Suite("GS1 element strings")
 struct GS1ElementStringTests {
     @Test("parses in order", arguments: [
-        // DEVICES.md §4 vector.
         ("0107032069804988100329\(gs)15210525", "(01)07032069804988(10)0329(15)210525"),
         ("01095060001343521725123110ABC1", "(01)09506000134352(17)251231(10)ABC1"),
         ("01095060001343521725123110ABC1\(gs)", "(01)09506000134352(17)251231(10)ABC1"),

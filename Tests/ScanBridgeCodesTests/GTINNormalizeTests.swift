@@ -5,7 +5,7 @@ import Testing
 struct GTINNormalizeTests {
     @Test("every GTIN length becomes GTIN-14", arguments: [
         ("96385074", "00000096385074"),        // GTIN-8
-        ("036000291452", "00036000291452"),    // GTIN-12 (UPC-A), DEVICES.md §4
+        ("036000291452", "00036000291452"),    // GTIN-12 (UPC-A)
         ("5901234123457", "05901234123457"),   // GTIN-13
         ("09506000134352", "09506000134352"),  // GTIN-14 / ITF-14
         ("0000000000000", "00000000000000"),

@@ -1,6 +1,6 @@
-/// USB vendor ids of barcode scanner makers (hwdata usb.ids; reference/DEVICES.md §3). A
-/// keyboard from one of them is taken for a scanner; any other keyboard only when the
-/// operator says so. Kept in step with `udev/70-scanbridge.rules` (a test checks).
+/// USB vendor ids of barcode scanner makers (hwdata usb.ids). A keyboard from one of them
+/// is taken for a scanner; any other keyboard only when the operator says so. Kept in step
+/// with `udev/70-scanbridge.rules` (a test checks).
 package enum ScannerVendors {
     package static let all: [(id: UInt16, maker: String)] = [
         (0x0C2E, "Honeywell (Metrologic)"),

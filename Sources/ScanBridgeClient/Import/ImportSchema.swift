@@ -58,7 +58,7 @@ public struct ImportSchema: Sendable, Hashable {
         self.grouping = grouping
     }
 
-    /// The columns of the `Product` fields (PROTOCOL.md "Product").
+    /// The columns of the `Product` fields (docs/protocol.md "Product").
     public static let products = ImportSchema(columns: [
         Column("id"), Column("storeId"), Column("name", required: true), Column("price", required: true),
         Column("currency"), Column("sku"), Column("category"), Column("barcode"), Column("trackStock", .boolean),
@@ -66,7 +66,7 @@ public struct ImportSchema: Sendable, Hashable {
         Column("parentId"), Column("variant"),
     ])
 
-    /// Repair orders, one device a row (PROTOCOL.md "Order"); a row without `deviceId` adds no device.
+    /// Repair orders, one device a row (docs/protocol.md "Order"); a row without `deviceId` adds no device.
     public static let orders = ImportSchema(
         columns: [
             Column("id", required: true), Column("reference", required: true), Column("status"), Column("clientId"),

@@ -12,7 +12,7 @@ public protocol DeviceFeedback: Sendable {
 }
 
 /// What a resolution means to the person who scanned, for drivers that can only signal
-/// "yes", "no" or "read": the one mapping of every status PROTOCOL.md defines.
+/// "yes", "no" or "read": the one mapping of every status docs/protocol.md defines.
 public enum FeedbackVerdict: String, Sendable, Hashable, CaseIterable {
     /// The code or card was recognised: `identified`, `linked` (card-link), `found` (lookups).
     case accepted

@@ -1,5 +1,5 @@
 import ScanBridgeModel
-/// Which events and device notices a subscription wants (PROTOCOL.md `events.subscribe`).
+/// Which events and device notices a subscription wants (docs/protocol.md `events.subscribe`).
 public struct SubscriptionFilter: Sendable, Hashable {
     /// Kinds of reading; nil means all.
     public var kinds: Set<DeviceKind>?

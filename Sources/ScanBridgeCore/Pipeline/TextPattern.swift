@@ -9,9 +9,9 @@ import Darwin
 /// expression compiled by the C library (`regcomp`), with `(?i)` at its start for a match
 /// without regard to case.
 ///
-/// Why not Swift's `Regex`: its parser and engine kept over a megabyte of code resident in
-/// the daemon (measured in /proc/PID/smaps) for one configured pattern, and every scan of a
-/// plain label is matched. The C library is mapped anyway.
+/// Why not Swift's `Regex`: one configured pattern would keep its parser's and engine's code
+/// resident in the daemon, and every scan of a plain label is matched. The C library is
+/// mapped anyway (docs/architecture.md, Design decisions).
 public final class TextPattern: Sendable, CustomStringConvertible {
     public struct InvalidPattern: Error, CustomStringConvertible {
         public let description: String

@@ -1,8 +1,7 @@
 import Foundation
 import ScanBridgeCodes
 
-/// An NFC card linked to a customer's wallet (seed 000 `NFCCard`). A UID is linked to
-/// one wallet at most.
+/// An NFC card linked to a customer's wallet. A UID is linked to one wallet at most.
 public struct Card: Sendable, Hashable {
     public enum Status: String, Sendable, Hashable, CaseIterable {
         case active, inactive, blocked
@@ -22,7 +21,7 @@ public struct Card: Sendable, Hashable {
         self.createdAt = createdAt
     }
 
-    /// `cardName`, else "Card " and the last four characters of the display UID (seed 000).
+    /// `cardName`, else "Card " and the last four characters of the display UID.
     public var displayName: String {
         cardName ?? "Card \(uid.display.suffix(4))"
     }

@@ -1,9 +1,8 @@
 import Foundation
 
-/// A customer, known by wallet address (seed 000 `Customer`), with the milestones of
-/// their journey.
+/// A customer, known by wallet address, with the milestones of their journey.
 public struct Customer: Sendable, Hashable {
-    /// Seed 000 `CustomerMilestones`: each is set once, when it first happens.
+    /// Each is set once, when it first happens.
     public struct Milestones: Sendable, Hashable {
         public var firstCardLinkedAt: Date?
         public var firstPaymentAt: Date?

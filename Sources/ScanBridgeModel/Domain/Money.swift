@@ -1,5 +1,5 @@
-/// An amount of money: integer hundredths of a currency unit, never floating point
-/// (seed 003, "Money rule"). On the wire it is a string with exactly two decimals
+/// An amount of money: integer hundredths of a currency unit, never floating point, so
+/// amounts add up exactly. On the wire it is a string with exactly two decimals
 /// (`"3.50"`) next to an ISO 4217 `currency`.
 public struct Money: Sendable, Hashable {
     /// Hundredths of the currency's unit (pence for GBP).

@@ -1,7 +1,7 @@
 import ScanBridgeCodes
 
 extension Product {
-    /// The product as PROTOCOL.md shows it, derived fields included.
+    /// The product as docs/protocol.md shows it, derived fields included.
     public var wire: JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(id), "storeId": .string(storeId), "name": .string(name),

@@ -1,7 +1,7 @@
 import ScanBridgeCodes
 
-/// A sellable item of the point-of-sale catalog (seed 000 `Product`; a variant of seed
-/// 001 is a product of its own, with its SKU and barcode, pointing at its parent).
+/// A sellable item of the point-of-sale catalog. A variant (a size, a colour) is a product
+/// of its own, with its SKU and barcode, pointing at its parent.
 public struct Product: Sendable, Hashable {
     public var id: String
     public var storeId: String
@@ -16,7 +16,7 @@ public struct Product: Sendable, Hashable {
     public var quantity: Int64
     public var lowStockThreshold: Int64
     public var allowNegativeStock: Bool
-    /// The product this one is a variant of (seed 001: size, colour…), and the variant's title.
+    /// The product this one is a variant of (size, colour…), and the variant's title.
     public var parentId: String?
     public var variant: String?
 
@@ -45,7 +45,7 @@ public struct Product: Sendable, Hashable {
         barcode.flatMap { try? GTIN.normalize($0) }
     }
 
-    /// Exactly as the seed's `Product.stockStatus`.
+    /// The point-of-sale app's rule, so a scan and the till show the same status.
     public var stockStatus: StockStatus {
         guard trackStock else { return .notTracked }
         if quantity <= 0 { return .outOfStock }
@@ -53,13 +53,13 @@ public struct Product: Sendable, Hashable {
         return .inStock
     }
 
-    /// Exactly as the seed's `Product.canSell`.
+    /// The point-of-sale app's rule, so a scan and the till agree.
     public var canSell: Bool {
         !trackStock || quantity > 0 || allowNegativeStock
     }
 }
 
-/// Seed 000 `StockStatus`.
+/// The point-of-sale app's stock statuses.
 public enum StockStatus: String, Sendable, Hashable, CaseIterable {
     case notTracked, inStock, low, outOfStock
 }

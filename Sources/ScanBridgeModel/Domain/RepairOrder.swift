@@ -1,6 +1,6 @@
 import Foundation
 
-/// A repair ticket and the devices booked in on it (seed 002, Repair Minder).
+/// A Repair Minder repair ticket and the devices booked in on it.
 public struct RepairOrder: Sendable, Hashable {
     public var id: String
     /// What is printed on the ticket (`RM-1001`); unique.

@@ -123,7 +123,7 @@ final class Connection: Sendable {
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
             // and one loop would do all of its work alone. Without an executor preference at
             // all: with one, every suspension asks the runtime for it under the task's status
-            // lock (5% of the daemon's CPU at full rate). The answers keep the batch's order.
+            // lock (docs/architecture.md, Design decisions). The answers keep the batch's order.
             spawn(preferringEventLoop: false) {
                 let accepted = zip(messages, admitted).filter(\.1).map(\.0)
                 var answered = await self.services.dispatcher.answer(batch: accepted, on: self).makeIterator()

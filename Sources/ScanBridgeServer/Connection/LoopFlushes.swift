@@ -5,8 +5,8 @@ import Synchronization
 /// task on the loop.
 ///
 /// A committed event reaches every subscriber's outbox at once, from the journal's writer
-/// thread. One task for all of them hands the loop its work in one step: with a task per
-/// connection, each of eight subscribers cost a closure and a trip through the loop's task
+/// thread. One task for all of them hands the loop its work in one step: a task per
+/// connection would cost every subscriber a closure and a trip through the loop's task
 /// queue and its lock.
 final class LoopFlushes: Sendable {
     private let eventLoop: any EventLoop

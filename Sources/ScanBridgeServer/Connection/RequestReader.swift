@@ -2,7 +2,8 @@ import NIOCore
 import Synchronization
 
 /// Hands each line to its connection on the event loop, where it is parsed and each request
-/// is given a task: one thread hop from socket to handler, which is most of a request's latency.
+/// is given a task: a single thread hop from socket to handler, as every hop adds to a
+/// request's latency.
 ///
 /// It is in the pipeline from the start, before the peer's role is known: NIO reads a
 /// socket to its end as soon as the peer shuts its side, whatever `autoRead` says, so what

@@ -35,7 +35,8 @@ final class SocketWriter: Sendable {
         while channel.isWritable {
             let taken = outbox.take()
             guard !taken.items.isEmpty else { return }
-            // Sized once: grown as it filled, the buffer was copied three times a flush.
+            // Sized once, from the take's byte count: a buffer grown as it fills is copied at
+            // every growth.
             var buffer = channel.allocator.buffer(capacity: taken.bytes)
             for item in taken.items {
                 switch item {

@@ -131,7 +131,8 @@ final class Guest: Sendable {
              "-device", "virtio-9p-pci,fsdev=\(tag),mount_tag=\(tag)"]
         }
         var arguments = [
-            // Software emulation only: /dev/kvm here is not hardware virtualisation (HWLAB.md).
+            // Software emulation only: the lab's hosts have a /dev/kvm that is not hardware
+            // virtualisation, and `-enable-kvm` aborts or crawls there.
             "-machine", "q35,accel=tcg", "-cpu", "max", "-smp", "1", "-m", "\(configuration.memoryMB)",
             "-nodefaults", "-display", "none", "-no-reboot",
             "-kernel", image.kernel.path, "-initrd", image.initramfs.path,

@@ -1,7 +1,7 @@
 import Foundation
 import ScanBridgeModel
 
-/// One lab case in a few lines, for the driver issues: a daemon in the shared guest, steps
+/// One lab case in a few lines, for the drivers' tests: a daemon in the shared guest, steps
 /// on emulated hardware, and the scan events the daemon must publish.
 ///
 ///     try await LabCase("a typed EAN-13 is one barcode event",

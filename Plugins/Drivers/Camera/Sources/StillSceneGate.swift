@@ -1,9 +1,10 @@
 /// Which frames are worth decoding. A camera at a counter looks at the same still scene most of
-/// the day, and zbar's scan of a 720p frame costs 40–50 ms of CPU whatever it holds: decoding
-/// every frame of an empty view at 10 fps took half a core. A frame that looks like the last
-/// decoded one (the mean of every 16×16 block within a few grey levels of it, after taking out
-/// a change of the whole picture's brightness, as auto-exposure makes) has the codes that frame
-/// had, so it is skipped and those codes count as seen again.
+/// the day, and zbar's scan of a frame costs much the same CPU whatever it holds: decoding
+/// every frame of an empty view would spend a large share of a core on nothing
+/// (docs/architecture.md, Design decisions). A frame that looks like the last decoded one
+/// (the mean of every 16×16 block within a few grey levels of it, after taking out a change
+/// of the whole picture's brightness, as auto-exposure makes) has the codes that frame had,
+/// so it is skipped and those codes count as seen again.
 ///
 /// What keeps a code from being missed:
 /// - The reference is the last decoded frame, not the previous one, so a slow drift adds up

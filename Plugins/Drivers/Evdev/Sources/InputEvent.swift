@@ -1,5 +1,5 @@
 /// One `struct input_event` as the kernel writes it to an evdev node (24 bytes on 64-bit
-/// Linux: a `timeval`, then type, code and value; reference/DEVICES.md §2).
+/// Linux: a `timeval`, then type, code and value; linux/input.h).
 struct InputEvent: Equatable, Sendable {
     /// When the kernel saw it, in microseconds (`CLOCK_REALTIME` unless the device was
     /// switched to a monotonic clock; only differences between events are used).

@@ -17,9 +17,9 @@ struct HIDPOSReportLayout: Equatable, Sendable {
     static let continued: UInt16 = 0xFF
     static let symbologyIdentifiers: [UInt16] = [0xFB, 0xFC, 0xFD]
 
-    /// The 64-byte report most scanners send (Honeywell-style; reference/DEVICES.md §3):
-    /// ID 2, length, three AIM bytes, 56 data bytes, vendor bytes, and "more follows" in bit 0
-    /// of the last byte. Used when the descriptor cannot be read (a FIFO standing in for hidraw).
+    /// The 64-byte report most scanners send (Honeywell-style): ID 2, length, three AIM bytes,
+    /// 56 data bytes, vendor bytes, and "more follows" in bit 0 of the last byte. Used when the
+    /// descriptor cannot be read (a FIFO standing in for hidraw).
     static let common = HIDPOSReportLayout(
         reportID: 2, numbered: true, dataOffset: 4, dataCount: 56, symbologyOffsets: [1, 2, 3], lengthOffset: 0,
         continuedBit: 62 * 8)

@@ -1,8 +1,8 @@
 import ScanBridgeCore
 import ScanBridgeModel
 
-/// Beep and LED after each tap's resolution (issue #5 item 4): off unless the daemon's
-/// config turns it on, and then only on readers that understand ACR122U's LED command.
+/// Beep and LED after each tap's resolution: off unless the daemon's config turns it on,
+/// and then only on readers that understand ACR122U's LED command.
 package struct PCSCFeedbackSettings: Sendable, Hashable {
     package var enabled: Bool
     /// More reader-name fragments that get feedback, besides `models` (vpcd's
@@ -24,8 +24,8 @@ package struct PCSCFeedbackSettings: Sendable, Hashable {
 }
 
 /// ACR122U's bi-colour LED and buzzer command, `FF 00 40 <LED state> 04 <T1> <T2> <repetitions> <buzzer>`
-/// (T1, T2 in 100 ms; ACR122U API §6.2, reference/DEVICES.md §1). The blink masks are set
-/// and the state masks are not, so the LEDs go back to what the reader shows when idle.
+/// (T1, T2 in 100 ms; ACR122U API §6.2). The blink masks are set and the state masks are
+/// not, so the LEDs go back to what the reader shows when idle.
 package enum PCSCFeedbackSignal {
     /// Green on for 300 ms with one beep.
     package static let accepted: [UInt8] = [0xFF, 0x00, 0x40, 0xA0, 0x04, 0x03, 0x01, 0x01, 0x01]

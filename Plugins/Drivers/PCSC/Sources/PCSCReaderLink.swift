@@ -9,7 +9,7 @@ struct PCSCReaderLink: ~Copyable {
     /// libccid's escape (`IOCTL_SMARTCARD_VENDOR_IFD_EXCHANGE`): `SCARD_CTL_CODE(1)` in
     /// pcsc-lite's numbering. Windows calls it `IOCTL_CCID_ESCAPE`, `SCARD_CTL_CODE(3500)` in
     /// its own numbering, which pcsc-lite does not share. libccid passes it on only when
-    /// `ifdDriverOptions` has bit 0x01 (reference/DEVICES.md §1).
+    /// `ifdDriverOptions` has bit 0x01 (in libccid_Info.plist).
     static let escapeCode = cpcsc_ctl_code(1)
 
     init(context: PCSCContext, reader: String) throws(PCSCError) {

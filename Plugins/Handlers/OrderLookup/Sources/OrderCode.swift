@@ -3,7 +3,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 /// How a scanned or typed text names a repair order or a tagged device
-/// (PROTOCOL.md "Resolutions", `order-lookup`).
+/// (docs/protocol.md "Resolutions", `order-lookup`).
 package enum OrderCode: Sendable, Hashable {
     /// An order id from a URL, a `repairminder://orders/…` link or `ORDER:…`.
     case order(String)

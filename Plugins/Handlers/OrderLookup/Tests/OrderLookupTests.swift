@@ -3,7 +3,7 @@ import Testing
 import ScanBridgeCore
 import ScanBridgeModel
 
-/// The forms of an order code (PROTOCOL.md "Resolutions", `order-lookup`).
+/// The forms of an order code (docs/protocol.md "Resolutions", `order-lookup`).
 @Suite struct OrderCodeTests {
     static let references = try! TextPattern(OrderLookup.defaultReferencePattern)
 
