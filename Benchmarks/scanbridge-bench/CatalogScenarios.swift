@@ -95,11 +95,12 @@ enum CatalogScenarios {
     /// Measured once the catalog's keys are loaded, as in a daemon that has been running: the
     /// load reads the whole catalog and would share the cores with the lookups.
     /// `catalogSize` nil: the number of products in the file.
-    static func inProcessLookups(databasePath: String, catalogSize: Int?, count: Int, unknown: Bool = false) async throws
-        -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>)
-    {
+    /// `filtersKeys` false: without the catalog's key filter, every code not cached is a read.
+    static func inProcessLookups(
+        databasePath: String, catalogSize: Int?, count: Int, unknown: Bool = false, filtersKeys: Bool = true
+    ) async throws -> (lookup: Histogram<UInt64>, floor: Histogram<UInt64>) {
         let database = try StoreDatabase(path: databasePath)
-        let products = SQLiteProductRepository(database: database)
+        let products = SQLiteProductRepository(database: database, filtersKeys: filtersKeys)
         try await products.waitForKeys(timeout: .seconds(600))
         let catalogSize = if let catalogSize { catalogSize } else { try await products.count() }
         let lookup = ProductLookup(products: products, catalog: CatalogSettings())

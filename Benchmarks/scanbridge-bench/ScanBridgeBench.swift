@@ -161,6 +161,26 @@ struct ScanBridgeBench {
         let (lookupUnknown, _) = try await CatalogScenarios.inProcessLookups(
             databasePath: daemon.databasePath, catalogSize: size, count: 100_000, unknown: true)
         report.latency("ProductLookup in process, unknown labels", lookupUnknown, target: "")
+        try await keyFilterComparison(databasePath: daemon.databasePath, catalogSize: size, report: &report)
+    }
+
+    /// The catalog's key filter weighed: the same lookups without it, known codes (where it
+    /// can only cost) and unknown ones (where it saves a read), interleaved so that both
+    /// sides share the machine's state.
+    static func keyFilterComparison(databasePath: String, catalogSize size: Int, report: inout Report) async throws {
+        for unknown in [false, true] {
+            var with = Histogram<UInt64>.nanoseconds(), without = with
+            for _ in 0..<3 {
+                for filtersKeys in [true, false] {
+                    let (lookups, _) = try await CatalogScenarios.inProcessLookups(
+                        databasePath: databasePath, catalogSize: size, count: 30_000, unknown: unknown, filtersKeys: filtersKeys)
+                    if filtersKeys { with.add(lookups) } else { without.add(lookups) }
+                }
+            }
+            let codes = unknown ? "unknown labels" : "any of \(size)"
+            report.latency("ProductLookup in process, \(codes), key filter", with, target: "")
+            report.latency("ProductLookup in process, \(codes), no key filter", without, target: "")
+        }
     }
 
     /// `bridge.hello`, the daemon's floor for a request, then catalog lookups through the socket:

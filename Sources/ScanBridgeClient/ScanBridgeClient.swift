@@ -59,11 +59,28 @@ public final class ScanBridgeClient: Sendable {
     /// Connects to the daemon.
     ///
     /// - Parameters:
-    ///   - socketPath: The daemon's socket; by default resolved as docs/protocol.md "Transport" says.
+    ///   - socketPath: The daemon's socket. By default the path docs/protocol.md "The socket"
+    ///     resolves, and then the system daemon's socket when nothing answers at a per-user one.
     ///   - requestHandler: Answers requests the daemon sends (see `setRequestHandler(_:)`).
-    /// - Throws: `ClientError`; with code `noDaemon` when nothing listens at `socketPath`.
+    /// - Throws: `ClientError`; with code `noDaemon` when nothing listens at any socket tried.
     public static func connect(
-        socketPath: String = SocketPath.resolve(), requestHandler: DaemonRequestHandler? = nil
+        socketPath: String? = nil, requestHandler: DaemonRequestHandler? = nil
+    ) async throws(ClientError) -> ScanBridgeClient {
+        let paths = socketPath.map { [$0] } ?? SocketPath.candidates()
+        var failure: ClientError?
+        for path in paths {
+            do {
+                return try await connect(to: path, requestHandler: requestHandler)
+            } catch where error.code == .noDaemon {
+                // The first failure names the path the user expects; later ones only confirm it.
+                failure = failure ?? error
+            }
+        }
+        throw failure ?? .noDaemon(socketPath: paths[0])
+    }
+
+    private static func connect(
+        to socketPath: String, requestHandler: DaemonRequestHandler?
     ) async throws(ClientError) -> ScanBridgeClient {
         let connection = try await ClientChannel.connect(socketPath: socketPath)
         let (notifications, notificationSink) = AsyncStream.makeStream(

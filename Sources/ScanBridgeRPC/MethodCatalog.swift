@@ -24,4 +24,11 @@ package enum MethodCatalog {
     package static let deviceChanged = "device.changed"
     package static let eventsGap = "events.gap"
     package static let eventsOverflow = "events.overflow"
+    /// Every notification the daemon sends.
+    package static let notifications = [scan, deviceAdded, deviceRemoved, deviceChanged, eventsGap, eventsOverflow]
+
+    // Daemon → client requests, to a client registered as a handler.
+    package static let handlerResolve = "handler.resolve"
+    /// Every request the daemon sends.
+    package static let daemonRequests = [handlerResolve]
 }

@@ -25,9 +25,13 @@ package final class SQLiteProductRepository: ProductRepository {
     private let unCheckpointedRows = Mutex(0)
     private let checkpointEveryRows = 131_072
 
-    package init(database: StoreDatabase) {
+    /// Whether unknown codes are answered by `keys` (off only for the benchmark that weighs it).
+    private let filtersKeys: Bool
+
+    package init(database: StoreDatabase, filtersKeys: Bool = true) {
         self.database = database
         self.keys = CatalogKeyFilter(database: database)
+        self.filtersKeys = filtersKeys
         keys.build()
     }
 
@@ -40,7 +44,7 @@ package final class SQLiteProductRepository: ProductRepository {
 
     package func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
         // An unknown code first: the filter's hash is cheaper than the cache's.
-        guard keys.mightContain(key, in: storeId) else { return nil }
+        guard !filtersKeys || keys.mightContain(key, in: storeId) else { return nil }
         let cacheKey = ProductLookupCache.Key(key: key, storeId: storeId)
         let (hit, generation) = cache.lookUp(cacheKey)
         if let hit { return hit }

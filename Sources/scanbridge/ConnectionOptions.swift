@@ -9,12 +9,19 @@ struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The daemon's socket (default: $SCANBRIDGE_SOCKET, then $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock).",
+            """
+            The daemon's socket (default: $SCANBRIDGE_SOCKET, then $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, \
+            then /run/scanbridge/scanbridge.sock).
+            """,
             valueName: "path"))
     var socket: String?
 
-    /// The socket to connect to, resolved as docs/protocol.md "Transport" says.
-    var socketPath: String { SocketPath.resolve(explicit: socket) }
+    /// The socket named by `--socket`, else nil: the client then tries the sockets
+    /// docs/protocol.md "The socket" lists.
+    var socketPath: String? { socket.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The socket a message about the daemon names: the first one tried.
+    var shownSocketPath: String { SocketPath.candidates(explicit: socket)[0] }
 
     /// Connects, runs `body` with the client, and closes.
     ///

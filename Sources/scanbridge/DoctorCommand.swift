@@ -43,7 +43,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     /// What the daemon says of itself and its devices, or why it says nothing.
     private func daemon() async -> DoctorReport.Daemon {
-        var daemon = DoctorReport.Daemon(socketPath: connection.socketPath)
+        var daemon = DoctorReport.Daemon(socketPath: connection.shownSocketPath)
         let client: ScanBridgeClient
         do {
             client = try await ScanBridgeClient.connect(socketPath: connection.socketPath)
@@ -51,12 +51,13 @@ struct DoctorCommand: AsyncParsableCommand {
             daemon.failure = error.message
             return daemon
         }
+        daemon.socketPath = client.socketPath
         do {
             daemon.hello = try await client.call("bridge.hello")
             daemon.devicesJSON = try await client.call("devices.list")["devices"] ?? .array([])
             daemon.devices = try await client.devices()
         } catch {
-            daemon.failure = "the daemon on \(connection.socketPath) answered with an error: \(error)"
+            daemon.failure = "the daemon on \(client.socketPath) answered with an error: \(error)"
         }
         await client.close()
         return daemon

@@ -33,7 +33,10 @@ struct DaemonSettings: Sendable {
 
     init(options: ScanBridgeDaemon) throws {
         let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
-        socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket)
+        guard let socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket) else {
+            throw DaemonConfig.LoadError(description: SocketPath.noneApplies)
+        }
+        self.socketPath = socketPath
         databasePath = options.database ?? file.database ?? Self.defaultDatabasePath()
         drivers = options.drivers.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             ?? file.drivers ?? BuiltinPlugins.driverNames

@@ -42,6 +42,17 @@ struct ProductsEndToEndTests {
         await client.close()
     }
 
+    @Test func aProductOfAnotherStoreIsStoredAndNamedAsNotVisibleHere() async throws {
+        let daemon = try await startDaemon([])
+        let client = try await daemon.connect()
+        let stored = try await client.call("products.upsert", ["products": [
+            Self.cappuccino, ["id": "prod_2", "storeId": "store_2", "name": "Tea", "price": "2.00", "barcode": "4006381333931"],
+        ]])
+        #expect(stored["products"]?.arrayValue?.count == 2)
+        #expect(stored["notVisibleHere"] == ["prod_2"])
+        #expect(try await client.call("products.lookup", ["code": "4006381333931"])["status"] == "not_found")
+    }
+
     @Test func wrongCheckDigitIsInvalidWithAReason() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till"])
         let client = try await daemon.connect()

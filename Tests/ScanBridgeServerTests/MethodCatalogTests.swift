@@ -17,3 +17,30 @@ struct MethodCatalogTests {
         #expect(MethodCatalog.requiredRole(for: method) == role)
     }
 }
+
+@Suite("SocketPath")
+struct SocketPathTests {
+    @Test("the first path that applies, as docs/protocol.md lists them")
+    func resolve() {
+        let xdg = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(SocketPath.resolve(explicit: "/a.sock", environment: ["SCANBRIDGE_SOCKET": "/b.sock"], uid: 1000) == "/a.sock")
+        #expect(SocketPath.resolve(environment: ["SCANBRIDGE_SOCKET": "/b.sock"].merging(xdg) { $1 }, uid: 1000) == "/b.sock")
+        #expect(SocketPath.resolve(environment: ["RUNTIME_DIRECTORY": "/run/scanbridge:/run/other"].merging(xdg) { $1 }, uid: 0)
+                == "/run/scanbridge/scanbridge.sock")
+        #expect(SocketPath.resolve(environment: xdg, uid: 1000) == "/run/user/1000/scanbridge/scanbridge.sock")
+        #expect(SocketPath.resolve(environment: [:], uid: 0) == SocketPath.system)
+        // No shared /tmp fallback: another user could take that path first.
+        #expect(SocketPath.resolve(environment: [:], uid: 1000) == nil)
+        #expect(SocketPath.resolve(explicit: "", environment: ["SCANBRIDGE_SOCKET": ""], uid: 1000) == nil)
+    }
+
+    @Test("a client falls back to the system daemon only from a per-user default")
+    func candidates() {
+        let xdg = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(SocketPath.candidates(environment: xdg, uid: 1000) == ["/run/user/1000/scanbridge/scanbridge.sock", SocketPath.system])
+        #expect(SocketPath.candidates(explicit: "/a.sock", environment: xdg, uid: 1000) == ["/a.sock"])
+        #expect(SocketPath.candidates(environment: ["SCANBRIDGE_SOCKET": "/b.sock"], uid: 1000) == ["/b.sock"])
+        #expect(SocketPath.candidates(environment: [:], uid: 1000) == [SocketPath.system])
+        #expect(SocketPath.candidates(environment: [:], uid: 0) == [SocketPath.system])
+    }
+}

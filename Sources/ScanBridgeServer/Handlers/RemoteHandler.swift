@@ -22,7 +22,7 @@ struct RemoteHandler: ScanHandler {
 
     func resolve(_ event: ScanEvent) async throws -> Resolution {
         let params = Payload.object([("handler", .string(id)), ("event", .raw(event.json()))])
-        switch await requests.request("handler.resolve", params: params, timeout: timeout, send: send) {
+        switch await requests.request(MethodCatalog.handlerResolve, params: params, timeout: timeout, send: send) {
         case .result(let result):
             guard case .object(var members) = result, case .string(let status)? = members["status"], !status.isEmpty else {
                 return .error(handler: name, message:

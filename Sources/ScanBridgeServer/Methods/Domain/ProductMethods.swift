@@ -18,7 +18,12 @@ enum ProductMethods {
             let stored = try await DomainMethod.batch(single: "product", plural: "products", isBatch: params.has("products")) {
                 try await domain.repositories.products.upsert(products)
             }
-            return MethodOutcome(DomainMethod.wires("products", stored.map(\.wire)))
+            // A product of another store is stored but never found here: say so, rather than
+            // let an integrator load a catalog that silently finds nothing.
+            let elsewhere = stored.filter { $0.storeId != domain.catalog.storeId }.map { JSONValue.string($0.id) }
+            return MethodOutcome(.object([
+                ("products", .value(.array(stored.map(\.wire)))), ("notVisibleHere", .value(.array(elsewhere))),
+            ]))
         },
         "products.delete": { params, connection in
             let id = try params.requiredText("id", maxLength: 128)
