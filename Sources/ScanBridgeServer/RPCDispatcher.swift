@@ -137,7 +137,7 @@ struct RPCDispatcher: Sendable {
         guard let run = methods[method] else {
             throw RPCError(
                 code: RPCError.methodNotFound,
-                message: "method not found: '\(method)' is not a ScanBridge method; see PROTOCOL.md for the list")
+                message: "method not found: '\(method)' is not a ScanBridge method; see docs/protocol.md for the list")
         }
         return try await run(try permitted(method, params, on: connection), connection)
     }

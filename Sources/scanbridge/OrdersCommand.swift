@@ -17,7 +17,7 @@ enum OrderImport: ImportKind {
         """
         One device per row: consecutive rows with the same id are one order, and a row without deviceId \
         adds no device (an order given without devices keeps those it has). JSON objects are orders as \
-        PROTOCOL.md shows them, each with its devices array.
+        docs/protocol.md shows them, each with its devices array.
 
         Examples:
           scanbridge orders import orders.csv

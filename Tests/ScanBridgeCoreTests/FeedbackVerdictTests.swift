@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Feedback verdicts")
 struct FeedbackVerdictTests {
-    @Test("every status PROTOCOL.md names has its verdict", arguments: [
+    @Test("every status docs/protocol.md names has its verdict", arguments: [
         ("identified", FeedbackVerdict.accepted), ("linked", .accepted), ("found", .accepted),
         ("unknown", .refused), ("blocked", .refused), ("inactive", .refused), ("conflict", .refused),
         ("not_found", .refused), ("invalid", .refused), ("error", .refused), ("timeout", .refused),
