@@ -16,7 +16,8 @@ let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
 // first calls them (Linker/README.md): the code it runs is then packed into few pages rather
 // than spread over the whole binary (docs/architecture.md, Design decisions).
 let linkOrder = String(#filePath.dropLast("Package.swift".count)) + "Linker/scanbridged.order"
-let orderedLink: [LinkerSetting] = [
+// SCANBRIDGE_LINK_ORDER=off links in the usual order, for the benchmark that weighs the order.
+let orderedLink: [LinkerSetting] = Context.environment["SCANBRIDGE_LINK_ORDER"] == "off" ? [] : [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(linkOrder)", "-Xlinker", "--no-warn-symbol-ordering"],
                  .when(configuration: .release)),
 ]

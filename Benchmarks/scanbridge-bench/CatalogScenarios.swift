@@ -45,14 +45,14 @@ enum CatalogScenarios {
         try process.run()
         var cliPeak = 0.0
         while process.isRunning {
-            cliPeak = max(cliPeak, peakMB(pid: process.processIdentifier))
+            cliPeak = max(cliPeak, ProcessStat.megabytes("VmHWM", of: process.processIdentifier))
             try await Task.sleep(for: .milliseconds(20))
         }
         let seconds = Double(Nanos.now() - started) / 1e9
         guard process.terminationStatus == 0 else {
             throw BenchmarkFailure(description: "scanbridge products import exited with \(process.terminationStatus)")
         }
-        return (seconds, cliPeak, peakMB(pid: daemon.pid ?? 0))
+        return (seconds, cliPeak, ProcessStat.megabytes("VmHWM", of: daemon.pid ?? 0))
     }
 
     /// Returns once the daemon has used no CPU for a second (waiting a minute at most): started
@@ -125,14 +125,6 @@ enum CatalogScenarios {
 
     @inline(never)
     static func emptyAsyncCall() async {}
-
-    static func peakMB(pid: Int32) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first(where: { !$0.isEmpty }).flatMap({ Double($0) })
-        else { return 0 }
-        return kilobytes / 1024
-    }
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

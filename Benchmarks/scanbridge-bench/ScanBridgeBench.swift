@@ -6,7 +6,7 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera"]
+    static let scenarios = ["latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order"]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -129,6 +129,9 @@ struct ScanBridgeBench {
         if only.contains("camera") {
             try await camera(directory: directory, quick: quick, report: &report)
         }
+        if only.contains("link-order") {
+            try await linkOrder(scale: scale, report: &report)
+        }
         report.print()
     }
 
@@ -224,8 +227,8 @@ struct ScanBridgeBench {
     }
 
     /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.
-    static func freshDaemon() async throws -> DaemonHarness {
-        let daemon = try DaemonHarness(arguments: ["--mock", "barcode:bench", "--log-level", "warning"])
+    static func freshDaemon(executable: URL? = nil) async throws -> DaemonHarness {
+        let daemon = try DaemonHarness(arguments: ["--mock", "barcode:bench", "--log-level", "warning"], executable: executable)
         try await daemon.start()
         return daemon
     }

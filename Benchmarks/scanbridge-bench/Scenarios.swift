@@ -123,13 +123,11 @@ enum Scenarios {
         try await inject(events: events, socketPath: daemon.socketPath, batch: 256, window: 2)
         // Settled: the daemon gives memory freed after the burst back within a few seconds.
         try await Task.sleep(for: .seconds(5))
-        let status = try String(contentsOfFile: "/proc/\(daemon.pid ?? 0)/status", encoding: .utf8)
-        func megabytes(_ key: String) -> Double {
-            let line = status.split(separator: "\n").first { $0.hasPrefix(key) } ?? ""
-            return (Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "0") ?? 0) / 1024
-        }
+        let pid = daemon.pid ?? 0
+        let figures = (ProcessStat.megabytes("VmRSS", of: pid), ProcessStat.megabytes("VmHWM", of: pid),
+                       ProcessStat.megabytes("RssAnon", of: pid))
         await stalled.close()
-        return (megabytes("VmRSS:"), megabytes("VmHWM:"), megabytes("RssAnon:"))
+        return figures
     }
 
     static func injectLine(id: Int, index: Int) -> String {

@@ -12,6 +12,8 @@ package final class DaemonHarness: Sendable {
     /// The daemon's stderr, kept across restarts.
     package let logPath: String
     package let arguments: [String]
+    /// The `scanbridged` binary run; nil: the one in `productsDirectory`.
+    package let executable: URL?
     private let process = Mutex<Process?>(nil)
     /// Set when another harness took over the folder.
     private let keepsFolder = Mutex(false)
@@ -20,15 +22,17 @@ package final class DaemonHarness: Sendable {
         package let description: String
     }
 
-    /// - Parameter arguments: extra `scanbridged` options (`--mock barcode:till-1`, `--config …`).
-    package convenience init(arguments: [String] = []) throws {
+    /// - Parameters:
+    ///   - arguments: extra `scanbridged` options (`--mock barcode:till-1`, `--config …`).
+    ///   - executable: another `scanbridged` build than the one in `productsDirectory`.
+    package convenience init(arguments: [String] = [], executable: URL? = nil) throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("scanbridge-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.init(directory: directory, arguments: arguments)
+        self.init(directory: directory, arguments: arguments, executable: executable)
     }
 
-    private init(directory: URL, arguments: [String]) {
+    private init(directory: URL, arguments: [String], executable: URL? = nil) {
         self.directory = directory
         socketPath = directory.appendingPathComponent("scanbridge.sock").path
         databasePath = directory.appendingPathComponent("scanbridge.sqlite").path
@@ -37,13 +41,14 @@ package final class DaemonHarness: Sendable {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }
         self.arguments = arguments
+        self.executable = executable
     }
 
     /// A harness on the same folder, socket and database with other options (e.g. after
     /// writing a config file into the folder). The old harness must not be running.
     package static func reusing(_ other: DaemonHarness, arguments: [String]) throws -> DaemonHarness {
         other.keepsFolder.withLock { $0 = true }
-        return DaemonHarness(directory: other.directory, arguments: arguments)
+        return DaemonHarness(directory: other.directory, arguments: arguments, executable: other.executable)
     }
 
     deinit {
@@ -75,7 +80,7 @@ package final class DaemonHarness: Sendable {
     /// Starts the daemon and waits until it says READY=1 through `NOTIFY_SOCKET`, as it
     /// would to systemd; fails with the daemon's log when it exits or stays silent.
     package func start(timeout: Duration = .seconds(20), environment: [String: String] = [:]) async throws {
-        let binary = Self.productsDirectory.appendingPathComponent("scanbridged")
+        let binary = executable ?? Self.productsDirectory.appendingPathComponent("scanbridged")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "no scanbridged binary at \(binary.path); run `swift build` first")
         }

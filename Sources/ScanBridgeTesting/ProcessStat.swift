@@ -18,6 +18,16 @@ package enum ProcessStat {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// A memory figure of `/proc/<pid>/status` in MB (`VmRSS`, `VmHWM`, `RssAnon`…); 0 when
+    /// the process or the line is gone.
+    package static func megabytes(_ key: String, of pid: Int32) -> Double {
+        guard let status = procFile("/proc/\(pid)/status"),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first(where: { !$0.isEmpty }).flatMap({ Double($0) })
+        else { return 0 }
+        return kilobytes / 1024
+    }
+
     /// A /proc file's text, read to its end (its size says 0, which a whole-file read trusts).
     static func procFile(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
