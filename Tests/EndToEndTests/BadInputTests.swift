@@ -142,7 +142,7 @@ struct BadInputTests {
         let answer = try await raw.nextJSON()
         #expect(answer.errorCode == -32600)
         #expect(answer["error"]?["message"]?.stringValue?.contains("too large") == true)
-        try await within(10, "the connection to close") {
+        try await within("the connection to close", timeout: .seconds(10)) {
             var lines = raw.lines.makeAsyncIterator()
             while await lines.next() != nil {}
         }
@@ -185,7 +185,7 @@ struct GarbageTests {
         }
         for line in lines { try await raw.send(line + [0x0A]) }
         try await raw.send(#"{"jsonrpc":"2.0","id":"alive","method":"bridge.hello"}"#)
-        let alive = try await within(30, "the answer after the garbage") { () async throws -> Bool in
+        let alive = try await within("the answer after the garbage", timeout: .seconds(30)) { () async throws -> Bool in
             var iterator = raw.lines.makeAsyncIterator()
             while let line = await iterator.next() {
                 if line.contains("\"alive\"") { return line.contains("\"scanbridge\"") }

@@ -45,7 +45,7 @@ struct CommandLineTests {
         _ = try await client.inject(device: "mock:till-1", text: "4006381333931")
         let watch = try Spawned(
             "scanbridge", ["watch", "--since", "0", "--json", "--socket", daemon.socketPath])
-        let line = try await within(20, "watch's first line") { try await watch.firstLine() }
+        let line = try await watch.firstLine(timeout: .seconds(20))
         #expect(line.contains("4006381333931"))
         watch.interrupt()
         await client.close()

@@ -52,11 +52,9 @@ struct DurabilityTests {
                 }
             }
         }
-        try await within(30, "200 answered injects") {
-            while answered.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(2)) }
-        }
+        try await waitUntil("200 answered injects", timeout: .seconds(30)) { answered.withLock { $0.count } >= 200 }
         try await daemon.crash()
-        await injectors.value
+        try await within("the injectors to stop after the crash") { await injectors.value }
         await client.close()
         let before = answered.value
 

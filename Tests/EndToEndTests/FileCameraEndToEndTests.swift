@@ -48,11 +48,8 @@ struct FileCameraEndToEndTests {
     @Test func aMissingFolderIsAnErrorAndABadSettingStopsTheStart() async throws {
         let daemon = try await startDaemon(["--drivers", "file-camera", "--device", "file-camera:/nonexistent/frames"])
         let client = try await daemon.connect()
-        let device = try await within(20, "the camera in error") {
-            while true {
-                if let device = try await client.devices().first, device.state == .error { return device }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        let device = try await waitFor("the camera in error", timeout: .seconds(20)) {
+            try await client.devices().first { $0.state == .error }
         }
         #expect(device.error?.contains("/nonexistent/frames does not exist") == true)
         await client.close()

@@ -13,9 +13,7 @@ struct HIDPOSEndToEndTests {
         let fifo = try DeviceFIFO(name: "hidraw")
         let daemon = try await startDaemon(["--drivers", "hidpos", "--device", "hidpos:\(fifo.path)"])
         let client = try await daemon.connect()
-        _ = try await within(20, "the hidpos device ready") {
-            while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await waitUntil("the hidpos device ready", timeout: .seconds(20)) { try await client.devices().first?.state == .ready }
         _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
         var notifications = client.notifications.makeAsyncIterator()
 

@@ -20,9 +20,10 @@ struct PCSCFeedbackTests {
 
     /// Waits until `tap`'s card received a LED command; returns the LED commands so far.
     static func ledCommands(on tap: VirtualCardTap) async throws -> [[UInt8]] {
-        let arrived = await eventually(timeout: .seconds(20)) { !tap.received(startingWith: ledCommand).isEmpty }
-        try #require(arrived, "no LED command reached the card; it received \(tap.received.withLock { $0 })")
-        return tap.received(startingWith: ledCommand)
+        try await waitFor("a LED command at the card; it received \(tap.received.withLock { $0 })", timeout: .seconds(20)) {
+            let commands = tap.received(startingWith: ledCommand)
+            return commands.isEmpty ? nil : commands
+        }
     }
 
     @Test func identifiedGetsGreenUnknownAndBlockedGetRed() async throws {
