@@ -59,7 +59,8 @@ extension LabSuites {
             #expect(scan["text"] == "https://app.repairminder.com/orders/ord_1001" && scan["kind"] == "qr")
             #expect(scan["symbology"] == "qr" && scan["device"]?.stringValue == Self.camera && scan["driver"] == "v4l2")
             #expect(scan["resolution"]?["handler"] == "order-lookup" && scan["resolution"]?["status"] == "found")
-            // Still in view for several more seconds of frames: no second event.
+            // Still in view for several more seconds of frames: no second event. A deliberate
+            // quiet interval: what is proved is that nothing arrives.
             try await Task.sleep(for: .seconds(4))
             #expect(daemon.scans().count == 1)
             try await loop.stopFeeding()
