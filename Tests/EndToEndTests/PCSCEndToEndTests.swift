@@ -8,7 +8,7 @@ import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
 /// `VirtualCard`, events read from the real daemon's socket (DESIGN.md, "Testing with real parts").
-@Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+@Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
 struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let reader = "pcsc:Virtual_PCD_00_00"

@@ -6,7 +6,7 @@ import Testing
 
 /// Beep and LED after a tap's resolution (issue #5 item 4), through the real daemon, pcscd
 /// and vpcd: vpcd passes the reader's `FF 00 40` command on to the virtual card, which records it.
-@Suite("PC/SC reader feedback end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+@Suite("PC/SC reader feedback end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
 struct PCSCFeedbackTests {
     static let ledCommand: [UInt8] = [0xFF, 0x00, 0x40]
     static let green: [UInt8] = [0xFF, 0x00, 0x40, 0xA0, 0x04, 0x03, 0x01, 0x01, 0x01]

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Out-of-process handlers: `handlers.register` and `handler.resolve`, through the socket.
-@Suite("Out-of-process handlers end to end")
+@Suite("Out-of-process handlers end to end", .timeLimit(.minutes(5)))
 struct RemoteHandlerTests {
     /// The repository's root, where `examples/` lives.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

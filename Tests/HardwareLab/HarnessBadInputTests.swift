@@ -5,7 +5,7 @@ import Testing
 extension LabSuites {
     /// The harness itself, when things go wrong: a guest that hangs, leftovers of an
     /// earlier run, paths outside the lab folder.
-    @Suite("Lab harness bad input", .serialized)
+    @Suite("Lab harness bad input", .serialized, .timeLimit(.minutes(15)))
     struct HarnessBadInputTests {
         /// A guest that never gets ready is killed at its deadline, and the failure names the
         /// step and keeps the console log.
