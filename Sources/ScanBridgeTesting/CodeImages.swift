@@ -51,17 +51,21 @@ package enum CodeImages {
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw GeneratorFailed(description: "\(tool) is missing: run scripts/deps.sh")
         }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: tool)
-        child.arguments = arguments
-        let errors = Pipe()
-        child.standardError = errors
-        child.standardOutput = FileHandle.nullDevice
-        try child.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
+        // What it says goes to a file, not a pipe that could fill up and stall it.
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("code-image-\(UUID().uuidString.prefix(8)).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let child = try Process.launch(URL(fileURLWithPath: tool), arguments: arguments, appendingTo: errors.path)
+        let said = { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+        do {
+            // These callers are synchronous (a frame drawn in a closure): the thread waits, as waitUntilExit would.
+            try blockUntil("\(tool) to draw \(arguments.joined(separator: " "))", timeout: .seconds(30)) { !child.isRunning }
+        } catch {
+            kill(child.processIdentifier, SIGKILL)
+            throw GeneratorFailed(description: "\(error): \(said())")
+        }
         guard child.terminationStatus == 0 else {
-            throw GeneratorFailed(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: said, as: UTF8.self))")
+            throw GeneratorFailed(description: "\(tool) \(arguments.joined(separator: " ")): \(said())")
         }
     }
 }

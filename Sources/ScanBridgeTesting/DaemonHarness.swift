@@ -92,16 +92,14 @@ package final class DaemonHarness: Sendable {
                 .merging(["NOTIFY_SOCKET": readiness.path]) { $1 },
             appendingTo: logPath)
         process.withLock { $0 = child }
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if readiness.receive().contains(where: { $0.split(separator: "\n").contains("READY=1") }) { return }
+        try await waitUntil("scanbridged to say READY=1 on \(socketPath); its log:\n\(self.log)", timeout: timeout) {
+            if readiness.receive().contains(where: { $0.split(separator: "\n").contains("READY=1") }) { return true }
             guard child.isRunning else {
                 process.withLock { $0 = nil }
                 throw Failure(description: "scanbridged exited with status \(child.terminationStatus):\n\(self.log)")
             }
-            try await Task.sleep(for: .milliseconds(5))
+            return false
         }
-        throw Failure(description: "scanbridged was not ready on \(socketPath) within \(timeout):\n\(self.log)")
     }
 
     /// The running daemon's process id.
@@ -114,13 +112,11 @@ package final class DaemonHarness: Sendable {
     package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
         guard let child = process.withLock({ $0 }) else { throw Failure(description: "the daemon is not running") }
         if child.isRunning { kill(child.processIdentifier, signal) }
-        let deadline = ContinuousClock.now + timeout
-        while child.isRunning {
-            guard ContinuousClock.now < deadline else {
-                kill(child.processIdentifier, SIGKILL)
-                throw Failure(description: "scanbridged did not stop within \(timeout) of signal \(signal)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        do {
+            try await waitUntil("scanbridged to exit on signal \(signal)", timeout: timeout) { !child.isRunning }
+        } catch {
+            kill(child.processIdentifier, SIGKILL)
+            throw error
         }
         process.withLock { $0 = nil }
         return child.terminationStatus

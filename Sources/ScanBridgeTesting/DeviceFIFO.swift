@@ -24,25 +24,27 @@ package final class DeviceFIFO: Sendable {
     /// end a read in the middle.
     package func write(_ bytes: [UInt8], within seconds: Double = 20) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        var fd: Int32 = -1
-        while fd < 0 {
-            fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            if fd < 0 {
-                guard errno == ENXIO, ContinuousClock.now < deadline else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                try await Task.sleep(for: .milliseconds(20))  // no reader yet
-            }
+        let fd = try await waitFor("a reader to open \(path)", timeout: .seconds(seconds)) { () throws -> Int32? in
+            let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd < 0 else { return fd }
+            guard errno == ENXIO else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return nil  // no reader yet
         }
         defer { close(fd) }
         _ = ctest_set_pipe_size(fd, Int32(min(bytes.count + 4096, 1 << 20)))
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else {
-                guard errno == EAGAIN, ContinuousClock.now < deadline else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                try await Task.sleep(for: .milliseconds(5))  // full until the reader reads
+        try await waitUntil("the reader of \(path) to take \(bytes.count) bytes",
+                            timeout: max(deadline - ContinuousClock.now, .zero)) {
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    offset += written
+                    continue
+                }
+                guard errno == EAGAIN else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                return false  // full until the reader reads
             }
+            return true
         }
     }
 }

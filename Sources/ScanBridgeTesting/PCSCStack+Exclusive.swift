@@ -25,13 +25,17 @@ package final class ExclusiveHold: Sendable {
             URL(fileURLWithPath: "/usr/bin/perl"), arguments: ["-e", Self.script, reader],
             environment: ProcessInfo.processInfo.environment.merging(stack.environment) { $1 }, appendingTo: logPath)
         process = Mutex(child)
-        let deadline = ContinuousClock.now + timeout
-        while !log.contains("held") {
-            guard child.isRunning, ContinuousClock.now < deadline else {
-                release()
-                throw PCSCStack.Unavailable(description: "could not hold \(reader) exclusively: \(log)")
+        do {
+            try await waitUntil("a second client to hold \(reader) exclusively; its log: \(log)", timeout: timeout) {
+                if log.contains("held") { return true }
+                guard child.isRunning else {
+                    throw PCSCStack.Unavailable(description: "could not hold \(reader) exclusively: \(log)")
+                }
+                return false
             }
-            try await Task.sleep(for: .milliseconds(10))
+        } catch {
+            release()
+            throw error
         }
     }
 

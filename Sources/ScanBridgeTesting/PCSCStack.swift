@@ -100,21 +100,25 @@ package final class PCSCStack: Sendable {
                         directory.path, config],
             appendingTo: logPath)
         process.withLock { $0 = child }
-        let deadline = ContinuousClock.now + timeout
-        while !Self.accepts(socketPath) {
+        try await waitUntil("pcscd to serve \(socketPath); its log:\n\(self.log)", timeout: timeout) {
+            if Self.accepts(socketPath) { return true }
             guard child.isRunning else {
                 throw Unavailable(description: "pcscd exited with status \(child.terminationStatus):\n\(self.log)")
             }
-            guard ContinuousClock.now < deadline else { throw Unavailable(description: "pcscd did not serve \(socketPath):\n\(self.log)") }
-            try await Task.sleep(for: .milliseconds(10))
+            return false
         }
     }
 
     /// Stops pcscd with `signal` (SIGKILL for a crash) and waits until it is gone.
-    package func stop(signal: Int32 = SIGTERM) async throws {
+    package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws {
         guard let child = process.withLock({ $0 }) else { return }
         if child.isRunning { kill(child.processIdentifier, signal) }
-        while child.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        do {
+            try await waitUntil("pcscd to exit on signal \(signal)", timeout: timeout) { !child.isRunning }
+        } catch {
+            kill(child.processIdentifier, SIGKILL)
+            throw error
+        }
         process.withLock { $0 = nil }
     }
 

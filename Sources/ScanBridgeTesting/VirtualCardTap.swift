@@ -115,8 +115,18 @@ package final class VirtualCardTap: Sendable {
     private func start(_ card: VirtualCard, after previous: VirtualCardTap?) {
         let thread = Thread { [self] in
             if let previous {
-                // This thread's own time: waiting here blocks no task.
-                while !previous.hasLeft(since: Self.handOver) { usleep(10_000) }
+                // This thread's own time: waiting here blocks no task. A previous card vpcd
+                // never lets go of leaves this one out of the field, and the test's wait for its
+                // event fails.
+                do {
+                    try blockUntil("vpcd to let the previous card on port \(port) go", timeout: .seconds(30)) {
+                        previous.hasLeft(since: Self.handOver)
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("VirtualCardTap: \(error)\n".utf8))
+                    phase.withLock { $0 = .closed(.now) }
+                    return
+                }
                 if isGone { return }  // removed before it reached the reader
                 do { try connect() } catch {
                     FileHandle.standardError.write(Data("VirtualCardTap: \(error)\n".utf8))

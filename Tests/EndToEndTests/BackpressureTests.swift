@@ -7,7 +7,7 @@ import Testing
 
 /// A client that stops reading costs a bounded queue, never slows the others, and is told
 /// how many events it missed so it can catch up with `since`.
-@Suite("Backpressure end to end")
+@Suite("Backpressure end to end", .timeLimit(.minutes(5)))
 struct BackpressureTests {
     @Test func stalledSubscriberNextToAReadingOne() async throws {
         let total = 10_000
@@ -34,6 +34,7 @@ struct BackpressureTests {
             }
             return seqs
         }
+        defer { received.cancel() }  // should the injections fail, the reading task stops too
         let injector = try await daemon.connect()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
@@ -47,14 +48,14 @@ struct BackpressureTests {
         }
         // Cancelling the wait cancels the reading task too, so a missing event fails the test
         // instead of leaving it waiting for ever.
-        let seqs = try await within(60, "the reading subscriber's events") {
+        let seqs = try await within("the reading subscriber's events", timeout: .seconds(60)) {
             await withTaskCancellationHandler { await received.value } onCancel: { received.cancel() }
         }
         #expect(seqs == Set(1...UInt64(total)), "the reading subscriber got every event")
 
         // Now the stalled client reads: what was queued, then one overflow notice.
         try await stalled.startReading()
-        let (lastSeq, dropped) = try await within(60, "the overflow notice") { () async throws -> (UInt64, Int64?) in
+        let (lastSeq, dropped) = try await within("the overflow notice", timeout: .seconds(60)) { () async throws -> (UInt64, Int64?) in
             var lastSeq: UInt64 = 0
             var lines = stalled.lines.makeAsyncIterator()
             while let line = await lines.next() {
@@ -73,7 +74,7 @@ struct BackpressureTests {
 
         // It catches up with since: every later event, once, in order.
         try await stalled.send(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{"since":\#(lastSeq)}}"#)
-        let expected = try await within(60, "the catch-up replay") { () async throws -> UInt64 in
+        let expected = try await within("the catch-up replay", timeout: .seconds(60)) { () async throws -> UInt64 in
             var expected = lastSeq + 1
             var lines = stalled.lines.makeAsyncIterator()
             while expected <= UInt64(total), let line = await lines.next() {
@@ -94,7 +95,7 @@ struct BackpressureTests {
 
 /// Many clients coming and going at once: every one is served, and each leaves nothing
 /// behind in the daemon (no file descriptor, no subscription).
-@Suite("Many clients end to end")
+@Suite("Many clients end to end", .timeLimit(.minutes(5)))
 struct ManyClientsTests {
     @Test func fiftyClientsComeAndGo() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -117,15 +118,17 @@ struct ManyClientsTests {
         // the second must leave the daemon with no more files open than the first did.
         try await round("a")
         var before = openFiles()
-        while true {  // until the first round's sockets are all closed
+        try await waitUntil("the first round's sockets to close (open files: \(before))", timeout: .seconds(30)) {
+            // Settled is the same count 200 ms apart: the interval is the measure, there is no event to wait for.
             try await Task.sleep(for: .milliseconds(200))
             let now = openFiles()
-            if now == before { break }
-            before = now
+            defer { before = now }
+            return now == before
         }
         try await round("b")
-        let settled = await eventually { openFiles() <= before }
-        #expect(settled, "every connection's socket was closed")
+        try await waitUntil("every connection's socket to close (open files: \(openFiles()), before: \(before))") {
+            openFiles() <= before
+        }
         let client = try await daemon.connect()
         let recent = try await client.call("events.recent", ["limit": 1000])
         #expect(recent["events"]?.arrayValue?.count == 1000)
@@ -137,7 +140,7 @@ struct ManyClientsTests {
 /// A client that sends requests and reads no answers is not read from until it does: its
 /// answers wait (bounded), and every request gets exactly one answer (a burst past the
 /// pending limit is answered `-32005`, as docs/protocol.md says), none is lost.
-@Suite("Unread answers end to end")
+@Suite("Unread answers end to end", .timeLimit(.minutes(5)))
 struct UnreadAnswersTests {
     @Test func requestsWaitForTheClientToRead() async throws {
         let daemon = try await startDaemon([], config: "server:\n  pending_requests: 16\n")
@@ -148,9 +151,11 @@ struct UnreadAnswersTests {
         let sender = Task {
             for id in 1...total { try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"bridge.hello"}"#) }
         }
+        // A deliberate quiet interval: the sends pile up unread until both socket buffers are
+        // full; nothing signals that moment, and reading early only tests less.
         try await Task.sleep(for: .milliseconds(300))
         try await raw.startReading()
-        let ids = try await within(60, "every answer") { () async throws -> Set<Int64> in
+        let ids = try await within("every answer", timeout: .seconds(60)) { () async throws -> Set<Int64> in
             var ids = Set<Int64>()
             var lines = raw.lines.makeAsyncIterator()
             while ids.count < total, let line = await lines.next() {
@@ -164,7 +169,7 @@ struct UnreadAnswersTests {
             }
             return ids
         }
-        try await sender.value
+        try await within("the sender to finish") { try await sender.value }
         #expect(ids == Set(1...Int64(total)))
         await raw.close()
     }

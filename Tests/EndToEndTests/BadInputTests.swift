@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// Every error code of docs/protocol.md, and bad input that must not close the connection.
-@Suite("Bad input end to end")
+@Suite("Bad input end to end", .timeLimit(.minutes(5)))
 struct BadInputTests {
     @Test func malformedLinesGetErrorsAndTheConnectionStays() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -142,7 +142,7 @@ struct BadInputTests {
         let answer = try await raw.nextJSON()
         #expect(answer.errorCode == -32600)
         #expect(answer["error"]?["message"]?.stringValue?.contains("too large") == true)
-        try await within(10, "the connection to close") {
+        try await within("the connection to close", timeout: .seconds(10)) {
             var lines = raw.lines.makeAsyncIterator()
             while await lines.next() != nil {}
         }
@@ -162,7 +162,7 @@ struct BadInputTests {
 }
 
 /// Garbage of every kind on one connection: the daemon answers what it must and keeps serving.
-@Suite("Garbage end to end")
+@Suite("Garbage end to end", .timeLimit(.minutes(5)))
 struct GarbageTests {
     @Test func randomLinesNeverStopTheDaemon() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -185,7 +185,7 @@ struct GarbageTests {
         }
         for line in lines { try await raw.send(line + [0x0A]) }
         try await raw.send(#"{"jsonrpc":"2.0","id":"alive","method":"bridge.hello"}"#)
-        let alive = try await within(30, "the answer after the garbage") { () async throws -> Bool in
+        let alive = try await within("the answer after the garbage", timeout: .seconds(30)) { () async throws -> Bool in
             var iterator = raw.lines.makeAsyncIterator()
             while let line = await iterator.next() {
                 if line.contains("\"alive\"") { return line.contains("\"scanbridge\"") }

@@ -3,7 +3,7 @@ import ScanBridgeTesting
 import Testing
 
 /// The `scanbridge` CLI against the real daemon, run as a person would.
-@Suite("Command line end to end")
+@Suite("Command line end to end", .timeLimit(.minutes(5)))
 struct CommandLineTests {
     @Test func devicesInjectCallAndMock() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -45,7 +45,7 @@ struct CommandLineTests {
         _ = try await client.inject(device: "mock:till-1", text: "4006381333931")
         let watch = try Spawned(
             "scanbridge", ["watch", "--since", "0", "--json", "--socket", daemon.socketPath])
-        let line = try await within(20, "watch's first line") { try await watch.firstLine() }
+        let line = try await watch.firstLine(timeout: .seconds(20))
         #expect(line.contains("4006381333931"))
         watch.interrupt()
         await client.close()

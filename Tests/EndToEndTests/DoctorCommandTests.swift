@@ -4,7 +4,7 @@ import ScanBridgeTesting
 import Testing
 
 /// `scanbridge doctor` against a real private pcscd with vpcd readers and a real daemon.
-@Suite("scanbridge doctor", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+@Suite("scanbridge doctor", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
 struct DoctorCommandTests {
     /// Runs `scanbridge doctor` against `stack`'s pcscd, with a `/proc/modules` of `modules`.
     static func doctor(_ stack: PCSCStack, socket: String, modules: String = "", json: Bool = false) async throws -> CommandResult {

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// seq is gap-free and durable: restarts, `since` replays, and kill -9 lose nothing answered.
-@Suite("Durability end to end")
+@Suite("Durability end to end", .timeLimit(.minutes(5)))
 struct DurabilityTests {
     @Test func restartThenReplaySince() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -52,11 +52,9 @@ struct DurabilityTests {
                 }
             }
         }
-        try await within(30, "200 answered injects") {
-            while answered.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(2)) }
-        }
+        try await waitUntil("200 answered injects", timeout: .seconds(30)) { answered.withLock { $0.count } >= 200 }
         try await daemon.crash()
-        await injectors.value
+        try await within("the injectors to stop after the crash") { await injectors.value }
         await client.close()
         let before = answered.value
 
@@ -83,7 +81,7 @@ struct DurabilityTests {
 }
 
 /// Retention drops old events; a replay from before them says so with `events.gap`.
-@Suite("Retention end to end")
+@Suite("Retention end to end", .timeLimit(.minutes(5)))
 struct RetentionTests {
     @Test func replayFromBeforeRetentionReportsAGap() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "journal:\n  retention_events: 5\n")

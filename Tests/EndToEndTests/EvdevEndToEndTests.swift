@@ -7,7 +7,7 @@ import Testing
 
 /// The keyboard-wedge driver in the real daemon, fed recorded `input_event` streams through
 /// FIFOs named with `--device evdev:PATH` (the driver reads a FIFO as it reads a device node).
-@Suite("Keyboard-wedge scanners end to end")
+@Suite("Keyboard-wedge scanners end to end", .timeLimit(.minutes(5)))
 struct EvdevEndToEndTests {
     /// A FIFO, and a daemon reading it with `settings`.
     struct Bench {
@@ -21,8 +21,8 @@ struct EvdevEndToEndTests {
             daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(fifo.path)\(settings)"])
             client = try await daemon.connect()
             // The driver reports the device from its own thread, just after the daemon is ready.
-            _ = try await within(20, "the evdev device ready") { [client] in
-                while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
+            try await waitUntil("the evdev device ready", timeout: .seconds(20)) { [client] in
+                try await client.devices().first?.state == .ready
             }
             _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
             notifications = client.notifications.makeAsyncIterator()
@@ -153,17 +153,12 @@ struct EvdevEndToEndTests {
         let path = folder.appendingPathComponent("later").path
         let daemon = try await startDaemon(["--drivers", "evdev", "--device", "evdev:\(path)"])
         let client = try await daemon.connect()
-        let missing = try await within(20, "the device in error") {
-            while true {
-                if let device = try await client.devices().first, device.state == .error { return device }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        let missing = try await waitFor("the device in error", timeout: .seconds(20)) {
+            try await client.devices().first { $0.state == .error }
         }
         #expect(missing.error?.contains("No such file or directory") == true, "\(missing.error ?? "")")
         #expect(mkfifo(path, 0o600) == 0)
-        _ = try await within(20, "the device ready") {
-            while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        try await waitUntil("the device ready", timeout: .seconds(20)) { try await client.devices().first?.state == .ready }
         await client.close()
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The file camera in the real daemon (`--device file-camera:DIR`): frames drawn by
 /// qrencode and zint, decoded by zbar, de-duplicated, and resolved by the handlers.
-@Suite("File camera end to end")
+@Suite("File camera end to end", .timeLimit(.minutes(5)))
 struct FileCameraEndToEndTests {
     /// A folder of frames made by `draw`, put in place at once (the camera waits for it:
     /// the daemon can be set up first).
@@ -48,11 +48,8 @@ struct FileCameraEndToEndTests {
     @Test func aMissingFolderIsAnErrorAndABadSettingStopsTheStart() async throws {
         let daemon = try await startDaemon(["--drivers", "file-camera", "--device", "file-camera:/nonexistent/frames"])
         let client = try await daemon.connect()
-        let device = try await within(20, "the camera in error") {
-            while true {
-                if let device = try await client.devices().first, device.state == .error { return device }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        let device = try await waitFor("the camera in error", timeout: .seconds(20)) {
+            try await client.devices().first { $0.state == .error }
         }
         #expect(device.error?.contains("/nonexistent/frames does not exist") == true)
         await client.close()

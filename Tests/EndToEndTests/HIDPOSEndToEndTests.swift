@@ -7,15 +7,13 @@ import Testing
 /// The HID POS driver in the real daemon, fed 64-byte scanned-data reports through a FIFO
 /// named with `--device hidpos:PATH` (a FIFO has no report descriptor: the driver reads the
 /// common layout, the one real descriptors are tested against in HIDReportDescriptorTests).
-@Suite("HID POS scanners end to end")
+@Suite("HID POS scanners end to end", .timeLimit(.minutes(5)))
 struct HIDPOSEndToEndTests {
     @Test func reportsBecomeResolvedEventsWithTheirSymbology() async throws {
         let fifo = try DeviceFIFO(name: "hidraw")
         let daemon = try await startDaemon(["--drivers", "hidpos", "--device", "hidpos:\(fifo.path)"])
         let client = try await daemon.connect()
-        _ = try await within(20, "the hidpos device ready") {
-            while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await waitUntil("the hidpos device ready", timeout: .seconds(20)) { try await client.devices().first?.state == .ready }
         _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
         var notifications = client.notifications.makeAsyncIterator()
 

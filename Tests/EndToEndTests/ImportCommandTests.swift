@@ -4,7 +4,7 @@ import ScanBridgeTesting
 import Testing
 
 /// `scanbridge lookup`, `products|orders import`, `cards`, `customers` against the real daemon.
-@Suite("Import, lookup, cards and customers commands end to end")
+@Suite("Import, lookup, cards and customers commands end to end", .timeLimit(.minutes(5)))
 struct ImportCommandTests {
     static let catalog = """
         name,price,sku,barcode,trackStock,quantity
@@ -144,21 +144,12 @@ struct ImportCommandTests {
         let socket = ["--socket", daemon.socketPath]
         let arm = try Spawned("scanbridge", ["cards", "arm", "rCleo", "--device", "mock:door", "--timeout", "20"] + socket)
         let client = try await daemon.connect()
-        // Tap until the arm takes a tap: taps before it is armed only find an unknown card.
-        let result = try await within(30, "cards arm to take a tap") {
-            try await withThrowingTaskGroup(of: CommandResult?.self) { group in
-                group.addTask { try await arm.finish() }
-                group.addTask {
-                    while true {
-                        _ = try await client.inject(device: "mock:door", uid: "04556677")
-                        try await Task.sleep(for: .milliseconds(200))
-                    }
-                }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                return try #require(first)
-            }
+        // Tapped once the command says the reader is armed: a tap before that finds an unknown card.
+        try await waitUntil("cards arm to ask for a tap; it said: \(arm.errors)", timeout: .seconds(30)) {
+            arm.errors.contains("Tap the card")
         }
+        _ = try await client.inject(device: "mock:door", uid: "04556677")
+        let result = try await arm.finish(timeout: .seconds(30))
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.hasPrefix("linked ") && result.out.contains("(04:55:66:77) to wallet rCleo"), "\(result.out)")
         #expect(result.err.contains("Tap the card on the reader mock:door"))

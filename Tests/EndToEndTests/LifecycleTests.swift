@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// Starting and stopping: stale sockets, a live daemon already there, signals.
-@Suite("Daemon lifecycle")
+@Suite("Daemon lifecycle", .timeLimit(.minutes(5)))
 struct LifecycleTests {
     @Test func staleSocketFromACrashIsReclaimed() async throws {
         let daemon = try await startDaemon(["--mock", "nfc"])
@@ -58,7 +58,7 @@ struct LifecycleTests {
         try await raw.send(#"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"4006381333931"}}"#)
         try await raw.send(#"{"jsonrpc":"2.0","id":2,"method":"devices.list"}"#)
         try await raw.finishSending()
-        let ids = try await within(20, "both answers, then the close") { () async -> [Int64] in
+        let ids = try await within("both answers, then the close", timeout: .seconds(20)) { () async -> [Int64] in
             var ids: [Int64] = []
             for await line in raw.lines {
                 if let id = (try? JSONValue(parsing: Array(line.utf8)))?["id"]?.intValue { ids.append(id) }

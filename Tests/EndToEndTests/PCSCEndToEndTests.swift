@@ -8,7 +8,7 @@ import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
 /// `VirtualCard`, events read from the real daemon's socket.
-@Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+@Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
 struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let reader = "pcsc:Virtual_PCD_00_00"
@@ -30,26 +30,25 @@ struct PCSCEndToEndTests {
     }
 
     static func waitForReaders(_ client: ScanBridgeClient, count: Int, state: Device.State = .ready) async throws -> [Device] {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            let devices = try await client.devices().filter { $0.driver == "pcsc" }
-            if devices.count == count, devices.allSatisfy({ $0.state == state }) { return devices }
-            try await Task.sleep(for: .milliseconds(20))
+        var have: [Device] = []
+        return try await waitFor("\(count) pcsc readers \(state.rawValue); have \(have)", timeout: .seconds(20)) {
+            have = try await client.devices()
+            let devices = have.filter { $0.driver == "pcsc" }
+            return devices.count == count && devices.allSatisfy({ $0.state == state }) ? devices : nil
         }
-        throw TimedOut(what: "\(count) pcsc readers \(state.rawValue); have \(try await client.devices())")
     }
 
     /// The next scan event; fails after 30 s instead of waiting forever for a tap that was missed.
     static func nextScan(_ notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> ScanEvent {
-        try #require(try await next("scan", from: &notifications, seconds: 30).scanEvent())
+        try #require(try await next("scan", from: &notifications, timeout: .seconds(30)).scanEvent())
     }
 
     /// The next `device.changed` notification that puts a device in `state` (earlier ones are skipped).
     static func nextChange(to state: Device.State, from notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> Device {
-        while true {
-            let device = try #require(try await next("device.changed", from: &notifications).device())
-            if device.state == state { return device }
+        let change = try await next("device.changed", from: &notifications, where: "the device is \(state.rawValue)") {
+            (try? $0.device())?.state == state
         }
+        return try #require(try change.device())
     }
 
     @Test func eachTapIsOneEventWithUIDCardTypeAndNDEF() async throws {
@@ -116,11 +115,11 @@ struct PCSCEndToEndTests {
             return nil
         }
         let busy = try VirtualCardTap(slow, port: stack.readerPorts[1])
-        #expect(await eventually(timeout: .seconds(20)) { busy.received.withLock { !$0.isEmpty } })
+        try await waitUntil("the slow card's first APDU", timeout: .seconds(20)) { busy.received.withLock { !$0.isEmpty } }
         first.remove()
         let again = try VirtualCardTap(card, port: stack.readerPorts[0])
         // pcscd powered the card up: it saw the reader empty, then this card, while the driver was busy.
-        #expect(await eventually(timeout: .seconds(20)) { again.controlCodes.withLock { $0.contains(1) } })
+        try await waitUntil("pcscd to power the card put back up", timeout: .seconds(20)) { again.controlCodes.withLock { $0.contains(1) } }
         gate.open()
 
         let events = [try await Self.nextScan(&notifications), try await Self.nextScan(&notifications)]
@@ -134,12 +133,11 @@ struct PCSCEndToEndTests {
 
     /// One reader in `state`; fails after 20 s.
     static func waitForReader(_ id: String, _ client: ScanBridgeClient, state: Device.State) async throws -> Device {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if let device = try await client.devices().first(where: { $0.id == id && $0.state == state }) { return device }
-            try await Task.sleep(for: .milliseconds(20))
+        var have: [Device] = []
+        return try await waitFor("\(id) \(state.rawValue); have \(have)", timeout: .seconds(20)) {
+            have = try await client.devices()
+            return have.first { $0.id == id && $0.state == state }
         }
-        throw TimedOut(what: "\(id) \(state.rawValue); have \(try await client.devices())")
     }
 
     /// A reader another PC/SC client holds with SCARD_SHARE_EXCLUSIVE is `busy`, `ready` once
@@ -256,7 +254,7 @@ struct PCSCEndToEndTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-leftover-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let owner = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
-        while owner.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("/bin/true to exit") { !owner.isRunning }
         try "\(owner.processIdentifier) 0".write(to: folder.appendingPathComponent("owner"), atomically: false, encoding: .utf8)
         let daemon = try Process.run(URL(fileURLWithPath: "/usr/bin/perl"), arguments: ["-e", "sleep 30", folder.path])
         try "\(daemon.processIdentifier)\n".write(to: folder.appendingPathComponent("pcscd.pid"), atomically: false, encoding: .utf8)
@@ -264,7 +262,7 @@ struct PCSCEndToEndTests {
         let stack = try await PCSCStack()
         // Gone or a zombie: its command line is empty then.
         let commandLine = { (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/cmdline")).readToEnd()) ?? nil }
-        #expect(await eventually(timeout: .seconds(20)) { commandLine()?.isEmpty ?? true }, "the leftover pcscd was killed")
+        try await waitUntil("the leftover pcscd to be killed", timeout: .seconds(20)) { commandLine()?.isEmpty ?? true }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "its folder was removed")
         #expect(FileManager.default.fileExists(atPath: stack.directory.path), "a live stack is kept")
     }
@@ -301,8 +299,10 @@ private final class Gate: Sendable {
 
     func open() { isOpen.withLock { $0 = true } }
 
+    /// Blocks the card's serving thread until the test opens the gate, or a minute passes
+    /// (a test that fails before opening it does not leave the thread blocked for ever).
     func waitUntilOpen() {
-        while !isOpen.withLock({ $0 }) { usleep(5_000) }
+        try? blockUntil("the test to open the gate", timeout: .seconds(60)) { isOpen.withLock { $0 } }
     }
 }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Beep and LED after a tap's resolution, through the real daemon, pcscd and vpcd: vpcd
 /// passes the reader's `FF 00 40` command on to the virtual card, which records it.
-@Suite("PC/SC reader feedback end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"))
+@Suite("PC/SC reader feedback end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
 struct PCSCFeedbackTests {
     static let ledCommand: [UInt8] = [0xFF, 0x00, 0x40]
     static let green: [UInt8] = [0xFF, 0x00, 0x40, 0xA0, 0x04, 0x03, 0x01, 0x01, 0x01]
@@ -20,9 +20,10 @@ struct PCSCFeedbackTests {
 
     /// Waits until `tap`'s card received a LED command; returns the LED commands so far.
     static func ledCommands(on tap: VirtualCardTap) async throws -> [[UInt8]] {
-        let arrived = await eventually(timeout: .seconds(20)) { !tap.received(startingWith: ledCommand).isEmpty }
-        try #require(arrived, "no LED command reached the card; it received \(tap.received.withLock { $0 })")
-        return tap.received(startingWith: ledCommand)
+        try await waitFor("a LED command at the card; it received \(tap.received.withLock { $0 })", timeout: .seconds(20)) {
+            let commands = tap.received(startingWith: ledCommand)
+            return commands.isEmpty ? nil : commands
+        }
     }
 
     @Test func identifiedGetsGreenUnknownAndBlockedGetRed() async throws {

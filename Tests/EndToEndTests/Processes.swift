@@ -11,13 +11,14 @@ struct CommandResult {
 
 /// Runs one of the built products (or a system command, with `prefix`) to completion.
 func run(_ product: String, _ arguments: [String], prefix: [String] = []) async throws -> CommandResult {
-    let spawned = try Spawned(product, arguments, prefix: prefix)
-    return try await within(60, "\(product) \(arguments.joined(separator: " "))") { try await spawned.finish() }
+    try await Spawned(product, arguments, prefix: prefix).finish(timeout: .seconds(60))
 }
 
 /// A child process whose output is collected in files (no pipe can fill up and stall it).
 final class Spawned: Sendable {
     private let process: Process
+    /// The command line, for what a wait was for.
+    private let command: String
     private let outPath: String
     private let errPath: String
 
@@ -34,6 +35,7 @@ final class Spawned: Sendable {
         errPath = folder.appendingPathComponent("err").path
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        self.command = command.joined(separator: " ")
         process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
@@ -48,19 +50,22 @@ final class Spawned: Sendable {
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: outPath).deletingLastPathComponent().path)
     }
 
-    func finish() async throws -> CommandResult {
-        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+    /// Waits for the process to exit and returns what it printed; fails after `timeout`.
+    func finish(timeout: Duration = .seconds(60)) async throws -> CommandResult {
+        try await waitUntil("\(command) to exit; its errors so far: \(read(errPath))", timeout: timeout) { !process.isRunning }
         return CommandResult(status: process.terminationStatus, out: read(outPath), err: read(errPath))
     }
 
-    /// The first complete line of standard output.
-    func firstLine() async throws -> String {
-        while true {
+    /// The first complete line of standard output, once there is one; fails after `timeout`.
+    func firstLine(timeout: Duration = .seconds(20)) async throws -> String {
+        try await waitFor("a first line from \(command); its errors so far: \(read(errPath))", timeout: timeout) {
             let text = read(outPath)
-            if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
-            try await Task.sleep(for: .milliseconds(5))
+            return text.firstIndex(of: "\n").map { String(text[..<$0]) }
         }
     }
+
+    /// What the process has written to standard error so far.
+    var errors: String { read(errPath) }
 
     /// Kills the process at once (a handler plugin that crashes).
     func killNow() {

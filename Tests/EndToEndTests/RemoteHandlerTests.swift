@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Out-of-process handlers: `handlers.register` and `handler.resolve`, through the socket.
-@Suite("Out-of-process handlers end to end")
+@Suite("Out-of-process handlers end to end", .timeLimit(.minutes(5)))
 struct RemoteHandlerTests {
     /// The repository's root, where `examples/` lives.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -19,7 +19,7 @@ struct RemoteHandlerTests {
             "/usr/bin/env", "python3", Self.root.appendingPathComponent("examples/loyalty_handler.py").path,
             "--socket", daemon.socketPath,
         ])
-        #expect(try await within(20, "the example to register") { try await plugin.firstLine() }.hasPrefix("registered as h"))
+        #expect(try await plugin.firstLine(timeout: .seconds(20)).hasPrefix("registered as h"), "the example registered")
         let client = try await daemon.connect()
         #expect(try await client.call("bridge.hello")["handlers"]?.arrayValue?.first == "loyalty", "priority 10 goes first")
 
@@ -32,7 +32,7 @@ struct RemoteHandlerTests {
         #expect(try await client.inject(device: "mock:till", text: "5901234123457").resolution.handler == "product-lookup")
 
         plugin.killNow()
-        try await eventuallyTrue("the handler to be unregistered") {
+        try await waitUntil("the handler to be unregistered") {
             try await client.call("bridge.hello")["handlers"]?.arrayValue?.contains("loyalty") == false
         }
         let after = try await client.inject(device: "mock:till", text: "LOYALTY-0042", symbology: "code-128")
@@ -50,7 +50,7 @@ struct RemoteHandlerTests {
         plugin.setRequestHandler { request in
             // Answers only once all four requests are in: asked one at a time, each would time out.
             asked.value.withLock { $0 += 1 }
-            while asked.value.withLock({ $0 }) < 4 { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil("all four requests to reach the handler") { asked.value.withLock { $0 } >= 4 }
             return .value(["status": "found", "text": request.params["event"]?["text"] ?? .null])
         }
         _ = try await plugin.call("handlers.register", ["name": "batch-plugin", "match": ["kinds": ["barcode"]], "priority": 5])
@@ -58,7 +58,7 @@ struct RemoteHandlerTests {
         try await raw.send("[" + (1...4).map {
             #"{"jsonrpc":"2.0","id":\#($0),"method":"scan.inject","params":{"device":"mock:till","text":"B\#($0)"}}"#
         }.joined(separator: ",") + "]")
-        let answers = try #require(try await within(60, "the batch's answers") { try await raw.nextJSON() }.arrayValue)
+        let answers = try #require(try await raw.nextJSON(timeout: .seconds(60)).arrayValue)
         #expect(answers.map { $0["result"]?["event"]?["resolution"]?["status"] } == Array(repeating: "found", count: 4))
         #expect(answers.map { $0["result"]?["event"]?["text"] } == ["B1", "B2", "B3", "B4"])
         await raw.close()
@@ -70,6 +70,7 @@ struct RemoteHandlerTests {
         let plugin = try await daemon.connect()
         plugin.setRequestHandler { request in
             switch request.params["event"]?["text"]?.stringValue {
+            // A handler that answers after the daemon's 1.5 s timeout: the time passing is the point.
             case "SLOW": try await Task.sleep(for: .seconds(5)); return .emptyObject
             case "GARBAGE": return .value(.array([1, 2]))
             case "NOSTATUS": return .value(["member": "x"])
@@ -105,14 +106,4 @@ struct RemoteHandlerTests {
         await plugin.close()
         await client.close()
     }
-}
-
-/// Polls `condition` until it holds, failing after `seconds`.
-func eventuallyTrue(_ what: String, seconds: Double = 10, _ condition: @escaping @Sendable () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TimedOut(what: what)
 }

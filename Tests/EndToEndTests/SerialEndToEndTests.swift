@@ -11,16 +11,14 @@ import Testing
 /// One test at a time: the kernel gives a closed pty's number to the next one opened, and a
 /// daemon reopens a named device that went away (as it should a replugged `ttyACM0`), so a
 /// daemon whose pty was closed would read the next test's.
-@Suite("Serial scanners end to end", .serialized)
+@Suite("Serial scanners end to end", .serialized, .timeLimit(.minutes(5)))
 struct SerialEndToEndTests {
     /// A daemon reading `pty` with `settings`, its device ready (in raw mode), subscribed to
     /// barcodes. Keep the harness: the daemon is killed when it goes.
     static func start(_ pty: PseudoTerminal, settings: String = "") async throws -> (DaemonHarness, ScanBridgeClient) {
         let daemon = try await startDaemon(["--drivers", "serial", "--device", "serial:\(pty.path)\(settings)"])
         let client = try await daemon.connect()
-        _ = try await within(20, "the serial device ready") {
-            while try await client.devices().first?.state != .ready { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await waitUntil("the serial device ready", timeout: .seconds(20)) { try await client.devices().first?.state == .ready }
         _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
         return (daemon, client)
     }
@@ -37,7 +35,7 @@ struct SerialEndToEndTests {
 
         #expect(pty.send("4006381333931\r\n]C1010950600013435210ABC1\u{1D}17251231\r") > 0)
         pty.send("5901234")
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(for: .milliseconds(20))  // pacing the scanner: a pause mid-read
         pty.send("123457\n")
         var notifications = client.notifications.makeAsyncIterator()
         var scans: [ScanEvent] = []
@@ -73,9 +71,7 @@ struct SerialEndToEndTests {
         var notifications = client.notifications.makeAsyncIterator()
         #expect(try await next("scan", from: &notifications).scanEvent()?.text == "4006381333931")
         pty.close()
-        _ = try await within(20, "the device gone") {
-            while try await client.devices().first?.state == .ready { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await waitUntil("the device gone", timeout: .seconds(20)) { try await client.devices().first?.state != .ready }
         #expect(try await client.devices().first?.state != .ready)
         #expect(daemon.log.contains("dropped 10001 bytes"))
         await client.close()

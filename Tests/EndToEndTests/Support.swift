@@ -19,41 +19,26 @@ func startDaemon(_ arguments: [String] = [], config: String? = nil) async throws
     return harness
 }
 
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
+/// The connection closed while a test waited for something on it.
+struct ConnectionClosed: Error, CustomStringConvertible {
+    let awaited: String
+    var description: String { "the connection closed while waiting for \(awaited)" }
 }
 
-/// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
-func within<T: Sendable>(_ seconds: Double = 20, _ what: String, _ body: @escaping @Sendable () async throws -> T)
-    async throws -> T
-{
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        guard let first = try await group.next(), let value = first else {
-            group.cancelAll()
-            throw TimedOut(what: what)
-        }
-        group.cancelAll()
-        return value
-    }
-}
-
-/// Reads notifications until one with `method` arrives (others are skipped); fails after
-/// `seconds` instead of waiting forever for a notification that never comes.
+/// Reads notifications until one with `method` arrives (others are skipped), and when given
+/// `condition` (said in words by `what`), one it accepts; fails after `timeout` instead of
+/// waiting forever for a notification that never comes.
 func next(
-    _ method: String, from iterator: inout AsyncStream<ClientNotification>.Iterator, seconds: Double = 20
+    _ method: String, from iterator: inout AsyncStream<ClientNotification>.Iterator, timeout: Duration = .seconds(20),
+    where what: String? = nil, _ condition: @escaping @Sendable (ClientNotification) -> Bool = { _ in true }
 ) async throws -> ClientNotification {
     let box = UncheckedBox(iterator)
     defer { iterator = box.value }
-    return try await within(seconds, method) {
+    let awaited = "a \(method) notification" + (what.map { " where \($0)" } ?? "")
+    return try await within(awaited, timeout: timeout) {
         while true {
-            guard let notification = await box.value.next() else { throw TimedOut(what: "\(method) (connection closed)") }
-            if notification.method == method { return notification }
+            guard let notification = await box.value.next() else { throw ConnectionClosed(awaited: awaited) }
+            if notification.method == method, condition(notification) { return notification }
         }
     }
 }
@@ -84,11 +69,11 @@ func expectRPCError(
 
 extension RawConnection {
     /// The next line as JSON.
-    func nextJSON(seconds: Double = 20) async throws -> JSONValue {
+    func nextJSON(timeout: Duration = .seconds(20)) async throws -> JSONValue {
         let lines = self.lines
-        return try await within(seconds, "a line from the daemon") {
+        return try await within("a line from the daemon", timeout: timeout) {
             var iterator = lines.makeAsyncIterator()
-            guard let line = await iterator.next() else { throw TimedOut(what: "a line (connection closed)") }
+            guard let line = await iterator.next() else { throw ConnectionClosed(awaited: "a line from the daemon") }
             return try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// separated `KEY[{attr}]OP"value"` pairs, match keys with `==`/`!=`, assignments with
 /// `=`/`+=`/`-=`/`:=`, GOTO to a LABEL that follows), and names the scanner makers the
 /// daemon knows. Debian 12's udevadm has no `verify`, so the check is here.
-@Suite("udev rules")
+@Suite("udev rules", .timeLimit(.minutes(5)))
 struct UdevRulesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let rules = root.appendingPathComponent("udev/70-scanbridge.rules")

@@ -9,7 +9,7 @@ import Testing
 /// device saying so, and the daemon goes on (a mock scan after it is published as ever); a
 /// bad setting stops the start. Capture itself is tested on a real kernel in the hardware
 /// lab (`V4L2LabTests`).
-@Suite("V4L2 cameras end to end")
+@Suite("V4L2 cameras end to end", .timeLimit(.minutes(5)))
 struct V4L2EndToEndTests {
     @Test func whatIsNoV4L2DeviceIsAnErrorAndTheDaemonGoesOn() async throws {
         let fifo = try DeviceFIFO(name: "video0")
@@ -21,12 +21,9 @@ struct V4L2EndToEndTests {
             "--device", "v4l2:\(fifo.path)", "--device", "v4l2:\(file),fps=5", "--device", "v4l2:/nonexistent/video9",
         ])
         let client = try await daemon.connect()
-        let cameras = try await within(20, "three cameras in error") {
-            while true {
-                let cameras = try await client.devices().filter { $0.driver == "v4l2" }
-                if cameras.count == 3, cameras.allSatisfy({ $0.state == .error }) { return cameras }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        let cameras = try await waitFor("three cameras in error", timeout: .seconds(20)) {
+            let cameras = try await client.devices().filter { $0.driver == "v4l2" }
+            return cameras.count == 3 && cameras.allSatisfy({ $0.state == .error }) ? cameras : nil
         }
         let errors = Dictionary(uniqueKeysWithValues: cameras.map { ($0.path ?? "", $0.error ?? "") })
         #expect(errors[fifo.path] == "\(fifo.path) is not a V4L2 device (a FIFO)")

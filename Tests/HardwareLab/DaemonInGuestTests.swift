@@ -6,7 +6,7 @@ import Testing
 extension LabSuites {
     /// The real daemon inside the guest, with real kernel devices around it. One guest for
     /// the whole suite.
-    @Suite("Daemon in the guest", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])))
+    @Suite("Daemon in the guest", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
     struct DaemonInGuestTests {
         /// A hot-plugged USB keyboard claimed as a scanner in the config is found through
         /// udev, grabbed, and read by the evdev driver: a typed EAN-13 is one barcode event
@@ -107,13 +107,10 @@ extension LabSuites {
 
         /// The candidate `id` once discovery lists it.
         private func candidate(_ id: String, of daemon: GuestDaemon) async throws -> JSONValue {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < deadline {
+            try await waitFor("\(id) in devices.candidates", timeout: .seconds(30)) {
                 let listed = try await daemon.call("devices.candidates")["candidates"]?.arrayValue ?? []
-                if let found = listed.first(where: { $0["id"]?.stringValue == id }) { return found }
-                try await Task.sleep(for: .milliseconds(200))
+                return listed.first { $0["id"]?.stringValue == id }
             }
-            throw LabFailure(step: "wait for \(id) in devices.candidates", reason: "not listed after 30 s")
         }
 
         /// Another program reading `keyboard`'s node: its first line goes to `/lab/OUTPUT`
@@ -142,7 +139,9 @@ extension LabSuites {
             let daemon = try await guest.startDaemon(["--drivers", "evdev", "--config", "/lab/german.yaml"])
             try await daemon.background("uinput", "/lab/bin/uinput-scanner /lab/german.events Lab_Barcode_Scanner 0c2e 0b81")
             try await guest.waitUntil("the uinput scanner exists", "[ -e /lab/german.events.created ]")
-            let id = try await within(daemon) { device in device["id"]?.stringValue?.hasPrefix("evdev:0c2e:0b81") == true }
+            let id = try await firstDevice(of: daemon, "the uinput scanner in devices.list") { device in
+                device["id"]?.stringValue?.hasPrefix("evdev:0c2e:0b81") == true
+            }
             try await daemon.waitForDevice(id, state: "ready")
             try await guest.run("type", "touch /lab/german.events.go")
             let scans = try await daemon.waitForScans(2)
@@ -153,14 +152,11 @@ extension LabSuites {
             try await daemon.stop()
         }
 
-        /// The id of the first listed device `matches` accepts, waiting for it.
-        private func within(_ daemon: GuestDaemon, _ matches: (JSONValue) -> Bool) async throws -> String {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < deadline {
-                if let id = try await daemon.devices().first(where: matches)?["id"]?.stringValue { return id }
-                try await Task.sleep(for: .milliseconds(200))
+        /// The id of the first listed device `matches` accepts (`what`), waiting for it.
+        private func firstDevice(of daemon: GuestDaemon, _ what: String, _ matches: (JSONValue) -> Bool) async throws -> String {
+            try await waitFor(what, timeout: .seconds(30)) {
+                try await daemon.devices().first(where: matches)?["id"]?.stringValue
             }
-            throw LabFailure(step: "wait for the uinput scanner in devices.list", reason: "not listed after 30 s")
         }
 
         /// A scan injected through the socket inside the guest reaches the daemon's subscribers.

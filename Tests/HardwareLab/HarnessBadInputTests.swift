@@ -1,10 +1,11 @@
 import Foundation
+import ScanBridgeTesting
 import Testing
 
 extension LabSuites {
     /// The harness itself, when things go wrong: a guest that hangs, leftovers of an
     /// earlier run, paths outside the lab folder.
-    @Suite("Lab harness bad input", .serialized)
+    @Suite("Lab harness bad input", .serialized, .timeLimit(.minutes(15)))
     struct HarnessBadInputTests {
         /// A guest that never gets ready is killed at its deadline, and the failure names the
         /// step and keeps the console log.
@@ -20,7 +21,7 @@ extension LabSuites {
             } catch let failure as LabFailure {
                 #expect(ContinuousClock.now - started < .seconds(60))
                 #expect(failure.step == "boot")
-                #expect(failure.reason.contains("not ready within"), "\(failure.reason)")
+                #expect(failure.reason.contains("waiting for the guest to be ready"), "\(failure.reason)")
                 let log = try #require(failure.consoleLog)
                 let console = try String(contentsOfFile: log, encoding: .utf8)
                 #expect(console.contains("hanging on purpose"), "\(console)")
@@ -51,10 +52,7 @@ extension LabSuites {
             try leftover.run()
             defer { if leftover.isRunning { kill(leftover.processIdentifier, SIGKILL) } }
             let pidFile = stale.appendingPathComponent("qemu.pid").path
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !FileManager.default.fileExists(atPath: pidFile) && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await waitUntil("the idle QEMU's pid file", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: pidFile) }
             // A pid file naming a process that is not that run's QEMU (a reused pid) is left alone.
             let bystander = Process()
             bystander.executableURL = URL(fileURLWithPath: "/bin/sleep")
@@ -90,15 +88,8 @@ extension LabSuites {
         }
 
         private func waitUntilGone(_ pid: Int32) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
             // kill(pid, 0) succeeds while the process (or its zombie) exists; a reaped one is gone.
-            while kill(pid, 0) == 0, !isZombie(pid) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("process \(pid) still runs")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await waitUntil("process \(pid) to be gone", timeout: .seconds(20)) { kill(pid, 0) != 0 || isZombie(pid) }
         }
 
         private func isZombie(_ pid: Int32) -> Bool {

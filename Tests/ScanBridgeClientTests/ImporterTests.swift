@@ -30,7 +30,7 @@ struct ImporterTests {
                 $0.inFlight += 1
                 $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
             }
-            try await Task.sleep(for: .milliseconds(2))
+            try await Task.sleep(for: .milliseconds(2))  // a daemon's answer takes time: batches overlap
             state.withLock { $0.inFlight -= 1 }
             if let failure { throw failure }
             if let index = names.firstIndex(of: "refused") {

@@ -35,7 +35,10 @@ struct DeviceFeedbackTests {
         ])
         let host = DriverHost(drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let running = Task { await host.run() }
-        #expect(await eventually { driver.told.withLock { $0.count } == 2 })
+        defer { running.cancel() }  // also when the wait fails
+        try await waitUntil("the driver to be told of both reads; told \(driver.told.withLock { $0 })") {
+            driver.told.withLock { $0.count } == 2
+        }
         running.cancel()
         await running.value
         // No handler: the good read is unhandled; the empty one was never recorded.

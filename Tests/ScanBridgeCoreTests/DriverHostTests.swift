@@ -44,7 +44,8 @@ struct DriverHostTests {
         }
         let host = DriverHost(drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), restartDelay: .seconds(60))
         let running = Task { await host.run() }
-        #expect(await eventually { bridge.registry.device(device.id)?.state == .gone })
+        defer { running.cancel() }  // also when the wait fails
+        try await waitUntil("the device gone in the registry") { bridge.registry.device(device.id)?.state == .gone }
         running.cancel()
         await running.value
         let recent = try await bridge.journal.recent(limit: 10, kinds: nil)
@@ -61,7 +62,8 @@ struct DriverHostTests {
         }
         let host = DriverHost(drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), restartDelay: .milliseconds(5))
         let running = Task { await host.run() }
-        #expect(await eventually { driver.runCount >= 3 })
+        defer { running.cancel() }  // also when the wait fails: the driver is restarted every 5 ms
+        try await waitUntil("the driver's third run; it ran \(driver.runCount) times") { driver.runCount >= 3 }
         running.cancel()
         await running.value
         let journaled = try await bridge.journal.recent(limit: 10, kinds: nil).count

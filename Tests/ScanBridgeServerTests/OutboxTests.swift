@@ -142,7 +142,7 @@ struct OutboxTests {
     }
 
     @Test("finish() keeps what is queued for the writer and refuses new messages; drained() waits for it")
-    func finishDrains() async {
+    func finishDrains() async throws {
         let outbox = Outbox(subscriptionCapacity: 2, responseCapacity: 10, onReady: {})
         outbox.enqueue(Array("last words".utf8))
         outbox.finish()
@@ -155,19 +155,19 @@ struct OutboxTests {
         for _ in 0..<100 { await Task.yield() }
         #expect(!drained.isSet)
         #expect(describe(outbox.take()) == ["last words"])
-        await waiter.value
+        try await within("drained() to return once the last words were taken") { await waiter.value }
         #expect(drained.isSet)
         #expect(outbox.take().items.isEmpty)
     }
 
     @Test("abandon() releases drained() when the socket is gone")
-    func abandonReleasesDrain() async {
+    func abandonReleasesDrain() async throws {
         let outbox = Outbox(subscriptionCapacity: 2, responseCapacity: 10, onReady: {})
         outbox.enqueue(Array("never read".utf8))
         outbox.finish()
         let waiter = Task { await outbox.drained() }
         outbox.abandon()
-        await waiter.value
+        try await within("drained() to return after abandon()") { await waiter.value }
         #expect(outbox.take().items.isEmpty)
     }
 
@@ -194,7 +194,7 @@ struct OutboxTests {
         for _ in 0..<100 { await Task.yield() }
         #expect(!sent.isSet, "send must not pass a full queue")
         #expect(describe(outbox.take()) == [scanLine(1, subscription: "s1")])
-        try await sender.value
+        try await within("the waiting send to resume after take()") { try await sender.value }
         #expect(sent.isSet)
         #expect(describe(outbox.take()) == [scanLine(2, subscription: "s1")])
     }
@@ -207,7 +207,7 @@ struct OutboxTests {
         let sender = Task { try await outbox.send(journaled(2), for: subscription) }
         for _ in 0..<100 { await Task.yield() }
         outbox.finish()
-        await #expect(throws: Outbox.Closed.self) { try await sender.value }
+        await #expect(throws: Outbox.Closed.self) { try await within("the waiting send to throw") { try await sender.value } }
     }
 
     @Test("a waiting send throws when cancelled")
@@ -218,7 +218,7 @@ struct OutboxTests {
         let sender = Task { try await outbox.send(journaled(2), for: subscription) }
         for _ in 0..<100 { await Task.yield() }
         sender.cancel()
-        await #expect(throws: CancellationError.self) { try await sender.value }
+        await #expect(throws: CancellationError.self) { try await within("the waiting send to throw") { try await sender.value } }
     }
 
     @Test("whenResponseRoom calls back once answers queued fall under the capacity")
@@ -260,20 +260,20 @@ struct OutboxTests {
             }
             return inOrder
         }
-        let done = await eventually(timeout: .seconds(30)) { received.count == total }
-        #expect(done, "the writer got \(received.count) of \(total): a sender waiting for room was never woken")
-        if done {
-            // Every event was taken, so the sender is returning. It must return before the
-            // outbox finishes: `send` throws `Closed` when it finished meanwhile.
-            try await sender.value
-        }
-        stop.set()
-        outbox.finish()
-        if done {
-            #expect(await writer.value)
-        } else {
+        defer {  // when the wait fails too: no writer left spinning
+            stop.set()
             sender.cancel()
             writer.cancel()
         }
+        try await waitUntil(
+            "the writer to take all \(total) events; it got \(received.count): a sender waiting for room was never woken",
+            timeout: .seconds(30)
+        ) { received.count == total }
+        // Every event was taken, so the sender is returning. It must return before the
+        // outbox finishes: `send` throws `Closed` when it finished meanwhile.
+        try await sender.value
+        stop.set()
+        outbox.finish()
+        #expect(await writer.value)
     }
 }

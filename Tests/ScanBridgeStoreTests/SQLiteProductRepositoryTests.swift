@@ -136,7 +136,7 @@ final class SQLiteProductRepositoryTests {
         let batch = [product("prod_1", barcode: "5901234123457", sku: "S1"), product("prod_2", sku: "S2")]
         _ = try await products.upsert(batch)
         let createdAt: Int64? = try fetchRow(database, "SELECT createdAtMs FROM product WHERE id = 'prod_1'")?[0]
-        try await Task.sleep(for: .milliseconds(5))
+        try await Task.sleep(for: .milliseconds(5))  // past the millisecond clock's tick: updatedAtMs must differ
         _ = try await products.upsert(batch)
         var repriced = batch[0]
         repriced.price.minorUnits = 999

@@ -86,6 +86,7 @@ final class Guest: Sendable {
         }
         try? log.close()
         let watchdog = Task { [lifetime = configuration.lifetime] in
+            // The guest's whole lifetime, not a wait for an event: cancelled when it shuts down.
             guard (try? await Task.sleep(for: lifetime)) != nil else { return }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
@@ -151,20 +152,20 @@ final class Guest: Sendable {
     private func waitUntilReady() async throws {
         let ready = share.appendingPathComponent("state/ready").path
         let failed = share.appendingPathComponent("state/failed").path
-        let deadline = ContinuousClock.now + configuration.readyTimeout
-        while !FileManager.default.fileExists(atPath: ready) {
-            if let reason = try? String(contentsOfFile: failed, encoding: .utf8) {
-                throw LabFailure(step: "boot: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
-                                 reason: "the guest's job failed; its log is \(share.path)/job.log")
+        // Boot's caller kills QEMU when this throws.
+        try await LabFailure.timing("boot") {
+            try await ScanBridgeTesting.waitUntil("the guest to be ready (it was killed)", timeout: configuration.readyTimeout) {
+                if FileManager.default.fileExists(atPath: ready) { return true }
+                if let reason = try? String(contentsOfFile: failed, encoding: .utf8) {
+                    throw LabFailure(step: "boot: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
+                                     reason: "the guest's job failed; its log is \(share.path)/job.log")
+                }
+                guard process.isRunning else {
+                    throw LabFailure(step: "boot", reason: "QEMU exited with status \(process.terminationStatus) before the guest was ready; "
+                                     + "QEMU's own log: \(tail(folder.appendingPathComponent("qemu.log").path))")
+                }
+                return false
             }
-            guard process.isRunning else {
-                throw LabFailure(step: "boot", reason: "QEMU exited with status \(process.terminationStatus) before the guest was ready; "
-                                 + "QEMU's own log: \(tail(folder.appendingPathComponent("qemu.log").path))")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw LabFailure(step: "boot", reason: "the guest was not ready within \(configuration.readyTimeout); it was killed")
-            }
-            try await Task.sleep(for: .milliseconds(50))
         }
     }
 
@@ -187,28 +188,27 @@ final class Guest: Sendable {
         try "# \(oneLine)\n\(script)\n".write(toFile: command.path + ".tmp", atomically: false, encoding: .utf8)
         try FileManager.default.moveItem(atPath: command.path + ".tmp", toPath: command.path + ".sh")
         let status = share.appendingPathComponent("out/\(number).status").path
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let text = try? String(contentsOfFile: status, encoding: .utf8), let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                let output = (try? String(contentsOfFile: share.appendingPathComponent("out/\(number).out").path, encoding: .utf8)) ?? ""
-                guard code == 0 else {
-                    throw LabFailure(step: step, reason: "exited with status \(code) in the guest:\n\(output.suffix(3000))",
+        let hung = {
+            self.markKilled("step \"\(step)\" hung and the guest was killed")
+            kill(self.process.processIdentifier, SIGKILL)
+        }
+        return try await LabFailure.timing(step, consoleLog: consoleLog, onTimeout: hung) {
+            try await waitFor("the guest's answer (the guest was killed)", timeout: timeout) { () throws -> String? in
+                if let text = try? String(contentsOfFile: status, encoding: .utf8), let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                    let output = (try? String(contentsOfFile: share.appendingPathComponent("out/\(number).out").path, encoding: .utf8)) ?? ""
+                    guard code == 0 else {
+                        throw LabFailure(step: step, reason: "exited with status \(code) in the guest:\n\(output.suffix(3000))",
+                                         consoleLog: consoleLog)
+                    }
+                    return output
+                }
+                guard process.isRunning else {
+                    markKilled("QEMU exited during step \"\(step)\"")
+                    throw LabFailure(step: step, reason: "the guest stopped (QEMU exited with status \(process.terminationStatus))",
                                      consoleLog: consoleLog)
                 }
-                return output
+                return nil
             }
-            guard process.isRunning else {
-                markKilled("QEMU exited during step \"\(step)\"")
-                throw LabFailure(step: step, reason: "the guest stopped (QEMU exited with status \(process.terminationStatus))",
-                                 consoleLog: consoleLog)
-            }
-            guard ContinuousClock.now < deadline else {
-                markKilled("step \"\(step)\" hung and the guest was killed")
-                kill(process.processIdentifier, SIGKILL)
-                throw LabFailure(step: step, reason: "no answer from the guest within \(timeout); the guest was killed",
-                                 consoleLog: consoleLog)
-            }
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -246,12 +246,11 @@ final class Guest: Sendable {
     func shutdown(timeout: Duration = .seconds(20)) async {
         markKilled("the guest was shut down")
         _ = FileManager.default.createFile(atPath: share.appendingPathComponent("cmd/stop").path, contents: nil)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
+        if (try? await ScanBridgeTesting.waitUntil("the guest to power off", timeout: timeout) { !process.isRunning }) == nil {
+            kill(process.processIdentifier, SIGKILL)
+            // SIGKILL cannot be refused; the deadline is for a process stuck in the kernel.
+            try? await ScanBridgeTesting.waitUntil("QEMU to die of SIGKILL") { !process.isRunning }
         }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         watchdog.cancel()
         await qmp.close()
         lock.withLock { $0 = nil }

@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeModel
+import ScanBridgeTesting
 import Synchronization
 
 /// The real `scanbridged`, built on the host, running inside the guest on a socket and
@@ -34,17 +35,15 @@ struct GuestDaemon: Sendable {
 
     /// Waits until `devices.list` shows device `id` in `state` (`nil`: not listed at all).
     func waitForDevice(_ id: String, state: String?, timeout: Duration = .seconds(30)) async throws {
-        let deadline = ContinuousClock.now + timeout
         var last: [JSONValue] = []
-        while ContinuousClock.now < deadline {
-            last = try await devices()
-            let device = last.first { $0["id"]?.stringValue == id }
-            if device?["state"]?.stringValue == state { return }
-            try await Task.sleep(for: .milliseconds(200))
+        let shown = { last.map { "\($0["id"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" } }
+        try await LabFailure.timing("\(name): device \(id) \(state ?? "not listed")") {
+            // Each poll is a CLI call in the guest, a second or two under emulation.
+            try await waitUntil("devices.list to change; it still shows \(shown())", timeout: timeout) {
+                last = try await devices()
+                return last.first { $0["id"]?.stringValue == id }?["state"]?.stringValue == state
+            }
         }
-        let shown = last.map { "\($0["id"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" }
-        throw LabFailure(step: "\(name): device \(id) \(state ?? "not listed")",
-                         reason: "devices.list still shows \(shown) after \(timeout)")
     }
 
     /// Every scan event the daemon has published so far, as its watcher printed them.
@@ -66,14 +65,12 @@ struct GuestDaemon: Sendable {
 
     /// Waits until the watcher has seen at least `count` scans, then returns them all.
     func waitForScans(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [JSONValue] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let seen = scans()
-            if seen.count >= count { return seen }
-            try await Task.sleep(for: .milliseconds(100))
+        try await LabFailure.timing("\(name): wait for \(count) scan event(s)") {
+            try await waitFor("\(count) scans; the daemon published \(scans().count), its log: share/\(name).log", timeout: timeout) {
+                let seen = scans()
+                return seen.count >= count ? seen : nil
+            }
         }
-        throw LabFailure(step: "\(name): wait for \(count) scan event(s)",
-                         reason: "the daemon published \(scans().count) within \(timeout); its log: share/\(name).log")
     }
 
     /// Stops the daemon with SIGTERM, and its watcher and helpers with it.

@@ -70,7 +70,7 @@ enum GuestScripts {
                 mv /lab/out/$name.tmp /lab/out/$name.status
                 rm -f "$script"
             done
-            sleep 0.05
+            sleep 0.05  # 9p tells the guest of no new file: the share is polled
         done
         say "stop asked"
         """#
@@ -146,7 +146,7 @@ enum GuestScripts {
         def wait_for(path, seconds):
             deadline = time.time() + seconds
             while not os.path.exists(path) and time.time() < deadline:
-                time.sleep(0.05)
+                time.sleep(0.05)  # the host's signal is a file in the share: polled, with a deadline
         fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
         fcntl.ioctl(fd, UI_SET_EVBIT, 1)  # EV_KEY
         for key in range(1, 256):
@@ -161,7 +161,7 @@ enum GuestScripts {
             _, _, kind, code, value = record.unpack_from(data, offset)
             os.write(fd, record.pack(0, 0, kind, code, value))
             if kind == 0:
-                time.sleep(0.003)
+                time.sleep(0.003)  # pacing: a scanner types a key every few milliseconds
         wait_for(events + ".done", 60)
         fcntl.ioctl(fd, UI_DEV_DESTROY)
         """#

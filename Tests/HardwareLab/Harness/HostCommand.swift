@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeTesting
 
 /// Runs a command on the host to completion without blocking the cooperative pool: the
 /// child writes into a file (no pipe can fill up and stall it) and its end is polled.
@@ -29,13 +30,8 @@ enum HostCommand {
         do { try process.run() } catch {
             throw LabFailure(step: step, reason: "could not start \(command[0]): \(error)")
         }
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                throw LabFailure(step: step, reason: "\(command.joined(separator: " ")) took longer than \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        try await LabFailure.timing(step, onTimeout: { kill(process.processIdentifier, SIGKILL) }) {
+            try await waitUntil("\(command.joined(separator: " ")) to exit (it was killed)", timeout: timeout) { !process.isRunning }
         }
         let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
         let result = Result(status: process.terminationStatus, output: output)

@@ -127,7 +127,7 @@ enum LabStep: Sendable, CustomStringConvertible {
         case .shell(let what, let script):
             try await guest.run(what, script)
         case .pause(let duration):
-            try await Task.sleep(for: duration)
+            try await Task.sleep(for: duration)  // a scripted pause: the case asks for the time to pass
         }
     }
 }

@@ -89,7 +89,7 @@ extension Guest {
             }
             // No "device": QEMU takes only display-bound devices there.
             try await qmp.execute("input-send-event", ["events": stroke.events])
-            try await Task.sleep(for: pace)
+            try await Task.sleep(for: pace)  // pacing the keyboard, as a scanner types
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeTesting
 
 /// A lab step that failed: which step, why, and where the guest's console log is kept.
 struct LabFailure: Error, CustomStringConvertible {
@@ -21,5 +22,20 @@ struct LabFailure: Error, CustomStringConvertible {
             if !tail.isEmpty { text += "; its last lines:\n\(tail)" }
         }
         return text
+    }
+
+    /// Runs `body`, a wait with a deadline (`waitUntil`, `waitFor`), and turns its `TimedOut`
+    /// into a failure of `step`, so the lab's errors keep naming their step and the console
+    /// log; `onTimeout` runs first (to kill what hung).
+    static func timing<T>(
+        _ step: String, consoleLog: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        onTimeout: () -> Void = {}, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch let timedOut as TimedOut {
+            onTimeout()
+            throw LabFailure(step: step, reason: timedOut.description, consoleLog: consoleLog)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeTesting
 
 /// The lab's own working folder on the host. Everything the harness writes or deletes is
 /// inside it (`.hardware-lab/` in the repository, or `$SCANBRIDGE_LAB_DIR`):
@@ -97,14 +98,16 @@ final class LabLock: Sendable {
         guard descriptor >= 0 else {
             throw LabFailure(step: "lab lock", reason: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        let deadline = ContinuousClock.now + timeout
         // Each lock has its own open file description, so two tasks of one process exclude each other too.
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard ContinuousClock.now < deadline else {
-                close(descriptor)
-                throw LabFailure(step: "lab lock", reason: "another guest held \(path) for longer than \(timeout)")
+        do {
+            try await LabFailure.timing("lab lock") {
+                try await waitUntil("another guest to let go of \(path)", timeout: timeout) {
+                    flock(descriptor, LOCK_EX | LOCK_NB) == 0
+                }
             }
-            try await Task.sleep(for: .milliseconds(100))
+        } catch {
+            close(descriptor)
+            throw error
         }
         return LabLock(descriptor: descriptor)
     }

@@ -45,19 +45,20 @@ final class QMPClient: Sendable {
 
     /// Connects (retrying until QEMU has made the socket) and leaves capabilities negotiation mode.
     static func connect(path: String, timeout: Duration = .seconds(30)) async throws -> QMPClient {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            do {
-                let client = QMPClient(connection: try await RawConnection.connect(socketPath: path))
-                try await client.execute("qmp_capabilities")
-                return client
-            } catch let failure as LabFailure {
-                throw failure
-            } catch {
-                guard ContinuousClock.now < deadline else {
-                    throw LabFailure(step: "connect to QMP", reason: "\(path): \(error)")
+        var lastError: (any Error)?
+        return try await LabFailure.timing("connect to QMP") {
+            try await waitFor("QMP on \(path); the last try: \(lastError.map { "\($0)" } ?? "none")", timeout: timeout) {
+                () async throws -> QMPClient? in
+                do {
+                    let client = QMPClient(connection: try await RawConnection.connect(socketPath: path))
+                    try await client.execute("qmp_capabilities")
+                    return client
+                } catch let failure as LabFailure {
+                    throw failure
+                } catch {
+                    lastError = error  // QEMU has not made the socket yet
+                    return nil
                 }
-                try await Task.sleep(for: .milliseconds(50))
             }
         }
     }
@@ -77,38 +78,32 @@ final class QMPClient: Sendable {
         if !arguments.isEmpty { message["arguments"] = arguments }
         let data = try JSONSerialization.data(withJSONObject: message)
         try await connection.send(String(decoding: data, as: UTF8.self))
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let (line, closed) = inbox.state.withLock { state in (state.answers.removeValue(forKey: id), state.closed) }
-            if let line, let answer = Self.object(line) {
-                if let error = answer["error"] as? [String: Any] {
-                    throw LabFailure(step: "QMP \(command)", reason: "\(error["desc"] ?? error)")
+        return try await LabFailure.timing("QMP \(command)") {
+            try await waitFor("QEMU's answer", timeout: timeout) { () throws -> String? in
+                let (line, closed) = inbox.state.withLock { state in (state.answers.removeValue(forKey: id), state.closed) }
+                if let line, let answer = Self.object(line) {
+                    if let error = answer["error"] as? [String: Any] {
+                        throw LabFailure(step: "QMP \(command)", reason: "\(error["desc"] ?? error)")
+                    }
+                    let value = answer["return"] ?? [:]
+                    let text = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data()
+                    return String(decoding: text, as: UTF8.self)
                 }
-                let value = answer["return"] ?? [:]
-                let text = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data()
-                return String(decoding: text, as: UTF8.self)
+                if closed { throw LabFailure(step: "QMP \(command)", reason: "QEMU closed the QMP socket") }
+                return nil
             }
-            if closed { throw LabFailure(step: "QMP \(command)", reason: "QEMU closed the QMP socket") }
-            guard ContinuousClock.now < deadline else {
-                throw LabFailure(step: "QMP \(command)", reason: "no answer within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(2))
         }
     }
 
     /// Waits for an event named `name` whose `data` has `key` equal to `value`.
     func waitForEvent(_ name: String, where key: String, is value: String, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let events = inbox.state.withLock { $0.events }
-            let seen = events.compactMap(Self.object).contains { event in
-                event["event"] as? String == name && (event["data"] as? [String: Any])?[key] as? String == value
+        try await LabFailure.timing("QMP event \(name)") {
+            try await waitUntil("\(name) with \(key)=\(value)", timeout: timeout) {
+                let events = inbox.state.withLock { $0.events }
+                return events.compactMap(Self.object).contains { event in
+                    event["event"] as? String == name && (event["data"] as? [String: Any])?[key] as? String == value
+                }
             }
-            if seen { return }
-            guard ContinuousClock.now < deadline else {
-                throw LabFailure(step: "QMP event \(name)", reason: "no \(name) with \(key)=\(value) within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
         }
     }
 

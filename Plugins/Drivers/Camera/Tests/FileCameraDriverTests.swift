@@ -15,15 +15,18 @@ struct FileCameraDriverTests {
         return path
     }
 
-    /// The reads of the first `count`, after the device went `ready`.
-    static func reads(_ spec: FileCameraSpec, count: Int) async -> [RawRead] {
-        let stream = FileCameraDriver(devices: [spec]).events()
-        var reads: [RawRead] = []
-        for await event in stream {
-            if case .read(let read) = event { reads.append(read) }
-            if reads.count == count { break }
+    /// The reads of the first `count`, after the device went `ready`; fails after a minute
+    /// (image work in a debug build on a loaded machine is slow, never that slow).
+    static func reads(_ spec: FileCameraSpec, count: Int) async throws -> [RawRead] {
+        try await within("\(count) reads from the file camera", timeout: .seconds(60)) {
+            let stream = FileCameraDriver(devices: [spec]).events()
+            var reads: [RawRead] = []
+            for await event in stream {
+                if case .read(let read) = event { reads.append(read) }
+                if reads.count == count { break }
+            }
+            return reads
         }
-        return reads
     }
 
     @Test func aFolderOfFramesGivesEachCodeOnce() async throws {
@@ -36,7 +39,7 @@ struct FileCameraDriverTests {
             ("06.png", { try CodeImages.qr("END", to: $0) }),
         ])
         let spec = try FileCameraSpec(path: path, settings: ["fps": "50"])
-        let reads = await Self.reads(spec, count: 3)
+        let reads = try await Self.reads(spec, count: 3)
         #expect(reads.map(\.text) == ["RO-2024-0042", "5901234123457", "END"])
         #expect(reads.map(\.symbology) == ["qr", "ean-13", "qr"])
         #expect(reads.allSatisfy { $0.kind == .qr && $0.driver == "file-camera" && $0.device.hasPrefix("file-camera:") })
@@ -50,24 +53,25 @@ struct FileCameraDriverTests {
         // At 20 fps a frame with no code lasts 50 ms: over the 10 ms out-of-view time, so
         // every pass is a new scan.
         let spec = try FileCameraSpec(path: path, settings: ["fps": "20", "loop": "yes", "out-of-view": "10"])
-        #expect(await Self.reads(spec, count: 3).map(\.text) == ["RO-2024-0042", "RO-2024-0042", "RO-2024-0042"])
+        #expect(try await Self.reads(spec, count: 3).map(\.text) == ["RO-2024-0042", "RO-2024-0042", "RO-2024-0042"])
     }
 
     @Test func aY4MFile() async throws {
         let qr = try TestFrames.qr("FROM-Y4M")
         let path = try FrameFilesTests.write(FrameFilesTests.y4m([GrayFrame.make(width: qr.width, height: qr.height), qr, qr]), "cam.y4m")
-        #expect(await Self.reads(try FileCameraSpec(path: path), count: 1).map(\.text) == ["FROM-Y4M"])
+        #expect(try await Self.reads(try FileCameraSpec(path: path), count: 1).map(\.text) == ["FROM-Y4M"])
     }
 
     @Test func aMissingPathIsAnErrorStateNotACrash() async throws {
-        let stream = FileCameraDriver(devices: [try FileCameraSpec(path: "/nonexistent/frames")]).events()
-        for await event in stream {
-            if case .device(let device) = event {
-                #expect(device.state == .error)
-                #expect(device.error?.contains("does not exist") == true)
-                break
+        let spec = try FileCameraSpec(path: "/nonexistent/frames")
+        let device = try await within("the camera's device", timeout: .seconds(20)) { () async -> Device? in
+            for await event in FileCameraDriver(devices: [spec]).events() {
+                if case .device(let device) = event { return device }
             }
+            return nil
         }
+        #expect(device?.state == .error)
+        #expect(device?.error?.contains("does not exist") == true)
     }
 
     @Test func badSettingsAreRefused() {

@@ -67,7 +67,7 @@ struct MockDriverTests {
         #expect(driver.name == "mock")
         let recorder = EventRecorder(driver)
         defer { Task { await recorder.stop() } }
-        #expect(await eventually { recorder.all.count == 4 })
+        try await waitUntil("the four initial devices; have \(recorder.all)") { recorder.all.count == 4 }
         #expect(recorder.all == [
             .device(Device(id: "mock:barcode-1", driver: "mock", kind: .barcode, name: "Mock barcode scanner barcode-1")),
             .device(Device(id: "mock:door", driver: "mock", kind: .nfc, name: "Door reader")),
@@ -195,7 +195,7 @@ struct MockDriverTests {
         ])
         let recorder = EventRecorder(driver)
         defer { Task { await recorder.stop() } }
-        #expect(await eventually { recorder.reads.count == 3 })
+        try await waitUntil("the script's three reads; have \(recorder.reads)") { recorder.reads.count == 3 }
         let reads = recorder.reads
         let till = reads.filter { if case .read(device: "mock:till", _, _, _, _) = $0 { true } else { false } }
         #expect(till == [
@@ -213,7 +213,8 @@ struct MockDriverTests {
         let script = try MockScript(parsing: "0.005 a\n0.005 b")
         let driver = try MockDriver(devices: [MockDeviceSpec(kind: .barcode, script: script, loop: true)])
         let recorder = EventRecorder(driver)
-        #expect(await eventually { recorder.reads.count >= 6 })
+        defer { Task { await recorder.stop() } }  // also when the wait fails: the script loops for ever
+        try await waitUntil("six reads of the looping script; have \(recorder.reads)") { recorder.reads.count >= 6 }
         await recorder.stop()
         let texts = recorder.reads.compactMap { record -> String? in
             if case .read(_, _, let text, _, _) = record { text } else { nil }
@@ -243,13 +244,13 @@ struct MockDriverTests {
     func restart() async throws {
         let driver = try MockDriver(devices: [MockDeviceSpec(kind: .barcode)])
         let first = EventRecorder(driver)
-        #expect(await eventually { first.all.count == 1 })
+        try await waitUntil("the first recorder's device; have \(first.all)") { first.all.count == 1 }
         let extra = try await driver.attach(kind: .nfc, id: nil, name: nil)
         try await driver.detach(id: "mock:barcode-1")
         await first.stop()
         let second = EventRecorder(driver)
         defer { Task { await second.stop() } }
-        #expect(await eventually { second.all.count == 2 })
+        try await waitUntil("the second recorder's two devices; have \(second.all)") { second.all.count == 2 }
         var gone = Device(id: "mock:barcode-1", driver: "mock", kind: .barcode, name: "Mock barcode scanner barcode-1")
         gone.state = .gone
         #expect(second.all == [.device(gone), .device(extra)])
