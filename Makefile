@@ -2,7 +2,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test format bench clean
 
 deps:
 	@scripts/deps.sh
@@ -16,7 +16,14 @@ demo: build
 # Every target declares the modules it imports; the build refuses one that does not.
 IMPORT_CHECK = --explicit-target-dependency-import-check error
 
+# The code follows .swift-format: `make format` rewrites it so, `make test` checks it.
+SWIFT_CODE = Sources Plugins Tests Benchmarks Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_CODE)
+
 test: deps
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_CODE)
 	$(SWIFT) build --build-tests $(IMPORT_CHECK)
 	$(SWIFT) test --skip-build
 

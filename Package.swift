@@ -17,10 +17,14 @@ let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
 // than spread over the whole binary (docs/architecture.md, Design decisions).
 let linkOrder = String(#filePath.dropLast("Package.swift".count)) + "Linker/scanbridged.order"
 // SCANBRIDGE_LINK_ORDER=off links in the usual order, for the benchmark that weighs the order.
-let orderedLink: [LinkerSetting] = Context.environment["SCANBRIDGE_LINK_ORDER"] == "off" ? [] : [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(linkOrder)", "-Xlinker", "--no-warn-symbol-ordering"],
-                 .when(configuration: .release)),
-]
+let orderedLink: [LinkerSetting] =
+    Context.environment["SCANBRIDGE_LINK_ORDER"] == "off"
+    ? []
+    : [
+        .unsafeFlags(
+            ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(linkOrder)", "-Xlinker", "--no-warn-symbol-ordering"],
+            .when(configuration: .release))
+    ]
 
 let package = Package(
     name: "ScanBridge",
@@ -47,28 +51,37 @@ let package = Package(
         // The core knows no device, no socket and no database.
         .target(
             name: "ScanBridgeCore",
-            dependencies: ["ScanBridgeModel", "ScanBridgeCodes", log, .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCodes", log, .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict),
         .target(name: "ScanBridgeRPC", dependencies: ["ScanBridgeModel"], swiftSettings: strict),
         .target(
             name: "ScanBridgeServer",
-            dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", log,
-                           .product(name: "DequeModule", package: "swift-collections"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + nio,
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", log,
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ] + nio,
             swiftSettings: strict),
         .target(
             name: "ScanBridgeStore",
-            dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeModel", "ScanBridgeRPC"] + nio, swiftSettings: strict),
-        .target(name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio, swiftSettings: strict),
+        .target(
+            name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio,
+            swiftSettings: strict),
         .target(name: "CTestSupport"),
 
         // What drivers share: device nodes read on threads of their own (evdev, hidraw, tty),
         // their settings, and finding them through libudev (Debian package libudev-dev).
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        .target(name: "DriverKit", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "CUdev", log],
-                exclude: ["README.md"], swiftSettings: strict),
+        .target(
+            name: "DriverKit", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "CUdev", log],
+            exclude: ["README.md"], swiftSettings: strict),
         // libpcsclite, as it is (Debian package libpcsclite-dev; include/shim.h says why this
         // is not a pkg-config system library), behind thin wrappers the PC/SC driver and
         // `scanbridge doctor` share.
@@ -76,18 +89,26 @@ let package = Package(
         .target(name: "PCSCKit", dependencies: ["CPCSCLite"], swiftSettings: strict),
 
         // Plugins: each driver and handler in its own folder.
-        .target(name: "PCSCDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "PCSCKit", "CPCSCLite", log],
-                path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
+        .target(
+            name: "PCSCDriver",
+            dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "PCSCKit", "CPCSCLite", log],
+            path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
         // libxkbcommon, for the keyboard-wedge driver's layouts (Debian package libxkbcommon-dev).
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // The evdev and hidraw ioctls Swift cannot import.
         .target(name: "CLinuxInput"),
-        .target(name: "EvdevDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CXKBCommon", "CLinuxInput", log],
-                path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
-        .target(name: "HIDPOSDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CLinuxInput", log],
-                path: "Plugins/Drivers/HIDPOS/Sources", swiftSettings: strict),
-        .target(name: "SerialDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", log],
-                path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
+        .target(
+            name: "EvdevDriver",
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CXKBCommon", "CLinuxInput", log,
+            ],
+            path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
+        .target(
+            name: "HIDPOSDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CLinuxInput", log],
+            path: "Plugins/Drivers/HIDPOS/Sources", swiftSettings: strict),
+        .target(
+            name: "SerialDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", log],
+            path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
         // libzbar and libdmtx decode camera frames; libpng reads the file camera's PNG frames
         // (Debian packages libzbar-dev, libdmtx-dev, libpng-dev).
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
@@ -97,80 +118,116 @@ let package = Package(
         // MJPEG frames (Debian package libturbojpeg0-dev).
         .target(name: "CV4L2"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .target(name: "CameraDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CZBar", "CDmtx", "CPNG",
-                                                     "CV4L2", "CTurboJPEG", log],
-                path: "Plugins/Drivers/Camera/Sources", swiftSettings: strict),
-        .target(name: "MockDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", log],
-                path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
+        .target(
+            name: "CameraDriver",
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CZBar", "CDmtx", "CPNG",
+                "CV4L2", "CTurboJPEG", log,
+            ],
+            path: "Plugins/Drivers/Camera/Sources", swiftSettings: strict),
+        .target(
+            name: "MockDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", log],
+            path: "Plugins/Drivers/Mock/Sources", swiftSettings: strict),
 
-        .target(name: "ProductLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
-                path: "Plugins/Handlers/ProductLookup/Sources", swiftSettings: strict),
-        .target(name: "CardLink", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
-                path: "Plugins/Handlers/CardLink/Sources", swiftSettings: strict),
-        .target(name: "OrderLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore"],
-                path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
+        .target(
+            name: "ProductLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
+            path: "Plugins/Handlers/ProductLookup/Sources", swiftSettings: strict),
+        .target(
+            name: "CardLink", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
+            path: "Plugins/Handlers/CardLink/Sources", swiftSettings: strict),
+        .target(
+            name: "OrderLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore"],
+            path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
 
         // glibc's heap knobs: four arenas at most, and malloc_trim.
         .target(name: "CHeap"),
         .executableTarget(
             name: "scanbridged",
-            dependencies: ["CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "DriverKit",
-                           "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
-                           "ProductLookup", "CardLink", "OrderLookup", log,
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "DriverKit",
+                "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
+                "ProductLookup", "CardLink", "OrderLookup", log,
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict, linkerSettings: orderedLink),
         .executableTarget(
             name: "scanbridge",
-            dependencies: ["ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCodes", "PCSCKit",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCodes", "PCSCKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "scanbridge-bench",
-            dependencies: ["ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeStore",
-                           "ProductLookup", "EvdevDriver", "CameraDriver",
-                           .product(name: "Histogram", package: "hdrhistogram-swift")] + nio,
+            dependencies: [
+                "ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes",
+                "ScanBridgeStore",
+                "ProductLookup", "EvdevDriver", "CameraDriver",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ] + nio,
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeCoreTests", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting", log],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeCoreTests",
+            dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting", log],
+            swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeStoreTests",
-            dependencies: ["ScanBridgeStore", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ScanBridgeStore", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log,
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeServerTests",
-            dependencies: ["ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting",
-                           .product(name: "NIOTestUtils", package: "swift-nio")] + nio,
+            dependencies: [
+                "ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting",
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ] + nio,
             swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
-        .testTarget(name: "MockDriverTests", dependencies: ["MockDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
-                    path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
-        .testTarget(name: "EvdevDriverTests", dependencies: ["EvdevDriver", "ScanBridgeModel", "ScanBridgeTesting"],
-                    path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
-        .testTarget(name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver", "ScanBridgeModel", "ScanBridgeTesting"],
-                    path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
-        .testTarget(name: "SerialDriverTests", dependencies: ["SerialDriver"],
-                    path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
-        .testTarget(name: "CameraDriverTests", dependencies: ["CameraDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", "DriverKit", "CTurboJPEG"],
-                    path: "Plugins/Drivers/Camera/Tests", swiftSettings: strict),
-        .testTarget(name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeModel", "ScanBridgeCore"],
-                    path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
-        .testTarget(name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
-                    path: "Plugins/Handlers/ProductLookup/Tests", swiftSettings: strict),
-        .testTarget(name: "CardLinkTests", dependencies: ["CardLink", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
-                    path: "Plugins/Handlers/CardLink/Tests", swiftSettings: strict),
-        .testTarget(name: "OrderLookupTests", dependencies: ["OrderLookup", "ScanBridgeModel", "ScanBridgeCore"],
-                    path: "Plugins/Handlers/OrderLookup/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "MockDriverTests",
+            dependencies: ["MockDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
+            path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "EvdevDriverTests", dependencies: ["EvdevDriver", "ScanBridgeModel", "ScanBridgeTesting"],
+            path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver", "ScanBridgeModel", "ScanBridgeTesting"],
+            path: "Plugins/Drivers/HIDPOS/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "SerialDriverTests", dependencies: ["SerialDriver"],
+            path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "CameraDriverTests",
+            dependencies: ["CameraDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", "DriverKit", "CTurboJPEG"],
+            path: "Plugins/Drivers/Camera/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeModel", "ScanBridgeCore"],
+            path: "Plugins/Drivers/PCSC/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
+            path: "Plugins/Handlers/ProductLookup/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "CardLinkTests", dependencies: ["CardLink", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
+            path: "Plugins/Handlers/CardLink/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "OrderLookupTests", dependencies: ["OrderLookup", "ScanBridgeModel", "ScanBridgeCore"],
+            path: "Plugins/Handlers/OrderLookup/Tests", swiftSettings: strict),
         .testTarget(name: "ScanBridgeClientTests", dependencies: ["ScanBridgeClient", "ScanBridgeModel"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "DriverKit"],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "DriverKit"],
+            swiftSettings: strict),
         // Boots a QEMU guest with Debian's kernel to test against real kernel devices (Tests/HardwareLab/README.md).
-        .testTarget(name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeModel", "CameraDriver"],
-                    exclude: ["README.md"], swiftSettings: strict),
+        .testTarget(
+            name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeModel", "CameraDriver"],
+            exclude: ["README.md"], swiftSettings: strict),
     ]
 )

@@ -30,10 +30,12 @@ enum CameraFrames {
         try CodeImages.qr(qrText, to: qrFile, moduleSize: 2 * scale)
         try CodeImages.zint(.ean13, eanData, to: eanFile, scale: scale)
         return [
-            CameraScene(name: "QR", frame: compose(width: width, height: height, label: try FrameFiles.read(path: qrFile)),
-                        expected: qrText),
-            CameraScene(name: "EAN-13", frame: compose(width: width, height: height, label: try FrameFiles.read(path: eanFile)),
-                        expected: eanText),
+            CameraScene(
+                name: "QR", frame: compose(width: width, height: height, label: try FrameFiles.read(path: qrFile)),
+                expected: qrText),
+            CameraScene(
+                name: "EAN-13", frame: compose(width: width, height: height, label: try FrameFiles.read(path: eanFile)),
+                expected: eanText),
             CameraScene(name: "no code", frame: compose(width: width, height: height, label: nil), expected: nil),
         ]
     }
@@ -43,7 +45,12 @@ enum CameraFrames {
     /// (`seed` varies it from frame to frame, as a sensor does; the scene stays the same).
     static func compose(width: Int, height: Int, label: GrayFrame?, seed: UInt64 = 1) -> GrayFrame {
         let objects = [(0.05, 0.60, 0.22, 0.95, 70.0), (0.70, 0.05, 0.97, 0.30, 190.0), (0.10, 0.08, 0.30, 0.28, 110.0)]
-            .map { (Int($0.0 * Double(width)), Int($0.1 * Double(height)), Int($0.2 * Double(width)), Int($0.3 * Double(height)), $0.4) }
+            .map {
+                (
+                    Int($0.0 * Double(width)), Int($0.1 * Double(height)), Int($0.2 * Double(width)), Int($0.3 * Double(height)),
+                    $0.4
+                )
+            }
         let labelX = label.map { (width - $0.width) / 2 + width / 10 } ?? 0
         let labelY = label.map { (height - $0.height) / 2 } ?? 0
         var noise = SeededNoise(seed: seed)

@@ -25,7 +25,8 @@ enum CameraScenarios {
         let decoder = FrameDecoder(symbologies: symbologies)
         let found = decoder.decode(scene.frame).map { $0.text ?? "(binary)" }
         guard found == (scene.expected.map { [$0] } ?? []) else {
-            throw BenchmarkFailure(description: "FrameDecoder read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
+            throw BenchmarkFailure(
+                description: "FrameDecoder read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
         }
         var wall = Histogram<UInt64>.nanoseconds()
         var cpu: UInt64 = 0
@@ -58,7 +59,8 @@ enum CameraScenarios {
         try CameraFrames.writePGM(scene.frame, to: path)
         let found = try ZBarImg.read(path)
         guard found == (scene.expected.map { [$0] } ?? []) else {
-            throw BenchmarkFailure(description: "zbarimg read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
+            throw BenchmarkFailure(
+                description: "zbarimg read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
         }
         let whole = try ZBarImg.perFrame(path, copies: copies, rounds: rounds)
         let reading = try ZBarImg.perFrame(path, copies: copies, rounds: max(1, rounds / 2), options: ZBarImg.readingOnlyOptions)
@@ -81,8 +83,9 @@ enum CameraScenarios {
         }
         let base = ["--drivers", "file-camera", "--log-level", "warning"]
         let idle = try await daemonCPU(arguments: base, seconds: seconds, settle: settle)
-        let streaming = try await daemonCPU(arguments: base + ["--device", "file-camera:\(file),fps=10,loop=yes"],
-                                            seconds: seconds, settle: settle)
+        let streaming = try await daemonCPU(
+            arguments: base + ["--device", "file-camera:\(file),fps=10,loop=yes"],
+            seconds: seconds, settle: settle)
         return (idle, streaming)
     }
 

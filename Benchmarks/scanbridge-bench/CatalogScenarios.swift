@@ -25,7 +25,8 @@ enum CatalogScenarios {
         defer { try? file.close() }
         var chunk = "name,price,sku,category,barcode,trackStock,quantity,lowStockThreshold\n"
         for index in 0..<count {
-            chunk += "Item \(index),\(index % 5000 + 1).\(index % 10)9,SKU-\(index),Category \(index % 40),\(barcode(index)),true,\(index % 100),5\n"
+            chunk +=
+                "Item \(index),\(index % 5000 + 1).\(index % 10)9,SKU-\(index),Category \(index % 40),\(barcode(index)),true,\(index % 100),5\n"
             if chunk.utf8.count > 1 << 20 {
                 try file.write(contentsOf: Data(chunk.utf8))
                 chunk = ""
@@ -36,7 +37,9 @@ enum CatalogScenarios {
 
     /// `scanbridge products import` of the file: seconds taken, and the peak resident memory
     /// of the CLI and of the daemon (MB), sampled from /proc while it runs.
-    static func importCatalog(_ url: URL, daemon: DaemonHarness) async throws -> (seconds: Double, cliPeakMB: Double, daemonPeakMB: Double) {
+    static func importCatalog(_ url: URL, daemon: DaemonHarness) async throws -> (
+        seconds: Double, cliPeakMB: Double, daemonPeakMB: Double
+    ) {
         let process = Process()
         process.executableURL = DaemonHarness.productsDirectory.appendingPathComponent("scanbridge")
         process.arguments = ["products", "import", url.path, "--socket", daemon.socketPath]

@@ -33,7 +33,7 @@ final class DesignModel: @unchecked Sendable {
         toLoop = Array(pipes[2..<4])
         unlink(path)
         guard piped, file >= 0, listener >= 0, withUnixSocketAddress(path, { bind(listener, $0, $1) }) == 0,
-              listen(listener, 16) == 0
+            listen(listener, 16) == 0
         else { throw BenchmarkFailure(description: "design model: \(String(cString: strerror(errno)))") }
     }
 
@@ -118,8 +118,9 @@ final class DesignModel: @unchecked Sendable {
                     if got <= 0 { return }
                     // One scan line per injection in what arrived, padded to the daemon's size.
                     for text in Self.benchTexts(in: line[0..<got]) {
-                        pending.append(Array(#"{"jsonrpc":"2.0","method":"scan","params":{"text":"\#(text)","pad":""#.utf8)
-                            + [UInt8](repeating: 0x20, count: 1000) + Array("\"}}\n".utf8))
+                        pending.append(
+                            Array(#"{"jsonrpc":"2.0","method":"scan","params":{"text":"\#(text)","pad":""#.utf8)
+                                + [UInt8](repeating: 0x20, count: 1000) + Array("\"}}\n".utf8))
                         send([1], to: toWriter[1])
                     }
                 } else {
@@ -137,7 +138,9 @@ final class DesignModel: @unchecked Sendable {
 
     private func accepted() throws -> Int32 {
         let connection = accept(listener, nil, nil)
-        guard connection >= 0 else { throw BenchmarkFailure(description: "design model: accept: \(String(cString: strerror(errno)))") }
+        guard connection >= 0 else {
+            throw BenchmarkFailure(description: "design model: accept: \(String(cString: strerror(errno)))")
+        }
         return connection
     }
 

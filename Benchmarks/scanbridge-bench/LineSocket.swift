@@ -23,8 +23,9 @@ final class LineSocket: @unchecked Sendable {
         let connected = withUnixSocketAddress(path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
-            throw BenchmarkFailure(description: connected == nil
-                ? "socket path too long: \(path)" : "connect to \(path): \(String(cString: strerror(errno)))")
+            throw BenchmarkFailure(
+                description: connected == nil
+                    ? "socket path too long: \(path)" : "connect to \(path): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -16,7 +16,8 @@ enum RoundTrips {
         return try await onAThread("round-trips") {
             let socket = try LineSocket(path: socketPath)
             var histogram = Histogram<UInt64>.nanoseconds()
-            var pauseTime = timespec(tv_sec: Int(pause.nanoseconds / 1_000_000_000), tv_nsec: Int(pause.nanoseconds % 1_000_000_000))
+            var pauseTime = timespec(
+                tv_sec: Int(pause.nanoseconds / 1_000_000_000), tv_nsec: Int(pause.nanoseconds % 1_000_000_000))
             for (index, line) in lines.enumerated() {
                 let sent = Nanos.now()
                 try socket.write(line)

@@ -27,14 +27,16 @@ extension ScanBridgeBench {
                 sides[index].afterBurst.append(memory.rssMB)
                 try await daemon.stop()
                 let fresh = try await freshDaemon(executable: executable)
-                sides[index].latency.add(try await Scenarios.injectToScanLatency(
-                    socketPath: fresh.socketPath, every: .milliseconds(1), count: 5_000 / scale, subscribers: 8))
+                sides[index].latency.add(
+                    try await Scenarios.injectToScanLatency(
+                        socketPath: fresh.socketPath, every: .milliseconds(1), count: 5_000 / scale, subscribers: 8))
                 try await fresh.stop()
             }
         }
         for (side, name) in zip(sides, ["ordered link", "usual link"]) {
-            report.figure("\(name): RSS when ready / after \(1_000_000 / scale) events (3 runs each)",
-                          "\(range(side.ready)) / \(range(side.afterBurst)) MB", target: "")
+            report.figure(
+                "\(name): RSS when ready / after \(1_000_000 / scale) events (3 runs each)",
+                "\(range(side.ready)) / \(range(side.afterBurst)) MB", target: "")
             report.latency("\(name): scan.inject → scan, 1,000/s, 8 subscribers", side.latency, target: "")
         }
     }

@@ -6,7 +6,9 @@ import ScanBridgeTesting
 /// each beside a baseline measured in the same run on the same machine.
 @main
 struct ScanBridgeBench {
-    static let scenarios = ["latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order"]
+    static let scenarios = [
+        "latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order",
+    ]
 
     static func main() async throws {
         let arguments = CommandLine.arguments
@@ -44,8 +46,9 @@ struct ScanBridgeBench {
             let (lookup, _) = try await CatalogScenarios.inProcessLookups(
                 databasePath: databasePath, catalogSize: hot, count: 100_000)
             var report = Report()
-            report.latency("ProductLookup in process, \(hot.map { "the first \($0)" } ?? "any") products", lookup,
-                           target: "p99 ≤ 20 µs")
+            report.latency(
+                "ProductLookup in process, \(hot.map { "the first \($0)" } ?? "any") products", lookup,
+                target: "p99 ≤ 20 µs")
             report.print()
             return
         }
@@ -59,7 +62,8 @@ struct ScanBridgeBench {
             return
         }
         // `--only latency,memory`: a subset of the scenarios.
-        let only = value(of: "--only", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
+        let only =
+            value(of: "--only", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
             ?? Set(scenarios)
         let scale = quick ? 10 : 1
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-bench-\(getpid())")
@@ -73,8 +77,9 @@ struct ScanBridgeBench {
             report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
             let model = try await DesignModel.injectToScanLatency(
                 directory: directory, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
-            report.latency("baseline: the design at its leanest (DesignModel, own process), 1,000/s, 8 subscribers",
-                           model, target: "")
+            report.latency(
+                "baseline: the design at its leanest (DesignModel, own process), 1,000/s, 8 subscribers",
+                model, target: "")
             let daemon = try await freshDaemon()
             let latency = try await Scenarios.injectToScanLatency(
                 socketPath: daemon.socketPath, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
@@ -90,15 +95,18 @@ struct ScanBridgeBench {
             let daemon = try await freshDaemon()
             let (rate, lost) = try await Scenarios.throughput(
                 socketPath: daemon.socketPath, events: 200_000 / scale, subscribers: 8)
-            report.figure("sustained events/s to 8 subscribers", String(format: "%.0f events/s, %d lost", rate, lost),
-                          target: "≥ 50,000/s, 0 lost")
+            report.figure(
+                "sustained events/s to 8 subscribers", String(format: "%.0f events/s, %d lost", rate, lost),
+                target: "≥ 50,000/s, 0 lost")
             try await daemon.stop()
         }
         if only.contains("memory") {
             let daemon = try await freshDaemon()
             let memory = try await Scenarios.memoryWithStalledSubscriber(daemon: daemon, events: 1_000_000 / scale)
-            report.figure("RSS after \(1_000_000 / scale) events, 1 stalled subscriber",
-                          String(format: "%.1f MB (peak %.1f MB, heap %.1f MB)", memory.rssMB, memory.peakMB, memory.anonymousMB), target: "≤ 40 MB")
+            report.figure(
+                "RSS after \(1_000_000 / scale) events, 1 stalled subscriber",
+                String(format: "%.1f MB (peak %.1f MB, heap %.1f MB)", memory.rssMB, memory.peakMB, memory.anonymousMB),
+                target: "≤ 40 MB")
             try await daemon.stop()
         }
         if only.contains("startup") {
@@ -141,9 +149,11 @@ struct ScanBridgeBench {
         try CatalogScenarios.writeCatalog(to: csv, count: size)
         let daemon = try await freshDaemon()
         let imported = try await CatalogScenarios.importCatalog(csv, daemon: daemon)
-        report.figure("products import of \(size) CSV rows", String(
-            format: "%.1f s (%.0f rows/s), peak RSS CLI %.0f MB, daemon %.0f MB", imported.seconds,
-            Double(size) / imported.seconds, imported.cliPeakMB, imported.daemonPeakMB), target: "≤ 30 s, bounded memory")
+        report.figure(
+            "products import of \(size) CSV rows",
+            String(
+                format: "%.1f s (%.0f rows/s), peak RSS CLI %.0f MB, daemon %.0f MB", imported.seconds,
+                Double(size) / imported.seconds, imported.cliPeakMB, imported.daemonPeakMB), target: "≤ 30 s, bounded memory")
         // Lookups are measured in the steady state a shop runs in: the daemon started on the
         // catalog imported earlier, not in the seconds after a million-row import.
         try await daemon.stop()
@@ -172,7 +182,8 @@ struct ScanBridgeBench {
     /// sides share the machine's state.
     static func keyFilterComparison(databasePath: String, catalogSize size: Int, report: inout Report) async throws {
         for unknown in [false, true] {
-            var with = Histogram<UInt64>.nanoseconds(), without = with
+            var with = Histogram<UInt64>.nanoseconds()
+            var without = with
             for _ in 0..<3 {
                 for filtersKeys in [true, false] {
                     let (lookups, _) = try await CatalogScenarios.inProcessLookups(
@@ -190,7 +201,8 @@ struct ScanBridgeBench {
     /// uniformly over the whole catalog (every lookup likely reads pages from the OS), and over
     /// the 10,000 best sellers (what a shop scans most; their pages stay cached).
     static func socketRoundTrips(socketPath: String, catalogSize size: Int, report: inout Report) async throws {
-        let hello = try await CatalogScenarios.socketLookups(socketPath: socketPath, catalogSize: size, count: 20_000, hello: true)
+        let hello = try await CatalogScenarios.socketLookups(
+            socketPath: socketPath, catalogSize: size, count: 20_000, hello: true)
         report.latency("baseline: bridge.hello through the socket", hello, target: "")
         let hot = min(size, 10_000)
         let socket = try await CatalogScenarios.socketLookups(socketPath: socketPath, catalogSize: size, count: 20_000)
@@ -222,8 +234,9 @@ struct ScanBridgeBench {
         let figures = try await TapScenarios.tapToEvent(taps: taps)
         report.latency("baseline: pcsc_scan, card on vpcd → \"Card inserted\"", figures.pcscScan, target: "")
         report.latency("tap-to-event: card on vpcd → scan notification", figures.tapToEvent, target: "within pcsc_scan + 5 ms")
-        report.figure("tap-to-event − pcsc_scan, same tap (\(taps) taps)", TapScenarios.formatDifferences(figures.differences),
-                      target: "≤ +5 ms")
+        report.figure(
+            "tap-to-event − pcsc_scan, same tap (\(taps) taps)", TapScenarios.formatDifferences(figures.differences),
+            target: "≤ +5 ms")
     }
 
     /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.
@@ -244,7 +257,9 @@ struct Report {
     private var rows: [(String, String, String)] = []
 
     mutating func latency(_ name: String, _ histogram: Histogram<UInt64>, target: String) {
-        let figures = [50.0, 99.0, 99.9].map { "p\($0 == 99.9 ? "99.9" : String(Int($0))) \(Self.format(histogram.valueAtPercentile($0)))" }
+        let figures = [50.0, 99.0, 99.9].map {
+            "p\($0 == 99.9 ? "99.9" : String(Int($0))) \(Self.format(histogram.valueAtPercentile($0)))"
+        }
         rows.append((name, figures.joined(separator: "  "), target))
     }
 
@@ -256,7 +271,8 @@ struct Report {
         let widths = (rows.map(\.0.count).max() ?? 0, rows.map(\.1.count).max() ?? 0)
         Swift.print("")
         Swift.print("| " + "scenario".padding(widths.0) + " | " + "measured".padding(widths.1) + " | target |")
-        Swift.print("|" + String(repeating: "-", count: widths.0 + 2) + "|" + String(repeating: "-", count: widths.1 + 2) + "|--------|")
+        Swift.print(
+            "|" + String(repeating: "-", count: widths.0 + 2) + "|" + String(repeating: "-", count: widths.1 + 2) + "|--------|")
         for (name, value, target) in rows {
             Swift.print("| " + name.padding(widths.0) + " | " + value.padding(widths.1) + " | \(target) |")
         }

@@ -124,8 +124,10 @@ enum Scenarios {
         // Settled: the daemon gives memory freed after the burst back within a few seconds.
         try await Task.sleep(for: .seconds(5))
         let pid = daemon.pid ?? 0
-        let figures = (ProcessStat.megabytes("VmRSS", of: pid), ProcessStat.megabytes("VmHWM", of: pid),
-                       ProcessStat.megabytes("RssAnon", of: pid))
+        let figures = (
+            ProcessStat.megabytes("VmRSS", of: pid), ProcessStat.megabytes("VmHWM", of: pid),
+            ProcessStat.megabytes("RssAnon", of: pid)
+        )
         await stalled.close()
         return figures
     }

@@ -50,8 +50,9 @@ enum TapScenarios {
             differences: [])
         var generator = SystemRandomNumberGenerator()
         for index in 0..<(taps + warmup) {
-            let card = VirtualCard.type2(uid: [0x04, 0x5A, 0x3C, UInt8(index >> 8), UInt8(index & 0xFF), 0x81, 0x80],
-                                         ndef: VirtualCard.ndefURI("example.com/loyalty"))
+            let card = VirtualCard.type2(
+                uid: [0x04, 0x5A, 0x3C, UInt8(index >> 8), UInt8(index & 0xFF), 0x81, 0x80],
+                ndef: VirtualCard.ndefURI("example.com/loyalty"))
             let (scansBefore, insertedBefore, removedBefore) =
                 (scans.withLock { $0.count }, watcher.insertedLines.count, watcher.removedCount)
             let started = Nanos.now()

@@ -19,7 +19,9 @@ enum WedgeScenarios {
     /// a millisecond later, its Enter, stamped just before the write.
     static func terminatorToEvent(count: Int, rate: Int = 200) async throws -> Histogram<UInt64> {
         let fifo = try DeviceFIFO(name: "wedge")
-        let daemon = try DaemonHarness(arguments: ["--drivers", "evdev", "--device", "evdev:\(fifo.path)", "--log-level", "warning"])
+        let daemon = try DaemonHarness(arguments: [
+            "--drivers", "evdev", "--device", "evdev:\(fifo.path)", "--log-level", "warning",
+        ])
         try await daemon.start()
         let warmup = count / 10
         let total = count + warmup
@@ -117,7 +119,9 @@ final class FIFOWriter: Sendable {
         let deadline = ContinuousClock.now + .seconds(20)
         while fd < 0 {
             fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 || (errno == ENXIO && ContinuousClock.now < deadline) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard fd >= 0 || (errno == ENXIO && ContinuousClock.now < deadline) else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
             if fd < 0 { usleep(10_000) }
         }
         self.fd = fd

@@ -13,8 +13,10 @@ enum ZBarImg {
     static let executable = "/usr/bin/zbarimg"
     /// Only the data on standard output, as raw bytes (FrameDecoder takes QR data raw too), no D-Bus.
     static let outputOptions = ["-q", "--raw", "--nodbus"]
-    static let decoderOptions = ["-Sdisable", "-Sqrcode.enable", "-Sean13.enable", "-Sean8.enable", "-Scode128.enable",
-                                 "-Sqrcode.binary"]
+    static let decoderOptions = [
+        "-Sdisable", "-Sqrcode.enable", "-Sean13.enable", "-Sean8.enable", "-Scode128.enable",
+        "-Sqrcode.binary",
+    ]
     /// The same decoders scanning every second row and column only (zbar's default, and
     /// FrameDecoder's, is every one): what halving the scan would save.
     static let sparseOptions = decoderOptions + ["-Sx-density=2", "-Sy-density=2"]
@@ -30,7 +32,9 @@ enum ZBarImg {
 
     /// ImageMagick (zbarimg reads images through it) runs OpenMP threads that spin while
     /// waiting, which would bill zbarimg for CPU that decodes nothing: one thread, like FrameDecoder.
-    static let environment = ProcessInfo.processInfo.environment.merging(["OMP_NUM_THREADS": "1", "MAGICK_THREAD_LIMIT": "1"]) { $1 }
+    static let environment = ProcessInfo.processInfo.environment.merging(["OMP_NUM_THREADS": "1", "MAGICK_THREAD_LIMIT": "1"]) {
+        $1
+    }
 
     /// The texts zbarimg reads in the file (one a line), to check it decodes what FrameDecoder does.
     static func read(_ path: String, options: [String] = decoderOptions) throws -> [String] {
@@ -54,8 +58,10 @@ enum ZBarImg {
         for _ in 0..<rounds {
             let one = try run(options + [path])
             let many = try run(options + Array(repeating: path, count: copies + 1))
-            costs.append(Cost(wall: many.wall.subtractingClamped(one.wall) / UInt64(copies),
-                              cpu: many.cpu.subtractingClamped(one.cpu) / UInt64(copies)))
+            costs.append(
+                Cost(
+                    wall: many.wall.subtractingClamped(one.wall) / UInt64(copies),
+                    cpu: many.cpu.subtractingClamped(one.cpu) / UInt64(copies)))
         }
         return costs.sorted { $0.wall < $1.wall }
     }
@@ -71,21 +77,27 @@ enum ZBarImg {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + outputOptions + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for string in argv + envp { free(string) } }
         var pid: pid_t = 0
         let started = Nanos.now()
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BenchmarkFailure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw BenchmarkFailure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw BenchmarkFailure(description: "wait4 for \(executable): \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else {
+                throw BenchmarkFailure(description: "wait4 for \(executable): \(String(cString: strerror(errno)))")
+            }
         }
         let wall = Nanos.now() - started
         // Exit status 4 is "no symbol found", the no-code frame's right answer.
-        let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
+        let exited = status & 0x7F == 0
+        let code = (status >> 8) & 0xFF
         guard exited, code == 0 || code == 4 else {
-            throw BenchmarkFailure(description: "\(executable) \(arguments.prefix(8).joined(separator: " ")) … ended with status \(status)")
+            throw BenchmarkFailure(
+                description: "\(executable) \(arguments.prefix(8).joined(separator: " ")) … ended with status \(status)")
         }
         return Cost(wall: wall, cpu: nanos(usage.ru_utime) + nanos(usage.ru_stime))
     }

@@ -9,9 +9,10 @@ package struct PCSCCard: ~Copyable {
     package init(context: PCSCContext, reader: String) throws(PCSCError) {
         var handle: SCARDHANDLE = 0
         var proto: DWORD = 0
-        try PCSCError.check(SCardConnect(
-            context.handle, reader, DWORD(SCARD_SHARE_SHARED), DWORD(SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1),
-            &handle, &proto))
+        try PCSCError.check(
+            SCardConnect(
+                context.handle, reader, DWORD(SCARD_SHARE_SHARED), DWORD(SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1),
+                &handle, &proto))
         self.handle = handle
         self.pci = cpcsc_pci_for(proto)
     }

@@ -4,9 +4,10 @@ package enum PCSCKernelModules {
 
     /// The conflicting modules `/proc/modules` lists (its first field is the module's name).
     package static func loaded(inProcModules text: String) -> [String] {
-        let names = Set(text.split(whereSeparator: \.isNewline).compactMap { line in
-            line.split(separator: " ", maxSplits: 1).first.map(String.init)
-        })
+        let names = Set(
+            text.split(whereSeparator: \.isNewline).compactMap { line in
+                line.split(separator: " ", maxSplits: 1).first.map(String.init)
+            })
         return conflicting.filter(names.contains)
     }
 }

@@ -44,7 +44,7 @@ package struct PCSCProbe: Sendable {
     private static func states(of names: [String], in context: PCSCContext) throws(PCSCError) -> [Reader] {
         guard !names.isEmpty else { return [] }
         let cNames = names.map { strdup($0)! }
-        defer { cNames.forEach { free($0) } }
+        defer { for name in cNames { free(name) } }
         // pcsc-lite takes at most 16 states a call.
         var readers: [Reader] = []
         for chunk in stride(from: 0, to: cNames.count, by: Int(PCSCLITE_MAX_READERS_CONTEXTS)) {

@@ -76,8 +76,9 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func closedByClient(socketPath: String) -> ClientError {
-        ClientError(.closedByClient, "this client closed its connection to \(socketPath); connect again to make calls",
-                    socketPath: socketPath)
+        ClientError(
+            .closedByClient, "this client closed its connection to \(socketPath); connect again to make calls",
+            socketPath: socketPath)
     }
 
     static func unexpectedResult(method: String, expected: String, detail: String) -> ClientError {

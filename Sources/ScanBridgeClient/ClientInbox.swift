@@ -128,14 +128,18 @@ final class ClientInbox: Sendable {
                 } catch let error as RPCError {
                     reply = RPCMessage.error(id: request.id, error)
                 } catch {
-                    reply = RPCMessage.error(id: request.id, RPCError(
-                        code: RPCError.internalError,
-                        message: "the client's handler for \(request.method) failed: \(error)"))
+                    reply = RPCMessage.error(
+                        id: request.id,
+                        RPCError(
+                            code: RPCError.internalError,
+                            message: "the client's handler for \(request.method) failed: \(error)"))
                 }
             } else {
-                reply = RPCMessage.error(id: request.id, RPCError(
-                    code: RPCError.methodNotFound,
-                    message: "this client answers no \(request.method) requests: it set no request handler"))
+                reply = RPCMessage.error(
+                    id: request.id,
+                    RPCError(
+                        code: RPCError.methodNotFound,
+                        message: "this client answers no \(request.method) requests: it set no request handler"))
             }
             // A failed write means the connection is gone, which the reader reports.
             try? await outbound.write(ClientChannel.line(reply))

@@ -71,7 +71,7 @@ public final class ScanBridgeClient: Sendable {
         for path in paths {
             do {
                 return try await connect(to: path, requestHandler: requestHandler)
-            } catch where error.code == .noDaemon {
+            } catch  where error.code == .noDaemon {
                 // The first failure names the path the user expects; later ones only confirm it.
                 failure = failure ?? error
             }

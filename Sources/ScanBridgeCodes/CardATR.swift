@@ -42,7 +42,8 @@ public struct CardATR: Sendable, Hashable {
     /// The standard byte and card name of a storage card's ATR: `3B 8F 80 01 80 4F 0C <RID> SS NN NN …`.
     static func storageCardFields(_ atr: [UInt8]) -> (standard: UInt8, name: UInt16)? {
         guard let rid = atr.firstRange(of: pcscRID), rid.lowerBound >= 2,
-              atr[rid.lowerBound - 2] == 0x4F, rid.upperBound + 3 <= atr.count else { return nil }
+            atr[rid.lowerBound - 2] == 0x4F, rid.upperBound + 3 <= atr.count
+        else { return nil }
         let standard = atr[rid.upperBound]
         let name = UInt16(atr[rid.upperBound + 1]) << 8 | UInt16(atr[rid.upperBound + 2])
         return (standard, name)

@@ -39,7 +39,8 @@ extension GS1ApplicationIdentifier {
     /// Check digit and date: whether well-shaped data makes sense.
     func validateMeaning(_ value: some StringProtocol) throws(CodeError) {
         if hasCheckDigit, let key = components.first,
-           let error = GTIN.checkDigitError(value.prefix(key.length.upperBound)) {
+            let error = GTIN.checkDigitError(value.prefix(key.length.upperBound))
+        {
             throw problem(": " + error.message)
         }
         if let dateFormat {
@@ -51,7 +52,8 @@ extension GS1ApplicationIdentifier {
         func pair(_ index: Int) -> Int { digits[index] * 10 + digits[index + 1] }
         func shown(_ index: Int) -> String { "\(digits[index])\(digits[index + 1])" }
         func checkDate(at index: Int) throws(CodeError) {
-            let month = pair(index + 2), day = pair(index + 4)
+            let month = pair(index + 2)
+            let day = pair(index + 4)
             guard (1...12).contains(month) else { throw problem(": the month is \(shown(index + 2)); months are 01 to 12") }
             guard day <= 31 else { throw problem(": the day is \(shown(index + 4)); days are 00 to 31") }
         }
@@ -76,7 +78,8 @@ extension GS1ApplicationIdentifier {
         case .digits where isNumeric:
             problem("takes only digits; \(ASCII.quoted(bad)) is not one")
         case .digits:
-            problem("takes digits in characters \(positions.lowerBound) to \(positions.upperBound); \(ASCII.quoted(bad)) is not one")
+            problem(
+                "takes digits in characters \(positions.lowerBound) to \(positions.upperBound); \(ASCII.quoted(bad)) is not one")
         case .cset82:
             problem("cannot hold \(ASCII.quoted(bad)); GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_")
         case .cset39:

@@ -56,13 +56,15 @@ public struct GS1ApplicationIdentifier: Sendable, Hashable {
     public var isNumeric: Bool { components.allSatisfy { $0.characters == .digits } }
 
     /// A table row. `format` is trusted: a malformed one is a programming error in the table.
-    init(_ code: String, _ format: String, _ title: String, check: Bool = false,
-         date: DateFormat? = nil, decimals: Int? = nil) {
+    init(
+        _ code: String, _ format: String, _ title: String, check: Bool = false,
+        date: DateFormat? = nil, decimals: Int? = nil
+    ) {
         self.code = code
         self.title = title
         self.format = format
         var components: [Component] = []
-        var optional = false // everything after a `[` may be left out
+        var optional = false  // everything after a `[` may be left out
         for part in format.split(separator: "+") {
             components.append(Self.component(part, isOptional: optional))
             optional = optional || part.contains("[")
@@ -76,12 +78,13 @@ public struct GS1ApplicationIdentifier: Sendable, Hashable {
     /// Parses one part of a format: `N6`, `X..20`; brackets around it are ignored here.
     private static func component(_ spec: Substring, isOptional: Bool) -> Component {
         let body = spec.filter { $0 != "[" && $0 != "]" }
-        let characters: CharacterSet = switch body.first {
-        case "N": .digits
-        case "X": .cset82
-        case "Y": .cset39
-        default: fatalError("GS1 AI table: bad format part '\(spec)'")
-        }
+        let characters: CharacterSet =
+            switch body.first {
+            case "N": .digits
+            case "X": .cset82
+            case "Y": .cset39
+            default: fatalError("GS1 AI table: bad format part '\(spec)'")
+            }
         let isVariable = body.dropFirst().hasPrefix("..")
         guard let count = Int(body.dropFirst(isVariable ? 3 : 1)), count > 0 else {
             fatalError("GS1 AI table: bad format part '\(spec)'")
@@ -108,7 +111,8 @@ extension GS1ApplicationIdentifier {
     /// nil when no AI starts that way.
     static func codeLength(startOf text: some StringProtocol) -> Int? {
         guard let tens = text.first.flatMap(ASCII.digit),
-              let units = text.dropFirst().first.flatMap(ASCII.digit) else { return nil }
+            let units = text.dropFirst().first.flatMap(ASCII.digit)
+        else { return nil }
         return switch tens * 10 + units {
         case 0...4, 10...22, 30, 37, 90...99: 2
         case 23...25, 40...42, 71: 3

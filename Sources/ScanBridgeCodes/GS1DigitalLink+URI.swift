@@ -4,7 +4,8 @@ extension GS1DigitalLink {
     /// The path and query of an `http` or `https` URI with a host; the fragment is dropped.
     static func pathAndQuery(of uri: String) -> (path: Substring, query: Substring)? {
         guard let colon = uri.firstIndex(of: ":"),
-              ["http", "https"].contains(uri[..<colon].lowercased()) else { return nil }
+            ["http", "https"].contains(uri[..<colon].lowercased())
+        else { return nil }
         let afterScheme = uri[uri.index(after: colon)...]
         guard afterScheme.hasPrefix("//") else { return nil }
         let reference = afterScheme.dropFirst(2).prefix { $0 != "#" }

@@ -14,7 +14,8 @@ public enum GS1DigitalLink {
     /// percent-encoding, or an AI value in the query. Query keys that are not AIs are ignored.
     public static func parse(_ uri: String) throws(CodeError) -> [GS1Element]? {
         guard let (path, query) = pathAndQuery(of: uri),
-              var elements = try pathElements(path.split(separator: "/")) else { return nil }
+            var elements = try pathElements(path.split(separator: "/"))
+        else { return nil }
         for pair in query.split(separator: "&") {
             let rawKey = pair.prefix { $0 != "=" }
             guard let key = percentDecoded(rawKey), let ai = GS1ApplicationIdentifier.lookup(aiCode(key[...])) else {
@@ -56,8 +57,9 @@ public enum GS1DigitalLink {
         for start in segments.indices where (segments.count - start) % 2 == 0 {
             let code = aiCode(segments[start])
             guard let sequences = keyQualifiers[code], let key = GS1ApplicationIdentifier.lookup(code),
-                  let keyValue = percentDecoded(segments[start + 1]).map({ normalized($0, for: key) }),
-                  (try? key.validateShape(keyValue)) != nil else { continue }
+                let keyValue = percentDecoded(segments[start + 1]).map({ normalized($0, for: key) }),
+                (try? key.validateShape(keyValue)) != nil
+            else { continue }
             let pairs = stride(from: start + 2, to: segments.count, by: 2).map { (aiCode(segments[$0]), segments[$0 + 1]) }
             guard allows(pairs.map(\.0), sequences) else { continue }
             // From here on this is a Digital Link, so a bad value is an error, not a reason to skip.
@@ -74,14 +76,15 @@ public enum GS1DigitalLink {
 
     /// True when `codes` appear, in order, within one of `sequences`.
     private static func allows(_ codes: [String], _ sequences: [[String]]) -> Bool {
-        codes.isEmpty || sequences.contains { sequence in
-            var remaining = sequence[...]
-            return codes.allSatisfy { code in
-                guard let found = remaining.firstIndex(of: code) else { return false }
-                remaining = remaining[(found + 1)...]
-                return true
+        codes.isEmpty
+            || sequences.contains { sequence in
+                var remaining = sequence[...]
+                return codes.allSatisfy { code in
+                    guard let found = remaining.firstIndex(of: code) else { return false }
+                    remaining = remaining[(found + 1)...]
+                    return true
+                }
             }
-        }
     }
 
     /// The validated element for an AI and its still percent-encoded value.

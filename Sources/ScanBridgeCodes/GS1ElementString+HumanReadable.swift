@@ -17,7 +17,8 @@ extension GS1ElementString {
         var elements: [GS1Element] = []
         while !rest.isEmpty {
             guard let (code, afterAI) = bracketedDigits(at: rest) else {
-                throw CodeError("human-readable GS1 data puts each AI in parentheses, e.g. (01)…; it does not at '\(rest.prefix(8))'")
+                throw CodeError(
+                    "human-readable GS1 data puts each AI in parentheses, e.g. (01)…; it does not at '\(rest.prefix(8))'")
             }
             guard let ai = GS1ApplicationIdentifier.lookup(code) else {
                 throw CodeError("unknown GS1 Application Identifier (\(code))")

@@ -42,7 +42,8 @@ public enum GS1ElementString {
     public static func strippingSymbologyIdentifier(_ text: String) -> (aim: String?, body: Substring) {
         let head = Array(text.prefix(3))
         guard head.count == 3, head[0] == "]", head[1].isASCII, head[1].isLetter,
-              head[2].isASCII, head[2].isLetter || head[2].isNumber else { return (nil, text[...]) }
+            head[2].isASCII, head[2].isLetter || head[2].isNumber
+        else { return (nil, text[...]) }
         return (String(head), text.dropFirst(3))
     }
 

@@ -34,7 +34,8 @@ extension GTIN {
         let bytes = Substring(code).utf8
         let data = bytes.dropLast()
         guard let last = bytes.last, (0x30...0x39).contains(last), let expected = checkDigit(forDataBytes: data),
-              Int(last - 0x30) != expected else { return nil }
+            Int(last - 0x30) != expected
+        else { return nil }
         return wrongCheckDigit(found: Int(last - 0x30), expected: expected, data: String(decoding: data, as: UTF8.self))
     }
 

@@ -33,7 +33,8 @@ public enum GTIN {
         // Bytes, not characters: counting characters walks the grapheme rules.
         let bytes = Substring(code).utf8
         guard bytes.count >= 2, let last = bytes.last, (0x30...0x39).contains(last),
-              let expected = checkDigit(forDataBytes: bytes.dropLast()) else { return false }
+            let expected = checkDigit(forDataBytes: bytes.dropLast())
+        else { return false }
         return Int(last - 0x30) == expected
     }
 

@@ -33,19 +33,23 @@ public enum NDEFMessage {
             let tnf = header & 0x07
             var cursor = index + 1
             guard cursor < message.count else { break }
-            let typeLength = Int(message[cursor]); cursor += 1
+            let typeLength = Int(message[cursor])
+            cursor += 1
             let payloadLength: Int
             if shortRecord {
                 guard cursor < message.count else { break }
-                payloadLength = Int(message[cursor]); cursor += 1
+                payloadLength = Int(message[cursor])
+                cursor += 1
             } else {
                 guard cursor + 4 <= message.count else { break }
-                payloadLength = message[cursor..<cursor + 4].reduce(0) { $0 << 8 | Int($1) }; cursor += 4
+                payloadLength = message[cursor..<cursor + 4].reduce(0) { $0 << 8 | Int($1) }
+                cursor += 4
             }
             var idLength = 0
             if hasIDLength {
                 guard cursor < message.count else { break }
-                idLength = Int(message[cursor]); cursor += 1
+                idLength = Int(message[cursor])
+                cursor += 1
             }
             let typeStart = cursor
             let payloadStart = typeStart + typeLength + idLength
@@ -80,8 +84,14 @@ public enum NDEFMessage {
         guard let status = payload.first else { return "" }
         let body = payload.dropFirst(1 + Int(status & 0x3F))
         guard status & 0x80 != 0 else { return String(decoding: body, as: UTF8.self) }
-        var units = stride(from: body.startIndex, to: body.endIndex - 1, by: 2).map { UInt16(body[$0]) << 8 | UInt16(body[$0 + 1]) }
-        if units.first == 0xFFFE { units = units.dropFirst().map { $0.byteSwapped } } else if units.first == 0xFEFF { units.removeFirst() }
+        var units = stride(from: body.startIndex, to: body.endIndex - 1, by: 2).map {
+            UInt16(body[$0]) << 8 | UInt16(body[$0 + 1])
+        }
+        if units.first == 0xFFFE {
+            units = units.dropFirst().map { $0.byteSwapped }
+        } else if units.first == 0xFEFF {
+            units.removeFirst()
+        }
         return String(decoding: units, as: UTF16.self)
     }
 }

@@ -22,7 +22,8 @@ public struct NFCUID: Hashable, Sendable, CustomStringConvertible {
         let trimmed = text.trimmingPrefix(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
         guard !trimmed.isEmpty else { throw CodeError("the card UID is empty") }
         let separator = trimmed.first { $0 == ":" || $0 == "-" || $0 == " " }
-        let groups = separator.map { sep in trimmed.split(separator: sep, omittingEmptySubsequences: false).map(String.init) }
+        let groups =
+            separator.map { sep in trimmed.split(separator: sep, omittingEmptySubsequences: false).map(String.init) }
             ?? [String(trimmed)]
         let wellFormed = groups.count == 1 || groups.allSatisfy { $0.count == 2 }
         guard wellFormed, let bytes = Hex.decode(groups.joined()) else {

@@ -45,7 +45,10 @@ public enum Type2Tag {
         var index = 0
         while index < data.count {
             let tag = data[index]
-            if tag == 0x00 { index += 1; continue }
+            if tag == 0x00 {
+                index += 1
+                continue
+            }
             if tag == 0xFE { return nil }
             guard let (length, valueStart) = tlvLength(data, at: index + 1) else { return nil }
             if tag == 0x03 { return (valueStart, length) }

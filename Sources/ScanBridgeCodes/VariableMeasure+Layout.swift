@@ -23,9 +23,10 @@ extension VariableMeasure {
             let items = chars.prefix { $0 == "P" }.count
             let checks = chars.dropFirst(items).prefix { $0 == "C" }.count
             let values = chars.count - items - checks
-            precondition(chars.count == 12 && items >= 2 && checks <= 1 && (1...10).contains(values)
-                         && chars.suffix(values).allSatisfy { $0 == "V" } && (checks == 0 || [4, 5].contains(values)),
-                         "variable-measure layout '\(pattern)' is not P…[C]V… over 12 digits")
+            precondition(
+                chars.count == 12 && items >= 2 && checks <= 1 && (1...10).contains(values)
+                    && chars.suffix(values).allSatisfy { $0 == "V" } && (checks == 0 || [4, 5].contains(values)),
+                "variable-measure layout '\(pattern)' is not P…[C]V… over 12 digits")
             precondition((0...(measure == .price ? 2 : 3)).contains(decimals), "variable-measure decimals out of range")
             self.pattern = pattern
             self.measure = measure

@@ -21,12 +21,14 @@ extension VariableMeasure {
         /// GS1 Germany: 22–23 price in cents, 28–29 weight in grams, with a 5-digit price
         /// check digit. 25–26 carry a count, which ``Value`` has no case for, so they are
         /// not read.
-        public static let de = Region(code: "DE", layouts: [
-            "22": Layout("PPPPPPCVVVVV", .price, decimals: 2),
-            "23": Layout("PPPPPPCVVVVV", .price, decimals: 2),
-            "28": Layout("PPPPPPCVVVVV", .weight, decimals: 3),
-            "29": Layout("PPPPPPCVVVVV", .weight, decimals: 3),
-        ])
+        public static let de = Region(
+            code: "DE",
+            layouts: [
+                "22": Layout("PPPPPPCVVVVV", .price, decimals: 2),
+                "23": Layout("PPPPPPCVVVVV", .price, decimals: 2),
+                "28": Layout("PPPPPPCVVVVV", .weight, decimals: 3),
+                "29": Layout("PPPPPPCVVVVV", .weight, decimals: 3),
+            ])
 
         /// GS1 Sweden: 20–22 price with 2, 1, 0 decimals; 23–25 weight in kg with 3, 2, 1
         /// decimals; no price check digit.
@@ -38,15 +40,17 @@ extension VariableMeasure {
         /// GS1 Denmark: 21–24 price in øre, 26–28 weight in grams, no price check digit.
         /// The patterns (six value digits, five for 27) are biip's, from GS1 Denmark's
         /// GTIN-13 pris/vægt pages.
-        public static let dk = Region(code: "DK", layouts: [
-            "21": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-            "22": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-            "23": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-            "24": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-            "26": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
-            "27": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
-            "28": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
-        ])
+        public static let dk = Region(
+            code: "DK",
+            layouts: [
+                "21": Layout("PPPPPPVVVVVV", .price, decimals: 2),
+                "22": Layout("PPPPPPVVVVVV", .price, decimals: 2),
+                "23": Layout("PPPPPPVVVVVV", .price, decimals: 2),
+                "24": Layout("PPPPPPVVVVVV", .price, decimals: 2),
+                "26": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
+                "27": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+                "28": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
+            ])
 
         public static let all: [Region] = [.gb, .de, .se, .no, .dk]
 

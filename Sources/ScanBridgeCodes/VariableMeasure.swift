@@ -30,14 +30,17 @@ public struct VariableMeasure: Sendable, Hashable {
     @usableFromInline
     static func parse(text ean13: String, region: Region) throws(CodeError) -> VariableMeasure? {
         guard ASCII.firstNonDigit(in: ean13) == nil, ean13.utf8.count == 13,
-              let layout = region.layouts[String(ean13.prefix(2))] else { return nil }
+            let layout = region.layouts[String(ean13.prefix(2))]
+        else { return nil }
         if let error = GTIN.checkDigitError(ean13) { throw error }
         var data = Array(ean13.prefix(12))
         let valueDigits = String(data[layout.valueRange])
         if let checkIndex = layout.checkIndex, let found = ASCII.digit(data[checkIndex]),
-           let expected = PriceCheckDigit.forValue(valueDigits), found != expected {
-            throw CodeError("the price check digit is \(found) but should be \(expected) for the "
-                            + "\(layout.measure == .price ? "price" : "weight") \(valueDigits) in \(ean13)")
+            let expected = PriceCheckDigit.forValue(valueDigits), found != expected
+        {
+            throw CodeError(
+                "the price check digit is \(found) but should be \(expected) for the "
+                    + "\(layout.measure == .price ? "price" : "weight") \(valueDigits) in \(ean13)")
         }
         data.replaceSubrange(layout.valueRange, with: repeatElement("0", count: layout.valueRange.count))
         if let checkIndex = layout.checkIndex, let zeroCheck = PriceCheckDigit.forValue(String(data[layout.valueRange])) {

@@ -24,13 +24,20 @@ public enum EventTime {
                 divisor /= 10
             }
         }
-        digits(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2); out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2); out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2); out.append(UInt8(ascii: "."))
-        digits(fraction, 3); out.append(UInt8(ascii: "Z"))
+        digits(Int(parts.tm_year) + 1900, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        out.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        out.append(UInt8(ascii: "."))
+        digits(fraction, 3)
+        out.append(UInt8(ascii: "Z"))
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -99,7 +99,8 @@ public struct JSONFields: Sendable {
         switch members[key] {
         case nil, .null?: return nil
         case .bool(let flag)?: return flag
-        case .some(let other): throw .invalidParams("\(field(key)) must be true or false, not \(other.typeName)", field: field(key))
+        case .some(let other):
+            throw .invalidParams("\(field(key)) must be true or false, not \(other.typeName)", field: field(key))
         }
     }
 

@@ -10,10 +10,24 @@ public struct JSONOutput: Sendable {
 
     // MARK: Objects, in order
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+    public mutating func endObject() {
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+    public mutating func endArray() {
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
 
     /// Writes a member name; the next value written is its value.
     public mutating func key(_ name: String) {
@@ -23,25 +37,46 @@ public struct JSONOutput: Sendable {
         needsComma[needsComma.count - 1] = false
     }
 
-    public mutating func member(_ name: String, _ value: String) { key(name); string(value) }
-    public mutating func member(_ name: String, _ value: String?) { key(name); if let value { string(value) } else { null() } }
-    public mutating func member(_ name: String, _ value: UInt64) { key(name); literal(String(value)) }
-    public mutating func member(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
+    public mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+    public mutating func member(_ name: String, _ value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+    public mutating func member(_ name: String, _ value: UInt64) {
+        key(name)
+        literal(String(value))
+    }
+    public mutating func member(_ name: String, _ value: JSONValue) {
+        key(name)
+        self.value(value)
+    }
 
     /// A member only when the value is there (optional fields are left out, not null).
     public mutating func memberIfPresent(_ name: String, _ value: String?) { if let value { member(name, value) } }
 
     // MARK: Values
 
-    public mutating func string(_ text: String) { separate(); Self.appendString(text, to: &bytes) }
+    public mutating func string(_ text: String) {
+        separate()
+        Self.appendString(text, to: &bytes)
+    }
     public mutating func null() { literal("null") }
 
     /// Pre-encoded JSON, inserted as is.
-    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
 
     /// A number or a literal (`true`, `null`) from its text: a number's text is a small
     /// string, held inline, so nothing is allocated.
-    private mutating func literal(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
+    private mutating func literal(_ text: String) {
+        separate()
+        bytes.append(contentsOf: text.utf8)
+    }
 
     public mutating func value(_ value: JSONValue) {
         switch value {

@@ -49,9 +49,15 @@ private struct Parser {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw error("unexpected character")
         }
@@ -132,7 +138,8 @@ private struct Parser {
             if byte == UInt8(ascii: "\"") {
                 // ASCII is valid UTF-8 as it stands; `String(validating:)` runs generic code
                 // (type metadata looked up at run time) for every string.
-                let text = ascii
+                let text =
+                    ascii
                     ? String(decoding: bytes[start..<index], as: UTF8.self)
                     : String(validating: bytes[start..<index], as: UTF8.self)
                 guard let text else { throw JSONValue.ParseError(offset: start, reason: "invalid UTF-8 in a string") }
@@ -239,7 +246,9 @@ private struct Parser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .int(integer) }
-        guard let double = Double(text), double.isFinite else { throw JSONValue.ParseError(offset: start, reason: "number out of range") }
+        guard let double = Double(text), double.isFinite else {
+            throw JSONValue.ParseError(offset: start, reason: "number out of range")
+        }
         return .double(double)
     }
 

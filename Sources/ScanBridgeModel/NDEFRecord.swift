@@ -1,4 +1,3 @@
-
 /// One record of an NDEF message read from a tag.
 public struct NDEFRecord: Sendable, Codable, Hashable {
     /// The record type: `U` (URI), `T` (text), or another NFC Forum type name.

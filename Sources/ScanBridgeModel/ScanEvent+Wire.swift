@@ -1,4 +1,5 @@
 import ScanBridgeCodes
+
 extension ScanEvent {
     /// Reads an event from its parsed wire form (docs/protocol.md "ScanEvent"); the one definition
     /// of how an event is read, which `Decodable` also uses.
@@ -25,7 +26,9 @@ extension ScanEvent {
         let timeText = try required("time")
         guard let time = EventTime.parse(timeText) else { throw WireError("\"time\" is not an RFC 3339 time: \(timeText)") }
         let kindText = try required("kind")
-        guard let kind = DeviceKind(rawValue: kindText) else { throw WireError("\"kind\" is not nfc, barcode or qr: \(kindText)") }
+        guard let kind = DeviceKind(rawValue: kindText) else {
+            throw WireError("\"kind\" is not nfc, barcode or qr: \(kindText)")
+        }
         self.init(
             seq: UInt64(seq), id: try required("id"), time: time, device: try required("device"),
             driver: try required("driver"), kind: kind, symbology: try required("symbology"), aim: try optional("aim"),

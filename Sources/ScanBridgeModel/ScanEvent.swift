@@ -1,5 +1,5 @@
-import ScanBridgeCodes
 import Foundation
+import ScanBridgeCodes
 
 /// One normalised read, as journaled and streamed to clients (docs/protocol.md "ScanEvent").
 public struct ScanEvent: Sendable, Hashable {

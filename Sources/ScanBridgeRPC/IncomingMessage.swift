@@ -23,15 +23,20 @@ public enum IncomingMessage: Sendable, Hashable {
         do {
             value = try JSONValue(parsing: bytes)
         } catch {
-            return .unparsable(RPCError(
-                code: RPCError.parseError,
-                message: "parse error: the line is not valid JSON in UTF-8; send one JSON-RPC 2.0 object per line"))
+            return .unparsable(
+                RPCError(
+                    code: RPCError.parseError,
+                    message: "parse error: the line is not valid JSON in UTF-8; send one JSON-RPC 2.0 object per line"))
         }
         switch value {
         case .array(let elements):
             guard !elements.isEmpty else {
-                return .single(.invalid(id: .null, error: RPCError(
-                    code: RPCError.invalidRequest, message: "invalid request: an empty batch; send at least one request")))
+                return .single(
+                    .invalid(
+                        id: .null,
+                        error: RPCError(
+                            code: RPCError.invalidRequest, message: "invalid request: an empty batch; send at least one request"))
+                )
             }
             return .batch(elements.map(classify))
         default:
@@ -65,8 +70,10 @@ public enum IncomingMessage: Sendable, Hashable {
             return .result(id: usableID, result: result)
         }
         if let error = members["error"]?.objectValue, let code = error["code"]?.intValue, id != nil {
-            return .error(id: usableID, error: RPCError(
-                code: Int(code), message: error["message"]?.stringValue ?? "", data: error["data"]))
+            return .error(
+                id: usableID,
+                error: RPCError(
+                    code: Int(code), message: error["message"]?.stringValue ?? "", data: error["data"]))
         }
         return invalid(usableID, "a message needs a \"method\" (request) or a \"result\"/\"error\" (response)")
     }

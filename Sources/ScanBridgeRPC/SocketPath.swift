@@ -24,7 +24,8 @@ public enum SocketPath {
         if let path = environment["SCANBRIDGE_SOCKET"], !path.isEmpty { return path }
         // systemd lists one folder per RuntimeDirectory= entry, separated by colons.
         if let folders = environment["RUNTIME_DIRECTORY"],
-           let first = folders.split(separator: ":").first, !first.isEmpty {
+            let first = folders.split(separator: ":").first, !first.isEmpty
+        {
             return first + "/scanbridge.sock"
         }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {

@@ -10,15 +10,16 @@ enum ErrorMapping {
         case let error as RPCError:
             return error
         case let error as ScanBridgeError:
-            let code: Int = switch error.code {
-            case .invalidParams: RPCError.invalidParams
-            case .notFound: RPCError.notFound
-            case .conflict: RPCError.conflict
-            case .forbidden: RPCError.forbidden
-            case .unavailable: RPCError.unavailable
-            case .overloaded: RPCError.overloaded
-            default: RPCError.internalError
-            }
+            let code: Int =
+                switch error.code {
+                case .invalidParams: RPCError.invalidParams
+                case .notFound: RPCError.notFound
+                case .conflict: RPCError.conflict
+                case .forbidden: RPCError.forbidden
+                case .unavailable: RPCError.unavailable
+                case .overloaded: RPCError.overloaded
+                default: RPCError.internalError
+                }
             if code == RPCError.internalError {
                 logger.error("internal error", metadata: ["rpc.method": "\(method)", "error": "\(error)"])
             }

@@ -29,15 +29,16 @@ struct RPCDispatcher: Sendable {
     /// Methods whose calls in one batch run together (each also in `methods`).
     var batched: [String: RPCBatchMethod] = [:]
 
-    static let standard = RPCDispatcher(methods: BridgeMethods.all
-        .merging(DeviceMethods.all) { $1 }
-        .merging(EventMethods.all) { $1 }
-        .merging(MockMethods.all) { $1 }
-        .merging(ProductMethods.all) { $1 }
-        .merging(CardMethods.all) { $1 }
-        .merging(CustomerMethods.all) { $1 }
-        .merging(OrderMethods.all) { $1 }
-        .merging(HandlerMethods.all) { $1 },
+    static let standard = RPCDispatcher(
+        methods: BridgeMethods.all
+            .merging(DeviceMethods.all) { $1 }
+            .merging(EventMethods.all) { $1 }
+            .merging(MockMethods.all) { $1 }
+            .merging(ProductMethods.all) { $1 }
+            .merging(CardMethods.all) { $1 }
+            .merging(CustomerMethods.all) { $1 }
+            .merging(OrderMethods.all) { $1 }
+            .merging(HandlerMethods.all) { $1 },
         batched: MockMethods.batched)
 
     /// The answer to one message.
@@ -112,7 +113,9 @@ struct RPCDispatcher: Sendable {
             return (RPCMessage.responsePayload(id: id, result: outcome.result), outcome.afterResponse)
         case .failure(let error):
             guard let id else { return (nil, nil) }
-            return (RPCMessage.errorPayload(id: id, ErrorMapping.rpcError(for: error, method: method, logger: connection.logger)), nil)
+            return (
+                RPCMessage.errorPayload(id: id, ErrorMapping.rpcError(for: error, method: method, logger: connection.logger)), nil
+            )
         }
     }
 
@@ -148,7 +151,9 @@ struct RPCDispatcher: Sendable {
         guard connection.role >= required else {
             throw RPCError(
                 code: RPCError.forbidden,
-                message: "forbidden: \(method) needs the \(required) role and this connection has \(connection.role); ask an administrator to add your user to the \(required) group")
+                message:
+                    "forbidden: \(method) needs the \(required) role and this connection has \(connection.role); ask an administrator to add your user to the \(required) group"
+            )
         }
         return try Params(params)
     }

@@ -89,9 +89,13 @@ package final class RPCServer: Service {
         let role = try? await NIOThreadPool.singleton.runIfActive { [policy] in policy.role(for: peer) }
         guard let role = role ?? nil else {
             logger.warning("connection refused: the peer's user is in none of the configured groups")
-            let refusal = RPCMessage.error(id: .null, RPCError(
-                code: RPCError.forbidden,
-                message: "forbidden: user \(peer.uid) is not allowed to use ScanBridge; add it to the reader, operator or admin group in the daemon's config"))
+            let refusal = RPCMessage.error(
+                id: .null,
+                RPCError(
+                    code: RPCError.forbidden,
+                    message:
+                        "forbidden: user \(peer.uid) is not allowed to use ScanBridge; add it to the reader, operator or admin group in the daemon's config"
+                ))
             try? await channel.writeAndFlush(ByteBuffer(bytes: refusal + [0x0A]))
             try? await channel.close()
             return

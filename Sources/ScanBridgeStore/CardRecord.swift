@@ -22,7 +22,8 @@ struct CardRecord: FetchableRecord, TableRecord, Sendable {
         guard let parsed = try? NFCUID(parsing: uid), let cardStatus = Card.Status(rawValue: status) else {
             throw ScanBridgeError(.internalError, "the stored card '\(uid)' has an unreadable UID or status '\(status)'")
         }
-        card = Card(uid: parsed, walletAddress: row[1], cardName: row[2], status: cardStatus, createdAt: StoreTime.date(row[4] as Int64))
+        card = Card(
+            uid: parsed, walletAddress: row[1], cardName: row[2], status: cardStatus, createdAt: StoreTime.date(row[4] as Int64))
     }
 
     func insert(_ db: Database) throws {

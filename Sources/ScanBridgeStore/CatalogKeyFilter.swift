@@ -84,9 +84,11 @@ final class CatalogKeyFilter: Sendable {
         var hashes: [KeyHash] = []
         var last: Int64?
         do {
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT rowid, storeId, gtin, sku, barcode FROM product WHERE rowid > ? ORDER BY rowid LIMIT ?
-                """, arguments: [rowid, chunkRows])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT rowid, storeId, gtin, sku, barcode FROM product WHERE rowid > ? ORDER BY rowid LIMIT ?
+                    """, arguments: [rowid, chunkRows])
             while let row = try rows.next() {
                 last = row[0]
                 let storeId: String = row[1]

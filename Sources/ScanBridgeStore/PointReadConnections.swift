@@ -35,7 +35,10 @@ final class PointReadConnections: Sendable {
     }
 
     private func take() throws -> DatabaseQueue? {
-        enum Next { case use(DatabaseQueue), open, none }
+        enum Next {
+            case use(DatabaseQueue)
+            case open, none
+        }
         let next = state.withLock { state -> Next in
             if let connection = state.idle.popLast() { return .use(connection) }
             guard state.opened < maximum else { return .none }

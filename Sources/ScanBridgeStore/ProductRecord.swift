@@ -50,8 +50,9 @@ struct ProductRecord: TableRecord, Sendable {
         case SQLITE_ROW: break
         case SQLITE_DONE: return nil
         case let code:
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: String(cString: sqlite3_errmsg(sqlite3_db_handle(row))), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: String(cString: sqlite3_errmsg(sqlite3_db_handle(row))), sql: statement.sql)
         }
         func text(_ index: CInt) -> String { String(sqliteStatement: row, index: index) }
         func optionalText(_ index: CInt) -> String? {

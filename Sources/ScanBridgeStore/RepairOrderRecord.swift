@@ -29,7 +29,8 @@ struct RepairOrderRecord: FetchableRecord, TableRecord, Sendable {
     /// The order with its devices, in their order. `reference` matches ignoring case (the
     /// column's collation).
     static func fetch(id: String, _ db: Database) throws -> RepairOrder? {
-        try withDevices(fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM repair_order WHERE id = ?"), arguments: [id]), db)
+        try withDevices(
+            fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM repair_order WHERE id = ?"), arguments: [id]), db)
     }
 
     static func fetch(reference: String, _ db: Database) throws -> RepairOrder? {

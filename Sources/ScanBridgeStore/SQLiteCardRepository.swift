@@ -45,7 +45,8 @@ package final class SQLiteCardRepository: CardRepository {
             if let existing = try CardRecord.fetch(uid: uid, db) {
                 guard existing.walletAddress == walletAddress else { return .conflict(existing) }
                 guard let customer = try CustomerRecord.fetch(walletAddress: walletAddress, db) else {
-                    throw ScanBridgeError(.internalError, "card \(uid.display) is linked to \(walletAddress), which has no customer")
+                    throw ScanBridgeError(
+                        .internalError, "card \(uid.display) is linked to \(walletAddress), which has no customer")
                 }
                 return .alreadyLinked(existing, customer)
             }

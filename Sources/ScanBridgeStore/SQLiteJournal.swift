@@ -144,7 +144,8 @@ package final class SQLiteJournal: Journal {
                     if checkpointDue { state.checkpointedAt = state.lastSeq }
                     let writerCheckpointDue = state.lastSeq - state.writerCheckpointedAt >= writerCheckpointEvery
                     if writerCheckpointDue { state.writerCheckpointedAt = state.lastSeq }
-                    let pruneDue = state.lastSeq - state.prunedAt >= pruneEvery
+                    let pruneDue =
+                        state.lastSeq - state.prunedAt >= pruneEvery
                         || ContinuousClock.now - state.prunedTime >= pruneInterval
                     return (pruneDue, checkpointDue, writerCheckpointDue)
                 }

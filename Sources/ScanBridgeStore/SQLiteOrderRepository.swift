@@ -21,7 +21,8 @@ package final class SQLiteOrderRepository: OrderRepository {
     package func device(id: String) async throws -> (device: RepairDevice, order: RepairOrder)? {
         let found = try await database.read("read device \(id)") { db -> DeviceInOrder? in
             guard let device = try RepairDeviceRecord.fetch(id: id, db),
-                  let order = try RepairOrderRecord.fetch(id: device.orderId, db) else { return nil }
+                let order = try RepairOrderRecord.fetch(id: device.orderId, db)
+            else { return nil }
             return DeviceInOrder(device: device, order: order)
         }
         return found.map { ($0.device, $0.order) }
@@ -55,7 +56,8 @@ package final class SQLiteOrderRepository: OrderRepository {
             db.cachedStatement(sql: "SELECT id FROM repair_order WHERE reference = ? AND id <> ?"),
             arguments: [order.reference, order.id])
         {
-            let holder = orders[..<index].lastIndex { $0.id == owner }.map { "order \(owner) ([\($0)]) of this batch" }
+            let holder =
+                orders[..<index].lastIndex { $0.id == owner }.map { "order \(owner) ([\($0)]) of this batch" }
                 ?? "order \(owner)"
             throw ScanBridgeError(
                 .conflict,
@@ -68,14 +70,16 @@ package final class SQLiteOrderRepository: OrderRepository {
         ])
         try db.cachedStatement(sql: "DELETE FROM repair_device WHERE orderId = ?").execute(arguments: [order.id])
         let ownerOf = try db.cachedStatement(sql: "SELECT orderId FROM repair_device WHERE id = ?")
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO repair_device (id, orderId, position, make, model, serial, status) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO repair_device (id, orderId, position, make, model, serial, status) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
         for (position, device) in order.devices.enumerated() {
             let field = "[\(index)].devices[\(position)].id"
             // This order's own devices were just deleted: any owner left is another order.
             if let owner = try String.fetchOne(ownerOf, arguments: [device.id]) {
-                let message = owner == order.id
+                let message =
+                    owner == order.id
                     ? "device \(device.id) is given twice in order \(order.id); give each device its own id"
                     : "device \(device.id) already belongs to order \(owner); a device label names one device: "
                         + "remove it from order \(owner) first, or give this device another id"

@@ -45,10 +45,11 @@ extension SQLiteProductRepository {
         case .SQLITE_CONSTRAINT_CHECK:
             // The domain validates its input; this is the schema's own guard.
             let (field, rule) =
-                if product.price.minorUnits < 0 { ("price", "must not be negative") }
-                else if product.lowStockThreshold < 0 { ("lowStockThreshold", "must not be negative") }
-                else { ("currency", "must be a three-letter ISO 4217 code") }
-            return ScanBridgeError.invalidParams("[\(index)].\(field) of product \(product.id) \(rule)", field: "[\(index)].\(field)")
+                if product.price.minorUnits < 0 { ("price", "must not be negative") } else if product.lowStockThreshold < 0 {
+                    ("lowStockThreshold", "must not be negative")
+                } else { ("currency", "must be a three-letter ISO 4217 code") }
+            return ScanBridgeError.invalidParams(
+                "[\(index)].\(field) of product \(product.id) \(rule)", field: "[\(index)].\(field)")
         default:
             return error
         }

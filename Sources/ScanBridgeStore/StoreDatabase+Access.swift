@@ -79,7 +79,8 @@ extension StoreDatabase {
             return error
         }
         let detail = error.message ?? "\(error.resultCode)"
-        return ScanBridgeError.unavailable("the database \(path) \(state), so ScanBridge could not \(action): \(detail); \(remedy)")
+        return ScanBridgeError.unavailable(
+            "the database \(path) \(state), so ScanBridge could not \(action): \(detail); \(remedy)")
     }
 }
 

@@ -6,13 +6,14 @@ extension StoreDatabase {
     /// operator's to edit; the daemon writes here, where it can always write atomically.
     static func registerScannerSchema(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-scanner-overrides") { db in
-            try db.execute(sql: """
-                CREATE TABLE scanner_override (
-                    key TEXT PRIMARY KEY, -- vvvv:pppp or a device id, lowercase
-                    choice TEXT NOT NULL CHECK (choice IN ('claim', 'release')),
-                    updatedAtMs INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE scanner_override (
+                        key TEXT PRIMARY KEY, -- vvvv:pppp or a device id, lowercase
+                        choice TEXT NOT NULL CHECK (choice IN ('claim', 'release')),
+                        updatedAtMs INTEGER NOT NULL
+                    );
+                    """)
         }
     }
 }

@@ -53,7 +53,12 @@ package struct StoreDatabase: Sendable {
     /// lookups reading from the database file rather than searching the log. Calls made
     /// while one is waiting to run share it.
     package func checkpointInBackground() {
-        guard checkpointWaiting.withLock({ waiting in defer { waiting = true }; return !waiting }) else { return }
+        guard
+            checkpointWaiting.withLock({ waiting in
+                defer { waiting = true }
+                return !waiting
+            })
+        else { return }
         checkpointer.asyncWriteWithoutTransaction { [checkpointWaiting] db in
             // Cleared before it runs: a write committed meanwhile gets a checkpoint of its own.
             checkpointWaiting.withLock { $0 = false }
@@ -67,21 +72,22 @@ package struct StoreDatabase: Sendable {
         migrator.registerMigration("v1-journal") { db in
             // seq is the rowid: no AUTOINCREMENT bookkeeping on every commit. Pruning records
             // the last seq in journal_floor, so the sequence survives an emptied table.
-            try db.execute(sql: """
-                CREATE TABLE event (
-                    seq INTEGER PRIMARY KEY,
-                    id TEXT NOT NULL,
-                    timeMs INTEGER NOT NULL,
-                    device TEXT NOT NULL,
-                    kind TEXT NOT NULL CHECK (kind IN ('nfc', 'barcode', 'qr')),
-                    json BLOB NOT NULL
-                );
-                CREATE INDEX event_kind_seq ON event(kind, seq);
-                CREATE TABLE journal_floor (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    seq INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE event (
+                        seq INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL,
+                        timeMs INTEGER NOT NULL,
+                        device TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('nfc', 'barcode', 'qr')),
+                        json BLOB NOT NULL
+                    );
+                    CREATE INDEX event_kind_seq ON event(kind, seq);
+                    CREATE TABLE journal_floor (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        seq INTEGER NOT NULL
+                    );
+                    """)
         }
         registerDomainSchema(in: &migrator)
         registerScannerSchema(in: &migrator)

@@ -10,7 +10,7 @@ package enum CodeImages {
 
     /// zint's barcode types (`zint -t` lists them).
     package enum Kind: Sendable {
-        case qr, ean13, upcA, code128, gs1_128, dataMatrix, gs1DataMatrix
+        case qr, ean13, upcA, code128, gs1128, dataMatrix, gs1DataMatrix
 
         var zintType: String {
             switch self {
@@ -18,7 +18,7 @@ package enum CodeImages {
             case .ean13: "13"
             case .upcA: "34"
             case .code128: "20"
-            case .gs1_128: "16"
+            case .gs1128: "16"
             case .dataMatrix, .gs1DataMatrix: "71"
             }
         }
@@ -52,7 +52,8 @@ package enum CodeImages {
             throw GeneratorFailed(description: "\(tool) is missing: run scripts/deps.sh")
         }
         // What it says goes to a file, not a pipe that could fill up and stall it.
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("code-image-\(UUID().uuidString.prefix(8)).err")
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "code-image-\(UUID().uuidString.prefix(8)).err")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errors) }
         let child = try Process.launch(URL(fileURLWithPath: tool), arguments: arguments, appendingTo: errors.path)

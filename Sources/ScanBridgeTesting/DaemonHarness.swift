@@ -84,7 +84,8 @@ package final class DaemonHarness: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "no scanbridged binary at \(binary.path); run `swift build` first")
         }
-        let readiness = try ReadinessSocket(path: directory.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path)
+        let readiness = try ReadinessSocket(
+            path: directory.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path)
         let child = try Process.launch(
             binary, arguments: ["--socket", socketPath, "--database", databasePath] + arguments,
             environment: ProcessInfo.processInfo.environment

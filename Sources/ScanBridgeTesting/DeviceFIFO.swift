@@ -33,8 +33,10 @@ package final class DeviceFIFO: Sendable {
         defer { close(fd) }
         _ = ctest_set_pipe_size(fd, Int32(min(bytes.count + 4096, 1 << 20)))
         var offset = 0
-        try await waitUntil("the reader of \(path) to take \(bytes.count) bytes",
-                            timeout: max(deadline - ContinuousClock.now, .zero)) {
+        try await waitUntil(
+            "the reader of \(path) to take \(bytes.count) bytes",
+            timeout: max(deadline - ContinuousClock.now, .zero)
+        ) {
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
                 if written > 0 {

@@ -74,7 +74,8 @@ package struct KeyboardRecording: Sendable {
             return (digit == 0 ? 11 : UInt16(digit + 1), layout == .fr ? [shift] : [])
         }
         if character.isASCII, character.isLetter, let lower = character.lowercased().first,
-           var code = letterCodes[lower] {
+            var code = letterCodes[lower]
+        {
             switch (layout, lower) {
             case (.de, "y"): code = 44
             case (.de, "z"): code = 21

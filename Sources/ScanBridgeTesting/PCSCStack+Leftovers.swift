@@ -27,12 +27,14 @@ extension PCSCStack {
         for name in names where name.hasPrefix(folderPrefix) {
             let folder = temporary.appendingPathComponent(name)
             guard let owner = try? String(contentsOf: folder.appendingPathComponent(ownerFile), encoding: .utf8),
-                  let pid = Int32(owner.split(separator: " ").first ?? "") else { continue }
+                let pid = Int32(owner.split(separator: " ").first ?? "")
+            else { continue }
             if processIdentity(pid) == owner { continue }  // its test run is alive
             if let text = try? String(contentsOf: folder.appendingPathComponent("pcscd.pid"), encoding: .utf8),
-               let daemon = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-               let command = ProcessStat.procFile("/proc/\(daemon)/cmdline"),
-               command.contains(folder.path) {  // that pid is still this folder's pcscd
+                let daemon = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                let command = ProcessStat.procFile("/proc/\(daemon)/cmdline"),
+                command.contains(folder.path)
+            {  // that pid is still this folder's pcscd
                 kill(daemon, SIGKILL)
             }
             try? FileManager.default.removeItem(at: folder)

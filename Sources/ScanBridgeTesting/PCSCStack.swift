@@ -26,7 +26,9 @@ package final class PCSCStack: Sendable {
     static let vpcdLibrary = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
 
     package static let unavailableReason: String? = {
-        for (path, package) in [("/usr/sbin/pcscd", "pcscd"), (vpcdLibrary, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux")]
+        for (path, package) in [
+            ("/usr/sbin/pcscd", "pcscd"), (vpcdLibrary, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux"),
+        ]
         where !FileManager.default.fileExists(atPath: path) {
             return "\(path) is missing: install the Debian package \(package) (make deps does)"
         }
@@ -73,7 +75,8 @@ package final class PCSCStack: Sendable {
                 CHANNELID    0x\(String(port, radix: 16))
 
                 """
-            try text.write(to: config.appendingPathComponent(String(format: "vpcd%02d", entry)), atomically: false, encoding: .utf8)
+            try text.write(
+                to: config.appendingPathComponent(String(format: "vpcd%02d", entry)), atomically: false, encoding: .utf8)
         }
         readerPorts = ports
         self.readerNames = readerNames
@@ -90,14 +93,18 @@ package final class PCSCStack: Sendable {
     /// Starts pcscd (again, after `stop`) and waits until it serves its socket.
     package func start(timeout: Duration = .seconds(20)) async throws {
         // A pcscd killed with SIGKILL leaves its socket and pid file; a new one refuses a live-looking socket.
-        for file in ["pcscd.comm", "pcscd.pid"] { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+        for file in ["pcscd.comm", "pcscd.pid"] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        }
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let config = directory.appendingPathComponent("reader.conf.d").path
         let child = try Process.launch(
             URL(fileURLWithPath: "/usr/bin/unshare"),
-            arguments: ["--mount", "--propagation", "private", "sh", "-c",
-                        "mkdir -p /run/pcscd && mount --bind \"$0\" /run/pcscd && exec /usr/sbin/pcscd --foreground --config \"$1\"",
-                        directory.path, config],
+            arguments: [
+                "--mount", "--propagation", "private", "sh", "-c",
+                "mkdir -p /run/pcscd && mount --bind \"$0\" /run/pcscd && exec /usr/sbin/pcscd --foreground --config \"$1\"",
+                directory.path, config,
+            ],
             appendingTo: logPath)
         process.withLock { $0 = child }
         try await waitUntil("pcscd to serve \(socketPath); its log:\n\(self.log)", timeout: timeout) {

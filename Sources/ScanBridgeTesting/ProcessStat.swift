@@ -14,7 +14,8 @@ package enum ProcessStat {
     /// ticks: a resolution of 10 ms on Linux).
     package static func cpuSeconds(of pid: Int32) -> Double? {
         guard let fields = fields(of: pid), fields.count > 12,
-              let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+            let user = Double(fields[11]), let system = Double(fields[12])
+        else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
@@ -22,8 +23,8 @@ package enum ProcessStat {
     /// the process or the line is gone.
     package static func megabytes(_ key: String, of pid: Int32) -> Double {
         guard let status = procFile("/proc/\(pid)/status"),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first(where: { !$0.isEmpty }).flatMap({ Double($0) })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first(where: { !$0.isEmpty }).flatMap({ Double($0) })
         else { return 0 }
         return kilobytes / 1024
     }

@@ -7,7 +7,7 @@ package struct SeededNoise {
 
     /// A value in -amplitude...amplitude.
     package mutating func next(amplitude: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((state >> 33) % UInt64(2 * amplitude + 1)) - amplitude
     }
 }

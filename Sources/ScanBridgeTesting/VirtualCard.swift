@@ -13,8 +13,10 @@ package struct VirtualCard: Sendable {
     /// The card leaves the field after this many APDUs, unanswered (a card pulled mid-read).
     package var leavesAfterAPDUs: Int?
 
-    package init(uid: [UInt8], atr: [UInt8], pages: [UInt8] = [], leavesAfterAPDUs: Int? = nil,
-                answer: @escaping @Sendable ([UInt8]) -> [UInt8]? = { _ in nil }) {
+    package init(
+        uid: [UInt8], atr: [UInt8], pages: [UInt8] = [], leavesAfterAPDUs: Int? = nil,
+        answer: @escaping @Sendable ([UInt8]) -> [UInt8]? = { _ in nil }
+    ) {
         self.uid = uid
         self.atr = atr
         self.pages = pages
@@ -42,8 +44,10 @@ package struct VirtualCard: Sendable {
 extension VirtualCard {
     /// A PC/SC Part 3 storage-card ATR: `3B 8F 80 01 80 4F 0C A0 00 00 03 06 <standard> <name> 00 00 00 00 <TCK>`.
     package static func storageCardATR(standard: UInt8 = 0x03, name: UInt16) -> [UInt8] {
-        var atr: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
-                            standard, UInt8(name >> 8), UInt8(name & 0xFF), 0x00, 0x00, 0x00, 0x00]
+        var atr: [UInt8] = [
+            0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
+            standard, UInt8(name >> 8), UInt8(name & 0xFF), 0x00, 0x00, 0x00, 0x00,
+        ]
         atr.append(atr.dropFirst().reduce(0, ^))
         return atr
     }
@@ -54,7 +58,8 @@ extension VirtualCard {
         var pages = Array(uid.prefix(3)) + [0x88] + Array(uid.dropFirst(3).prefix(4)) + [0x00, 0x00, 0x00, 0x00]
         pages += [0xE1, 0x10, sizeByte, 0x00]
         if let ndef {
-            let length: [UInt8] = ndef.count < 0xFF ? [UInt8(ndef.count)] : [0xFF, UInt8(ndef.count >> 8), UInt8(ndef.count & 0xFF)]
+            let length: [UInt8] =
+                ndef.count < 0xFF ? [UInt8(ndef.count)] : [0xFF, UInt8(ndef.count >> 8), UInt8(ndef.count & 0xFF)]
             pages += [0x03] + length + ndef + [0xFE]
         } else {
             pages += [0x03, 0x00, 0xFE]

@@ -58,7 +58,8 @@ extension CardsCommand {
                 let subscription = try await client.call("events.subscribe", .object(filter))
                 let armed = try await client.call("cards.arm", .object(params))
                 guard let token = armed["armed"]?.stringValue else {
-                    throw ClientError(.unexpectedResult, "the daemon's answer to cards.arm has no token: \(JSONText.compact(armed))")
+                    throw ClientError(
+                        .unexpectedResult, "the daemon's answer to cards.arm has no token: \(JSONText.compact(armed))")
                 }
                 await Console.error("Tap the card on the reader\(device.map { " \($0)" } ?? "")… (Ctrl-C to cancel)")
                 switch await waitForTap(client, after: subscription["seq"]?.intValue ?? 0) {
@@ -79,7 +80,8 @@ extension CardsCommand {
         }
 
         private enum Wait: Sendable {
-            case tapped(JSONValue), timedOut, interrupted, closed
+            case tapped(JSONValue)
+            case timedOut, interrupted, closed
         }
 
         /// The first of: the card-link resolution of a tap after `seq`, the timeout, Ctrl-C.
@@ -90,8 +92,8 @@ extension CardsCommand {
                         let event = notification.params["event"] ?? .null
                         let resolution = event["resolution"] ?? .null
                         guard (event["seq"]?.intValue ?? 0) > seq, resolution["handler"]?.stringValue == "card-link",
-                              ["linked", "conflict"].contains(resolution["status"]?.stringValue),
-                              device == nil || event["device"]?.stringValue == device
+                            ["linked", "conflict"].contains(resolution["status"]?.stringValue),
+                            device == nil || event["device"]?.stringValue == device
                         else { continue }
                         return .tapped(resolution)
                     }
@@ -119,8 +121,9 @@ extension CardsCommand {
             } else if resolution["status"]?.stringValue == "linked" {
                 await Console.out("linked \(DomainFormatter().cardName(card)) to wallet \(wallet)")
             } else {
-                await Console.error(resolution["reason"]?.stringValue
-                    ?? "\(DomainFormatter().cardName(card)) is linked to another wallet; unlink it first")
+                await Console.error(
+                    resolution["reason"]?.stringValue
+                        ?? "\(DomainFormatter().cardName(card)) is linked to another wallet; unlink it first")
             }
             if resolution["status"]?.stringValue != "linked" { throw ExitCode.failure }
         }

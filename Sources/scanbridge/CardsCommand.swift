@@ -71,7 +71,8 @@ extension CardsCommand {
             try await connection.callAndPrint("cards.list", params, json: json) { result in
                 let cards = result["cards"]?.arrayValue ?? []
                 guard !cards.isEmpty else {
-                    return wallet.map { "no cards linked to wallet \($0)" } ?? "no cards linked; link one with `scanbridge cards link`"
+                    return wallet.map { "no cards linked to wallet \($0)" }
+                        ?? "no cards linked; link one with `scanbridge cards link`"
                 }
                 return DomainFormatter().cards(cards)
             }

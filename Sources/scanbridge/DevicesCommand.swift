@@ -42,7 +42,9 @@ extension DevicesCommand {
     /// `scanbridge devices candidates [--json]` → `devices.candidates`.
     struct Candidates: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the input, hidraw, ttyACM and video nodes discovery sees, whether each is read as a scanner or camera, and why.")
+            abstract:
+                "List the input, hidraw, ttyACM and video nodes discovery sees, whether each is read as a scanner or camera, and why."
+        )
 
         @OptionGroup var connection: ConnectionOptions
 
@@ -52,13 +54,18 @@ extension DevicesCommand {
         func run() async throws {
             try await connection.callAndPrint("devices.candidates", [:], json: json) { answer in
                 let nodes = answer["candidates"]?.arrayValue ?? []
-                let table = nodes.isEmpty
+                let table =
+                    nodes.isEmpty
                     ? "discovery sees no keyboard, hidraw, ttyACM or video capture node"
-                    : TextTable.render(header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"], rows: nodes.map { node in
-                        func field(_ key: String) -> String { node[key]?.stringValue ?? "-" }
-                        return [field("id"), field("driver"), field("usb"), node["read"]?.boolValue == true ? "yes" : "no",
-                                field("reason"), field("name"), field("path")]
-                    })
+                    : TextTable.render(
+                        header: ["ID", "DRIVER", "USB", "READ", "WHY", "NAME", "PATH"],
+                        rows: nodes.map { node in
+                            func field(_ key: String) -> String { node[key]?.stringValue ?? "-" }
+                            return [
+                                field("id"), field("driver"), field("usb"), node["read"]?.boolValue == true ? "yes" : "no",
+                                field("reason"), field("name"), field("path"),
+                            ]
+                        })
                 return table + "\n" + DevicesCommand.overrides(answer)
             }
         }
@@ -68,7 +75,8 @@ extension DevicesCommand {
     struct Claim: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read a USB device as a scanner from now on, whatever its maker; kept across restarts.",
-            discussion: "ID is a device id from `scanbridge devices candidates`, or vvvv:pppp for every device of one USB product.")
+            discussion:
+                "ID is a device id from `scanbridge devices candidates`, or vvvv:pppp for every device of one USB product.")
 
         @OptionGroup var connection: ConnectionOptions
 
@@ -83,7 +91,8 @@ extension DevicesCommand {
     /// `scanbridge devices release ID` → `devices.release`.
     struct Release: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Never read a USB device as a scanner again, even from a scanner maker; undoes a claim; kept across restarts.")
+            abstract:
+                "Never read a USB device as a scanner again, even from a scanner maker; undoes a claim; kept across restarts.")
 
         @OptionGroup var connection: ConnectionOptions
 

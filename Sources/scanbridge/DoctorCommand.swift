@@ -32,8 +32,11 @@ struct DoctorCommand: AsyncParsableCommand {
         let (probe, kernel) = await withCheckedContinuation { done in
             Self.blockingQueue.async {
                 let modules = try? String(contentsOfFile: path, encoding: .utf8)
-                done.resume(returning: (PCSCProbe.probe(),
-                                        DoctorReport.Kernel(path: path, loaded: modules.map(PCSCKernelModules.loaded(inProcModules:)))))
+                done.resume(
+                    returning: (
+                        PCSCProbe.probe(),
+                        DoctorReport.Kernel(path: path, loaded: modules.map(PCSCKernelModules.loaded(inProcModules:)))
+                    ))
             }
         }
         let report = DoctorReport(pcscd: probe, kernel: kernel, daemon: await daemon())

@@ -28,13 +28,17 @@ struct DoctorReport {
     var problems: [String] {
         var problems: [String] = []
         if let failure = pcscd.failure {
-            problems.append("pcscd does not answer on \(pcscd.socketPath) (\(failure)); start it (systemctl start pcscd.socket) or install it (apt-get install pcscd libccid)")
+            problems.append(
+                "pcscd does not answer on \(pcscd.socketPath) (\(failure)); start it (systemctl start pcscd.socket) or install it (apt-get install pcscd libccid)"
+            )
         } else if pcscd.readers.isEmpty {
             problems.append("pcscd sees no reader; plug one in (a USB reader also needs libccid)")
         }
         if let loaded = kernel.loaded, !loaded.isEmpty {
-            problems.append("the kernel modules \(loaded.joined(separator: ", ")) are loaded and take ACR122U/SCL3711 readers from pcscd; "
-                + "blacklist them with udev/blacklist-pn533.conf (in /etc/modprobe.d), run modprobe -r \(loaded.joined(separator: " ")) and restart pcscd")
+            problems.append(
+                "the kernel modules \(loaded.joined(separator: ", ")) are loaded and take ACR122U/SCL3711 readers from pcscd; "
+                    + "blacklist them with udev/blacklist-pn533.conf (in /etc/modprobe.d), run modprobe -r \(loaded.joined(separator: " ")) and restart pcscd"
+            )
         }
         if let failure = daemon.failure {
             problems.append(failure)
@@ -44,8 +48,9 @@ struct DoctorReport {
         }
         for device in daemon.devices {
             guard let hint = device.hint else { continue }
-            problems.append("\(device.id) \(hint) (for scanners discovery finds, `layout:` under `scanners:` in the config; "
-                + "for one named with --device, `,layout=…` after its path), then restart scanbridged")
+            problems.append(
+                "\(device.id) \(hint) (for scanners discovery finds, `layout:` under `scanners:` in the config; "
+                    + "for one named with --device, `,layout=…` after its path), then restart scanbridged")
         }
         return problems
     }
@@ -55,22 +60,30 @@ struct DoctorReport {
         if pcscd.answers {
             lines.append("pcscd   answers on \(pcscd.socketPath); \(count(pcscd.readers.count, "reader"))")
             if !pcscd.readers.isEmpty {
-                lines.append(indented(TextTable.render(header: ["READER", "STATE"], rows: pcscd.readers.map { reader in
-                    [reader.name, reader.state.joined(separator: ", ")]
-                })))
+                lines.append(
+                    indented(
+                        TextTable.render(
+                            header: ["READER", "STATE"],
+                            rows: pcscd.readers.map { reader in
+                                [reader.name, reader.state.joined(separator: ", ")]
+                            })))
             }
         } else {
             lines.append("pcscd   does not answer on \(pcscd.socketPath) (\(pcscd.failure ?? ""))")
         }
         switch kernel.loaded {
         case nil: lines.append("kernel  cannot read \(kernel.path); cannot tell whether pn533 modules are loaded")
-        case let loaded? where loaded.isEmpty: lines.append("kernel  no \(PCSCKernelModules.conflicting.joined(separator: ", ")) module loaded")
-        case let loaded?: lines.append("kernel  loaded: \(loaded.joined(separator: ", ")); blacklist them with udev/blacklist-pn533.conf")
+        case let loaded? where loaded.isEmpty:
+            lines.append("kernel  no \(PCSCKernelModules.conflicting.joined(separator: ", ")) module loaded")
+        case let loaded?:
+            lines.append("kernel  loaded: \(loaded.joined(separator: ", ")); blacklist them with udev/blacklist-pn533.conf")
         }
         if daemon.failure == nil {
             let version = daemon.hello["version"]?.stringValue ?? "?"
             let drivers = daemon.hello["drivers"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
-            lines.append("daemon  scanbridged \(version) answers on \(daemon.socketPath); drivers: \(drivers); \(count(daemon.devices.count, "device"))")
+            lines.append(
+                "daemon  scanbridged \(version) answers on \(daemon.socketPath); drivers: \(drivers); \(count(daemon.devices.count, "device"))"
+            )
             if !daemon.devices.isEmpty { lines.append(indented(EventFormatter().table(daemon.devices))) }
         } else {
             lines.append("daemon  does not answer on \(daemon.socketPath)")
@@ -85,10 +98,13 @@ struct DoctorReport {
     var json: JSONValue {
         var pcscd: [String: JSONValue] = [
             "socket": .string(self.pcscd.socketPath), "answers": .bool(self.pcscd.answers),
-            "readers": .array(self.pcscd.readers.map { reader in
-                .object(["name": .string(reader.name), "state": .array(reader.state.map(JSONValue.string)),
-                         "atr": reader.atr.isEmpty ? .null : .string(Hex.encode(reader.atr))])
-            }),
+            "readers": .array(
+                self.pcscd.readers.map { reader in
+                    .object([
+                        "name": .string(reader.name), "state": .array(reader.state.map(JSONValue.string)),
+                        "atr": reader.atr.isEmpty ? .null : .string(Hex.encode(reader.atr)),
+                    ])
+                }),
         ]
         if let failure = self.pcscd.failure { pcscd["error"] = .string(failure) }
         var daemon: [String: JSONValue] = [
@@ -99,8 +115,10 @@ struct DoctorReport {
         return .object([
             "ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string)),
             "pcscd": .object(pcscd),
-            "kernel": .object(["modulesFile": .string(kernel.path),
-                               "nfcModules": kernel.loaded.map { .array($0.map(JSONValue.string)) } ?? .null]),
+            "kernel": .object([
+                "modulesFile": .string(kernel.path),
+                "nfcModules": kernel.loaded.map { .array($0.map(JSONValue.string)) } ?? .null,
+            ]),
             "daemon": .object(daemon),
         ])
     }

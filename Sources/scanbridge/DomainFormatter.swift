@@ -12,8 +12,10 @@ struct DomainFormatter: Sendable {
 
     /// `Cappuccino  3.50 GBP` and, indented, stock, SKU and GTIN.
     func product(_ product: JSONValue) -> String {
-        let head = [text(product["name"]) ?? text(product["id"]) ?? "product",
-                    [text(product["price"]), text(product["currency"])].compactMap { $0 }.joined(separator: " ")]
+        let head = [
+            text(product["name"]) ?? text(product["id"]) ?? "product",
+            [text(product["price"]), text(product["currency"])].compactMap { $0 }.joined(separator: " "),
+        ]
         var details: [[String]] = [["stock", stock(product)]]
         if let sku = text(product["sku"]) { details.append(["SKU", sku]) }
         if let gtin = text(product["gtin"]) {
@@ -28,13 +30,14 @@ struct DomainFormatter: Sendable {
     /// `in stock (50)`, `low (3 left)`, `out of stock (0), cannot be sold`, `not tracked`.
     func stock(_ product: JSONValue) -> String {
         let quantity = product["quantity"]?.intValue.map(String.init) ?? "?"
-        let status = switch text(product["stockStatus"]) {
-        case "inStock": "in stock (\(quantity))"
-        case "low": "low (\(quantity) left)"
-        case "outOfStock": "out of stock (\(quantity))"
-        case "notTracked": "not tracked"
-        case let other: other ?? "unknown"
-        }
+        let status =
+            switch text(product["stockStatus"]) {
+            case "inStock": "in stock (\(quantity))"
+            case "low": "low (\(quantity) left)"
+            case "outOfStock": "out of stock (\(quantity))"
+            case "notTracked": "not tracked"
+            case let other: other ?? "unknown"
+            }
         return product["canSell"]?.boolValue == false ? status + ", cannot be sold" : status
     }
 
@@ -49,10 +52,12 @@ struct DomainFormatter: Sendable {
         guard !devices.isEmpty else { return out + "\n  no devices booked in" }
         let namedID = device.flatMap { text($0["id"]) }
         let rows = devices.map { device in
-            [text(device["id"]) ?? "?",
-             [text(device["make"]), text(device["model"])].compactMap { $0 }.joined(separator: " "),
-             text(device["serial"]) ?? "", text(device["status"]) ?? "",
-             namedID != nil && text(device["id"]) == namedID ? "← this code" : ""]
+            [
+                text(device["id"]) ?? "?",
+                [text(device["make"]), text(device["model"])].compactMap { $0 }.joined(separator: " "),
+                text(device["serial"]) ?? "", text(device["status"]) ?? "",
+                namedID != nil && text(device["id"]) == namedID ? "← this code" : "",
+            ]
         }
         return out + "\n" + indented(TextTable.render(header: ["DEVICE", "MAKE/MODEL", "SERIAL", "STATUS", ""], rows: rows))
     }
@@ -76,11 +81,15 @@ struct DomainFormatter: Sendable {
     /// The `cards list` table; without the wallet column when all are one customer's.
     func cards(_ cards: [JSONValue], showingWallet: Bool = true) -> String {
         let header = ["UID", "NAME", "STATUS"] + (showingWallet ? ["WALLET"] : []) + ["CREATED"]
-        return TextTable.render(header: header, rows: cards.map { card in
-            [text(card["uidDisplay"]) ?? text(card["uid"]) ?? "?", text(card["displayName"]) ?? "",
-             text(card["status"]) ?? ""] + (showingWallet ? [text(card["walletAddress"]) ?? ""] : [])
-                + [time(text(card["createdAt"]))]
-        })
+        return TextTable.render(
+            header: header,
+            rows: cards.map { card in
+                [
+                    text(card["uidDisplay"]) ?? text(card["uid"]) ?? "?", text(card["displayName"]) ?? "",
+                    text(card["status"]) ?? "",
+                ] + (showingWallet ? [text(card["walletAddress"]) ?? ""] : [])
+                    + [time(text(card["createdAt"]))]
+            })
     }
 
     /// `customer rN7n…` and, indented, what is known of them.
@@ -89,8 +98,10 @@ struct DomainFormatter: Sendable {
         for key in ["name", "email", "phone"] {
             if let value = text(customer[key]) { details.append([key, value]) }
         }
-        let milestones = [("firstCardLinkedAt", "first card linked"), ("firstPaymentAt", "first payment"),
-                          ("autoSignEnabledAt", "auto-sign enabled")]
+        let milestones = [
+            ("firstCardLinkedAt", "first card linked"), ("firstPaymentAt", "first payment"),
+            ("autoSignEnabledAt", "auto-sign enabled"),
+        ]
         for (key, label) in milestones {
             if let at = text(customer["milestones"]?[key]) { details.append([label, time(at)]) }
         }

@@ -32,8 +32,9 @@ struct EventFormatter: Sendable {
         var parts: [String] = []
         if let product = details["product"] {
             let price = [product["price"]?.stringValue, product["currency"]?.stringValue].compactMap { $0 }
-            parts.append(([product["name"]?.stringValue ?? product["id"]?.stringValue ?? "product"] + price)
-                .joined(separator: " "))
+            parts.append(
+                ([product["name"]?.stringValue ?? product["id"]?.stringValue ?? "product"] + price)
+                    .joined(separator: " "))
             if let stock = product["stockStatus"]?.stringValue, stock == "low" || stock == "outOfStock" {
                 parts.append(stock == "low" ? "low stock" : "out of stock")
             }
@@ -49,13 +50,15 @@ struct EventFormatter: Sendable {
         if let name = details["customer"]?["name"]?.stringValue { parts.append(name) }
         if let order = details["order"] {
             let name = order["reference"]?.stringValue ?? order["id"]?.stringValue ?? "order"
-            parts.append(([name, order["status"]?.stringValue, order["clientName"]?.stringValue]
-                .compactMap { $0 }).joined(separator: " "))
+            parts.append(
+                ([name, order["status"]?.stringValue, order["clientName"]?.stringValue]
+                    .compactMap { $0 }).joined(separator: " "))
         }
         if let device = details["device"] {
             let name = [device["make"]?.stringValue, device["model"]?.stringValue].compactMap { $0 }
-            parts.append((name.isEmpty ? ["device"] : name).joined(separator: " ")
-                + (device["serial"]?.stringValue.map { " #\($0)" } ?? ""))
+            parts.append(
+                (name.isEmpty ? ["device"] : name).joined(separator: " ")
+                    + (device["serial"]?.stringValue.map { " #\($0)" } ?? ""))
         }
         for key in ["reason", "message"] {
             if let text = details[key]?.stringValue { parts.append(text) }
@@ -67,11 +70,12 @@ struct EventFormatter: Sendable {
 
     /// A device change: `+ device mock:till-1 (barcode) added`, with the reason when it failed.
     func device(_ device: Device, change: String) -> String {
-        let mark = switch change {
-        case "added", "attached": "+"
-        case "removed", "detached": "-"
-        default: "~"
-        }
+        let mark =
+            switch change {
+            case "added", "attached": "+"
+            case "removed", "detached": "-"
+            default: "~"
+            }
         var line = "\(mark) device \(device.id) (\(device.kind.rawValue)) \(change)"
         let leaving = change == "removed" || change == "detached"
         if change == "changed" || (device.state != .ready && !leaving) {
@@ -83,11 +87,12 @@ struct EventFormatter: Sendable {
 
     /// `! events #5–#9 are older than the journal keeps and were skipped`
     func gap(from: Int64?, to: Int64?) -> String {
-        let range = switch (from, to) {
-        case let (from?, to?) where from == to: "event #\(from) is"
-        case let (from?, to?): "events #\(from)–#\(to) are"
-        default: "some events are"
-        }
+        let range =
+            switch (from, to) {
+            case (let from?, let to?) where from == to: "event #\(from) is"
+            case (let from?, let to?): "events #\(from)–#\(to) are"
+            default: "some events are"
+            }
         return "! \(range) older than the journal keeps and were skipped"
     }
 
@@ -100,17 +105,22 @@ struct EventFormatter: Sendable {
 
     /// The `devices` table: id, driver, kind, state, name.
     func table(_ devices: [Device]) -> String {
-        TextTable.render(header: ["ID", "DRIVER", "KIND", "STATE", "NAME"], rows: devices.map { device in
-            [device.id, device.driver, device.kind.rawValue, device.state.rawValue,
-             device.name + (device.error.map { " (\($0))" } ?? "") + (device.hint.map { " (hint: \($0))" } ?? "")]
-        })
+        TextTable.render(
+            header: ["ID", "DRIVER", "KIND", "STATE", "NAME"],
+            rows: devices.map { device in
+                [
+                    device.id, device.driver, device.kind.rawValue, device.state.rawValue,
+                    device.name + (device.error.map { " (\($0))" } ?? "") + (device.hint.map { " (hint: \($0))" } ?? ""),
+                ]
+            })
     }
 
     // MARK: Pieces
 
     /// `09:40:00.123` in `timeZone`.
     func clock(_ date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let millis =
+            Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
             + Int64(timeZone.secondsFromGMT(for: date)) * 1000
         let ofDay = ((millis % 86_400_000) + 86_400_000) % 86_400_000
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -50,14 +50,18 @@ struct WatchCommand: AsyncParsableCommand {
                     lastSeq = max(lastSeq, event.seq)
                     await Console.out(json ? JSONText.compact(notification.params) : formatter.event(event))
                 case MethodCatalog.eventsOverflow:
-                    await print(notification, readable: formatter.overflow(
-                        dropped: notification.params["dropped"]?.intValue, resumingAfter: lastSeq))
+                    await print(
+                        notification,
+                        readable: formatter.overflow(
+                            dropped: notification.params["dropped"]?.intValue, resumingAfter: lastSeq))
                     _ = try? await client.call("events.unsubscribe", ["subscription": .string(subscription.id)])
                     subscription = try await subscribe(client, since: lastSeq)
                     if json { await Console.error("resubscribed from #\(lastSeq + 1) after an overflow") }
                 case MethodCatalog.eventsGap:
-                    await print(notification, readable: formatter.gap(
-                        from: notification.params["from"]?.intValue, to: notification.params["to"]?.intValue))
+                    await print(
+                        notification,
+                        readable: formatter.gap(
+                            from: notification.params["from"]?.intValue, to: notification.params["to"]?.intValue))
                 case MethodCatalog.deviceAdded, MethodCatalog.deviceRemoved, MethodCatalog.deviceChanged:
                     let change = String(notification.method.dropFirst("device.".count))
                     let device = try? notification.device()

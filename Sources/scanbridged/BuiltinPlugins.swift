@@ -42,11 +42,13 @@ enum BuiltinPlugins {
                 case "hidpos":
                     try HIDPOSDriver.checkSettings(option.settings)
                     hidposPaths.append(option.path)
-                case FileCameraDriver.driverName: fileCameras.append(try FileCameraSpec(path: option.path, settings: option.settings))
+                case FileCameraDriver.driverName:
+                    fileCameras.append(try FileCameraSpec(path: option.path, settings: option.settings))
                 case V4L2Driver.driverName: v4l2Cameras.append(try V4L2CameraSpec(path: option.path, settings: option.settings))
                 default:
-                    logger.error("no driver '\(option.driver)' in this build: \(option.path) is not opened",
-                                 metadata: ["device.path": "\(option.path)"])
+                    logger.error(
+                        "no driver '\(option.driver)' in this build: \(option.path) is not opened",
+                        metadata: ["device.path": "\(option.path)"])
                 }
             } catch {
                 throw DaemonConfig.LoadError(description: "--device \(option.driver):\(option.path): \(error)")
@@ -54,20 +56,32 @@ enum BuiltinPlugins {
         }
         // These drivers run with no device named too: discovery finds theirs.
         let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
-            ("evdev", evdevDevices.count, {
-                EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
-            }),
-            ("hidpos", hidposPaths.count, {
-                HIDPOSDriver(paths: hidposPaths, discovery: settings.scannerDiscovery?.choices, logger: $0)
-            }),
-            ("serial", serialDevices.count, {
-                SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
-            }),
+            (
+                "evdev", evdevDevices.count,
+                {
+                    EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
+                }
+            ),
+            (
+                "hidpos", hidposPaths.count,
+                {
+                    HIDPOSDriver(paths: hidposPaths, discovery: settings.scannerDiscovery?.choices, logger: $0)
+                }
+            ),
+            (
+                "serial", serialDevices.count,
+                {
+                    SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
+                }
+            ),
             (FileCameraDriver.driverName, fileCameras.count, { FileCameraDriver(devices: fileCameras, logger: $0) }),
             // Cameras are found with the scanners (scanners.discover), and released with them.
-            (V4L2Driver.driverName, v4l2Cameras.count, {
-                V4L2Driver(devices: v4l2Cameras, discovery: settings.scannerDiscovery?.choices, logger: $0)
-            }),
+            (
+                V4L2Driver.driverName, v4l2Cameras.count,
+                {
+                    V4L2Driver(devices: v4l2Cameras, discovery: settings.scannerDiscovery?.choices, logger: $0)
+                }
+            ),
         ]
         for driver in named {
             if settings.drivers.contains(driver.name) {

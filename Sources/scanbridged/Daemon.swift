@@ -40,10 +40,12 @@ struct Daemon {
             policy: settings.policy, logger: logger,
             onReady: {
                 SystemdNotifier.notify("READY=1")
-                logger.info("ready", metadata: [
-                    "ready.ms": "\((ContinuousClock.now - started).milliseconds)",
-                    "database": "\(settings.databasePath)", "journal.seq": "\(journal.latestSeq)",
-                ])
+                logger.info(
+                    "ready",
+                    metadata: [
+                        "ready.ms": "\((ContinuousClock.now - started).milliseconds)",
+                        "database": "\(settings.databasePath)", "journal.seq": "\(journal.latestSeq)",
+                    ])
             })
         var configuration = ServiceGroupConfiguration(
             services: [

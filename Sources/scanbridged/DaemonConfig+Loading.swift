@@ -32,8 +32,10 @@ extension DaemonConfig {
 
     /// Known keys, nested by section; `mock` is a list of device entries.
     private static let allowedKeys: [String: Set<String>] = [
-        "": ["socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "catalog", "orders",
-             "handlers", "pcsc", "scanners", "mock"],
+        "": [
+            "socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "catalog", "orders",
+            "handlers", "pcsc", "scanners", "mock",
+        ],
         "pcsc": ["feedback", "feedback_readers"],
         "scanners": ["discover", "layout", "max_gap", "idle", "claim", "release"],
         "catalog": ["store_id", "currency", "region"],
@@ -53,8 +55,9 @@ extension DaemonConfig {
         guard let map = node as? [String: Any], let keys = allowed[section] else { return }
         for (key, value) in map {
             guard keys.contains(key) else {
-                let where_ = section.isEmpty ? "at the top level" : "in '\(section)'"
-                throw LoadError(description: "unknown key '\(key)' \(where_); known keys: \(keys.sorted().joined(separator: ", "))")
+                let place = section.isEmpty ? "at the top level" : "in '\(section)'"
+                throw LoadError(
+                    description: "unknown key '\(key)' \(place); known keys: \(keys.sorted().joined(separator: ", "))")
             }
             if section.isEmpty { try checkKeys(value, allowed: allowed, at: key) }
         }
@@ -62,7 +65,8 @@ extension DaemonConfig {
 
     /// The mock devices of the file, with their scripts read relative to the file's folder.
     func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
-        let folder = configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        let folder =
+            configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return try mock.map { entry in
             var script: MockScript?

@@ -32,7 +32,8 @@ struct DaemonConfig: Decodable, Sendable {
         var region: String?
 
         enum CodingKeys: String, CodingKey {
-            case storeId = "store_id", currency, region
+            case storeId = "store_id"
+            case currency, region
         }
     }
 
@@ -61,7 +62,8 @@ struct DaemonConfig: Decodable, Sendable {
         var feedbackReaders: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case feedback, feedbackReaders = "feedback_readers"
+            case feedback
+            case feedbackReaders = "feedback_readers"
         }
     }
 
@@ -71,7 +73,9 @@ struct DaemonConfig: Decodable, Sendable {
         var retentionDays = 30
 
         enum CodingKeys: String, CodingKey {
-            case durability, retentionEvents = "retention_events", retentionDays = "retention_days"
+            case durability
+            case retentionEvents = "retention_events"
+            case retentionDays = "retention_days"
         }
     }
 
@@ -82,8 +86,10 @@ struct DaemonConfig: Decodable, Sendable {
         var pendingRequests = 4096
 
         enum CodingKeys: String, CodingKey {
-            case maxLineBytes = "max_line_bytes", subscriptionQueue = "subscription_queue"
-            case subscriptionsPerConnection = "subscriptions_per_connection", pendingRequests = "pending_requests"
+            case maxLineBytes = "max_line_bytes"
+            case subscriptionQueue = "subscription_queue"
+            case subscriptionsPerConnection = "subscriptions_per_connection"
+            case pendingRequests = "pending_requests"
         }
     }
 
@@ -93,7 +99,9 @@ struct DaemonConfig: Decodable, Sendable {
         var readerGroups: [String] = []
 
         enum CodingKeys: String, CodingKey {
-            case adminGroups = "admin_groups", operatorGroups = "operator_groups", readerGroups = "reader_groups"
+            case adminGroups = "admin_groups"
+            case operatorGroups = "operator_groups"
+            case readerGroups = "reader_groups"
         }
     }
 
@@ -112,7 +120,9 @@ struct DaemonConfig: Decodable, Sendable {
         var release: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case discover, layout, maxGap = "max_gap", idle, claim, release
+            case discover, layout
+            case maxGap = "max_gap"
+            case idle, claim, release
         }
     }
 
@@ -126,7 +136,11 @@ struct DaemonConfig: Decodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case socket, socketGroup = "socket_group", database, drivers, logLevel = "log_level", journal, server, roles
+        case socket
+        case socketGroup = "socket_group"
+        case database, drivers
+        case logLevel = "log_level"
+        case journal, server, roles
         case catalog, orders, handlers, pcsc, scanners, mock
     }
 
@@ -166,7 +180,8 @@ extension DaemonConfig.Server {
         let defaults = ServerLimits()
         maxLineBytes = try c.decodeIfPresent(Int.self, forKey: .maxLineBytes) ?? defaults.maxLineBytes
         subscriptionQueue = try c.decodeIfPresent(Int.self, forKey: .subscriptionQueue) ?? defaults.subscriptionQueue
-        subscriptionsPerConnection = try c.decodeIfPresent(Int.self, forKey: .subscriptionsPerConnection)
+        subscriptionsPerConnection =
+            try c.decodeIfPresent(Int.self, forKey: .subscriptionsPerConnection)
             ?? defaults.subscriptionsPerConnection
         pendingRequests = try c.decodeIfPresent(Int.self, forKey: .pendingRequests) ?? defaults.pendingRequests
     }

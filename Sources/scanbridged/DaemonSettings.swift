@@ -1,3 +1,4 @@
+import DriverKit
 import EvdevDriver
 import Foundation
 import Logging
@@ -10,7 +11,6 @@ import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
 import ScanBridgeStore
-import DriverKit
 
 /// Everything the daemon runs with: options over the config file over defaults.
 struct DaemonSettings: Sendable {
@@ -38,7 +38,8 @@ struct DaemonSettings: Sendable {
         }
         self.socketPath = socketPath
         databasePath = options.database ?? file.database ?? Self.defaultDatabasePath()
-        drivers = options.drivers.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        drivers =
+            options.drivers.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             ?? file.drivers ?? BuiltinPlugins.driverNames
         for driver in drivers where !BuiltinPlugins.driverNames.contains(driver) {
             throw DaemonConfig.LoadError(
@@ -74,12 +75,15 @@ struct DaemonSettings: Sendable {
             adminGroups: try Self.groupIDs(file.roles.adminGroups),
             operatorGroups: try Self.groupIDs(file.roles.operatorGroups),
             readerGroups: try Self.groupIDs(file.roles.readerGroups))
-        mockDevices = try file.mockDevices(relativeTo: options.config) + options.mocks.map {
-            try MockDeviceSpec(option: $0)
-        }
+        mockDevices =
+            try file.mockDevices(relativeTo: options.config)
+            + options.mocks.map {
+                try MockDeviceSpec(option: $0)
+            }
         deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
-        pcsc = PCSCSettings(feedback: PCSCFeedbackSettings(
-            enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
+        pcsc = PCSCSettings(
+            feedback: PCSCFeedbackSettings(
+                enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
     }
 
@@ -128,8 +132,10 @@ struct DaemonSettings: Sendable {
         }
         if let region = section.region {
             guard VariableMeasure.Region.named(region) != nil else {
-                throw DaemonConfig.LoadError(description:
-                    "catalog.region '\(region)' has no in-store barcode layout here; use one of \(VariableMeasure.Region.all.map(\.code).joined(separator: ", "))")
+                throw DaemonConfig.LoadError(
+                    description:
+                        "catalog.region '\(region)' has no in-store barcode layout here; use one of \(VariableMeasure.Region.all.map(\.code).joined(separator: ", "))"
+                )
             }
             catalog.region = region.uppercased()
         }
@@ -148,7 +154,8 @@ struct DaemonSettings: Sendable {
     /// `/var/lib/scanbridge` for root, else the XDG data folder.
     static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if getuid() == 0 { return "/var/lib/scanbridge/scanbridge.sqlite" }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/scanbridge/scanbridge.sqlite"
     }

@@ -21,7 +21,10 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
         abstract: "The ScanBridge daemon: scanners, card readers and QR cameras to a JSON-RPC socket.",
         version: version)
 
-    @Option(help: "The Unix socket to serve (default: $SCANBRIDGE_SOCKET, $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock as root).")
+    @Option(
+        help:
+            "The Unix socket to serve (default: $SCANBRIDGE_SOCKET, $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock as root)."
+    )
     var socket: String?
 
     @Option(help: "The SQLite database file, created with its schema when missing.")
@@ -33,7 +36,9 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
     @Option(name: .customLong("mock"), help: "Attach a mock device at start: KIND[:ID] with KIND nfc, barcode or qr. Repeatable.")
     var mocks: [String] = []
 
-    @Option(name: .customLong("device"), help: "Open a node with a driver, bypassing discovery: DRIVER:PATH[,KEY=VALUE...]. Repeatable.")
+    @Option(
+        name: .customLong("device"),
+        help: "Open a node with a driver, bypassing discovery: DRIVER:PATH[,KEY=VALUE...]. Repeatable.")
     var devices: [String] = []
 
     @Option(help: "Only these drivers run, comma-separated (e.g. mock or mock,pcsc).")

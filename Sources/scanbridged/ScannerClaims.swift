@@ -1,9 +1,9 @@
+import DriverKit
 import Logging
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeStore
 import Synchronization
-import DriverKit
 
 /// The operator's claims and releases (`devices.claim|release`): saved in the store first,
 /// so a choice the database refuses changes nothing, then put in force in the drivers'
@@ -42,7 +42,8 @@ final class ScannerClaims: ScannerControl {
         let isRead = candidates().contains { $0.read && ($0.id.lowercased() == key || $0.usb == key) }
         guard inForce.claimed.contains(key) || inForce.released.contains(key) || isRead else {
             throw ScanBridgeError.notFound(
-                "\(id) is not claimed, and no device read now has that id or vvvv:pppp: there is nothing to release; `scanbridge devices candidates` lists what discovery sees")
+                "\(id) is not claimed, and no device read now has that id or vvvv:pppp: there is nothing to release; `scanbridge devices candidates` lists what discovery sees"
+            )
         }
         return try await choose(.release, for: key)
     }

@@ -9,9 +9,10 @@ struct DeviceSettingsTests {
         }
     }
 
-    @Test(arguments: [
-        (nil, 100), ("1", 1), ("10000", 10_000),
-    ] as [(String?, Int)])
+    @Test(
+        arguments: [
+            (nil, 100), ("1", 1), ("10000", 10_000),
+        ] as [(String?, Int)])
     func millisecondsWithinTheirRange(_ value: String?, _ expected: Int) throws {
         let settings = try DeviceSettings(value.map { ["idle": $0] } ?? [:], known: ["idle"], device: "a device")
         #expect(try settings.milliseconds("idle", default: .milliseconds(100)) == .milliseconds(expected))

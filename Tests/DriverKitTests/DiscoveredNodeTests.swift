@@ -1,10 +1,12 @@
 import Testing
+
 @testable import DriverKit
 
 struct DiscoveredNodeTests {
     @Test func deviceIDsPreferTheSerialThenThePort() {
-        var node = DiscoveredNode(subsystem: "input", devnode: "/dev/input/event5", sysname: "event5",
-                                  vendorId: 0x0C2E, productId: 0x0B81, serial: "19012B4A17", portPath: "1-2.3", interface: "00")
+        var node = DiscoveredNode(
+            subsystem: "input", devnode: "/dev/input/event5", sysname: "event5",
+            vendorId: 0x0C2E, productId: 0x0B81, serial: "19012B4A17", portPath: "1-2.3", interface: "00")
         #expect(node.deviceID(driver: "evdev") == "evdev:0c2e:0b81:19012B4A17")
         node.serial = "  "
         #expect(node.deviceID(driver: "evdev") == "evdev:0c2e:0b81:__")

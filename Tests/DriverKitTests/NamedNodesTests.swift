@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DriverKit
 
 /// A device named with `--device` by a link is the node the link leads to: discovery, for

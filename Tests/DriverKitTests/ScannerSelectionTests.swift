@@ -1,13 +1,16 @@
 import Testing
+
 @testable import DriverKit
 
 /// Which discovered devices are read: makers and names, the config's claims and releases,
 /// and the operator's choices over them.
 struct ScannerSelectionTests {
-    static let keyboard = DiscoveredNode(subsystem: "input", devnode: "/dev/input/event3", sysname: "event3",
-                                         vendorId: 0x0627, productId: 0x0001, serial: "KBD1", name: "QEMU USB Keyboard", isKeyboard: true)
-    static let honeywell = DiscoveredNode(subsystem: "input", devnode: "/dev/input/event4", sysname: "event4",
-                                          vendorId: 0x0C2E, productId: 0x0B81, serial: "S1", name: "Honeywell 1400g", isKeyboard: true)
+    static let keyboard = DiscoveredNode(
+        subsystem: "input", devnode: "/dev/input/event3", sysname: "event3",
+        vendorId: 0x0627, productId: 0x0001, serial: "KBD1", name: "QEMU USB Keyboard", isKeyboard: true)
+    static let honeywell = DiscoveredNode(
+        subsystem: "input", devnode: "/dev/input/event4", sysname: "event4",
+        vendorId: 0x0C2E, productId: 0x0B81, serial: "S1", name: "Honeywell 1400g", isKeyboard: true)
     static func verdict(_ selection: ScannerSelection, _ node: DiscoveredNode) -> String {
         let verdict = selection.verdict(node, id: node.deviceID(driver: "evdev"))
         return (verdict.read ? "read: " : "left: ") + verdict.reason

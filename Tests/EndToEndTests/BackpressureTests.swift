@@ -49,13 +49,18 @@ struct BackpressureTests {
         // Cancelling the wait cancels the reading task too, so a missing event fails the test
         // instead of leaving it waiting for ever.
         let seqs = try await within("the reading subscriber's events", timeout: .seconds(60)) {
-            await withTaskCancellationHandler { await received.value } onCancel: { received.cancel() }
+            await withTaskCancellationHandler {
+                await received.value
+            } onCancel: {
+                received.cancel()
+            }
         }
         #expect(seqs == Set(1...UInt64(total)), "the reading subscriber got every event")
 
         // Now the stalled client reads: what was queued, then one overflow notice.
         try await stalled.startReading()
-        let (lastSeq, dropped) = try await within("the overflow notice", timeout: .seconds(60)) { () async throws -> (UInt64, Int64?) in
+        let (lastSeq, dropped) = try await within("the overflow notice", timeout: .seconds(60)) {
+            () async throws -> (UInt64, Int64?) in
             var lastSeq: UInt64 = 0
             var lines = stalled.lines.makeAsyncIterator()
             while let line = await lines.next() {

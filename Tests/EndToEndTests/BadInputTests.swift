@@ -43,7 +43,8 @@ struct BadInputTests {
     @Test func batchesAndNotifications() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
         let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
-        try await raw.send("""
+        try await raw.send(
+            """
             [{"jsonrpc":"2.0","id":1,"method":"devices.list"},{"jsonrpc":"2.0","method":"devices.list"},{"jsonrpc":"2.0","id":2,"method":"nope"},5]
             """)
         let batch = try #require(try await raw.nextJSON().arrayValue)
@@ -68,16 +69,18 @@ struct BadInputTests {
             let head = id.map { "\"id\":\($0)," } ?? ""
             return "{\"jsonrpc\":\"2.0\",\(head)\"method\":\"scan.inject\",\"params\":\(params)}"
         }
-        try await raw.send("[" + [
-            inject(1, #"{"device":"mock:till-1","text":"A1"}"#),
-            inject(2, #"{"device":"mock:nowhere","text":"lost"}"#),
-            inject(nil, #"{"device":"mock:till-1","text":"N1"}"#),
-            inject(3, #"{"device":"mock:till-1"}"#),
-            #"{"jsonrpc":"2.0","id":4,"method":"devices.list"}"#,
-            inject(5, "[1]"),
-            inject(6, #"{"device":"mock:till-1","text":"A2","symbology":"morse"}"#),
-            inject(7, #"{"device":"mock:till-1","text":"A3"}"#),
-        ].joined(separator: ",") + "]")
+        try await raw.send(
+            "["
+                + [
+                    inject(1, #"{"device":"mock:till-1","text":"A1"}"#),
+                    inject(2, #"{"device":"mock:nowhere","text":"lost"}"#),
+                    inject(nil, #"{"device":"mock:till-1","text":"N1"}"#),
+                    inject(3, #"{"device":"mock:till-1"}"#),
+                    #"{"jsonrpc":"2.0","id":4,"method":"devices.list"}"#,
+                    inject(5, "[1]"),
+                    inject(6, #"{"device":"mock:till-1","text":"A2","symbology":"morse"}"#),
+                    inject(7, #"{"device":"mock:till-1","text":"A3"}"#),
+                ].joined(separator: ",") + "]")
         let answers = try #require(try await raw.nextJSON().arrayValue)
         #expect(answers.map { $0["id"] } == [1, 2, 3, 4, 5, 6, 7], "one answer a request, in order; none for the notification")
         #expect(answers[1].errorCode == -32001)
@@ -171,17 +174,20 @@ struct GarbageTests {
         var lines: [[UInt8]] = [
             Array(repeating: UInt8(ascii: "["), count: 500_000),
             Array(repeating: UInt8(ascii: "{"), count: 100_000),
-            Array(#"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"\u0000\ud83d\ude00"}}"#.utf8),
+            Array(
+                #"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"\u0000\ud83d\ude00"}}"#
+                    .utf8),
             Array(#"{"jsonrpc":"2.0","id":[],"method":"x"}"#.utf8),
             Array(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{"since":1e300}}"#.utf8),
             Array(#"{"jsonrpc":"2.0","id":3,"method":"events.subscribe","params":{"kinds":["nfc",7]}}"#.utf8),
         ]
         for _ in 0..<500 {
-            lines.append((0..<Int.random(in: 1...300, using: &generator)).map { _ in
-                var byte = UInt8.random(in: 0...255, using: &generator)
-                if byte == 0x0A { byte = 0x20 }
-                return byte
-            })
+            lines.append(
+                (0..<Int.random(in: 1...300, using: &generator)).map { _ in
+                    var byte = UInt8.random(in: 0...255, using: &generator)
+                    if byte == 0x0A { byte = 0x20 }
+                    return byte
+                })
         }
         for line in lines { try await raw.send(line + [0x0A]) }
         try await raw.send(#"{"jsonrpc":"2.0","id":"alive","method":"bridge.hello"}"#)

@@ -19,7 +19,8 @@ struct CardsEndToEndTests {
         let firstLink = try #require(linked["customer"]?["milestones"]?["firstCardLinkedAt"]?.stringValue)
         let again = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": .string(Self.wallet)])
         #expect(again["card"] == linked["card"], "linking to the same wallet is idempotent")
-        let second = try await client.call("cards.link", ["uid": "04112233", "walletAddress": .string(Self.wallet), "cardName": "Keyring"])
+        let second = try await client.call(
+            "cards.link", ["uid": "04112233", "walletAddress": .string(Self.wallet), "cardName": "Keyring"])
         #expect(second["card"]?["displayName"] == "Keyring")
         #expect(second["customer"]?["milestones"]?["firstCardLinkedAt"] == .string(firstLink))
         await expectRPCError(RPCError.conflict) {
@@ -85,8 +86,12 @@ struct CardsEndToEndTests {
         await expectRPCError(RPCError.invalidParams) {
             _ = try await client.call("cards.setStatus", ["uid": "04A1B2C3", "status": "lost"])
         }
-        await expectRPCError(RPCError.invalidParams) { _ = try await client.call("cards.arm", ["walletAddress": "rX", "device": "mock:till"]) }
-        await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.arm", ["walletAddress": "rX", "device": "mock:none"]) }
+        await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("cards.arm", ["walletAddress": "rX", "device": "mock:till"])
+        }
+        await expectRPCError(RPCError.notFound) {
+            _ = try await client.call("cards.arm", ["walletAddress": "rX", "device": "mock:none"])
+        }
         await expectRPCError(RPCError.notFound) { _ = try await client.call("customers.get", ["walletAddress": "rNobody"]) }
         await client.close()
     }
@@ -95,10 +100,14 @@ struct CardsEndToEndTests {
         let daemon = try await startDaemon()
         let client = try await daemon.connect()
         _ = try await client.call("cards.link", ["uid": "04A1B2C3", "walletAddress": "rAda"])
-        let upserted = try await client.call("customers.upsert", ["customer": [
-            "walletAddress": "rAda", "name": "Ada Lovelace", "email": "ada@example.com",
-            "milestones": ["firstPaymentAt": "2026-11-21T09:40:00.123Z"],
-        ]])
+        let upserted = try await client.call(
+            "customers.upsert",
+            [
+                "customer": [
+                    "walletAddress": "rAda", "name": "Ada Lovelace", "email": "ada@example.com",
+                    "milestones": ["firstPaymentAt": "2026-11-21T09:40:00.123Z"],
+                ]
+            ])
         let customer = try #require(upserted["customer"])
         #expect(customer["name"] == "Ada Lovelace" && customer["phone"] == .null)
         #expect(customer["milestones"]?["firstPaymentAt"] == "2026-11-21T09:40:00.123Z")

@@ -15,7 +15,9 @@ struct DevicesAndScansTests {
         #expect(hello["name"] == "scanbridge")
         #expect(hello["protocol"] == 1)
         #expect(hello["role"] == "admin")
-        #expect(hello["drivers"] == ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera", "v4l2"], "every built-in driver runs without --drivers")
+        #expect(
+            hello["drivers"] == ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera", "v4l2"],
+            "every built-in driver runs without --drivers")
         let devices = try await client.devices()
         #expect(devices.map(\.id) == ["mock:till-1", "mock:nfc-1"])
         #expect(devices.allSatisfy { $0.state == .ready && $0.driver == "mock" })
@@ -85,12 +87,16 @@ struct DevicesAndScansTests {
 
     @Test func scriptedMockPlaysScans() async throws {
         let harness = try DaemonHarness()
-        try harness.write("till.script", """
+        try harness.write(
+            "till.script",
+            """
             # a tiny demo
             0.05  5901234123457
             0.05  symbology=code-128 SKU-001 large
             """)
-        let config = try harness.write("scanbridge.yaml", """
+        let config = try harness.write(
+            "scanbridge.yaml",
+            """
             mock:
               - kind: barcode
                 id: till-1

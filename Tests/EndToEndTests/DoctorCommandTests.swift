@@ -4,17 +4,23 @@ import ScanBridgeTesting
 import Testing
 
 /// `scanbridge doctor` against a real private pcscd with vpcd readers and a real daemon.
-@Suite("scanbridge doctor", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
+@Suite(
+    "scanbridge doctor", .serialized,
+    .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5))
+)
 struct DoctorCommandTests {
     /// Runs `scanbridge doctor` against `stack`'s pcscd, with a `/proc/modules` of `modules`.
-    static func doctor(_ stack: PCSCStack, socket: String, modules: String = "", json: Bool = false) async throws -> CommandResult {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-doctor-\(UUID().uuidString.prefix(8))")
+    static func doctor(_ stack: PCSCStack, socket: String, modules: String = "", json: Bool = false) async throws -> CommandResult
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scanbridge-doctor-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let modulesPath = folder.appendingPathComponent("modules").path
         try modules.write(toFile: modulesPath, atomically: true, encoding: .utf8)
-        return try await run("scanbridge", ["doctor", "--socket", socket, "--proc-modules", modulesPath] + (json ? ["--json"] : []),
-                             prefix: ["/usr/bin/env", "PCSCLITE_CSOCK_NAME=\(stack.socketPath)"])
+        return try await run(
+            "scanbridge", ["doctor", "--socket", socket, "--proc-modules", modulesPath] + (json ? ["--json"] : []),
+            prefix: ["/usr/bin/env", "PCSCLITE_CSOCK_NAME=\(stack.socketPath)"])
     }
 
     @Test func allGoodListsTheReadersAndTheDaemonsDevices() async throws {

@@ -45,7 +45,9 @@ struct DurabilityTests {
                 for worker in 0..<8 {
                     group.addTask {
                         for n in 0..<100_000 {
-                            guard let event = try? await client.inject(device: "mock:till-1", text: "w\(worker)-\(n)") else { return }
+                            guard let event = try? await client.inject(device: "mock:till-1", text: "w\(worker)-\(n)") else {
+                                return
+                            }
                             answered.withLock { $0[event.seq] = event.text }
                         }
                     }

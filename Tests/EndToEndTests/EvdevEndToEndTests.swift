@@ -101,8 +101,9 @@ struct EvdevEndToEndTests {
         var us = KeyboardRecording()
         us.type("4006381333931\n")
         try await bench.play(us)
-        #expect(try await next("device.changed", from: &bench.notifications).params["device"]?["hint"] == nil,
-                "a valid GTIN in the declared layout clears the hint")
+        #expect(
+            try await next("device.changed", from: &bench.notifications).params["device"]?["hint"] == nil,
+            "a valid GTIN in the declared layout clears the hint")
         #expect(try await bench.nextScan().text == "4006381333931", "a later scan is not lost")
         await bench.client.close()
     }
@@ -110,15 +111,15 @@ struct EvdevEndToEndTests {
     @Test func typingBurstsThatAreNotScansAreLeftOut() async throws {
         var bench = try await Bench()
         var recording = KeyboardRecording()
-        recording.type("1234\n", gap: .milliseconds(150))           // a person typing
+        recording.type("1234\n", gap: .milliseconds(150))  // a person typing
         recording.pause(.seconds(1))
         recording.type(String(repeating: "7", count: 10_001) + "\n", gap: .microseconds(50))  // a key held down
         recording.pause(.seconds(1))
-        recording.type("400638")                                    // cut short by SYN_DROPPED
+        recording.type("400638")  // cut short by SYN_DROPPED
         recording.dropped()
         recording.event(type: 0, code: 0, value: 0)
         recording.pause(.seconds(1))
-        recording.type("\n")                                        // a stray Enter
+        recording.type("\n")  // a stray Enter
         recording.type("5901234123457\n")
         try await bench.play(recording)
         let scan = try await bench.nextScan()
@@ -163,22 +164,27 @@ struct EvdevEndToEndTests {
     }
 
     @Test func theScannersSectionOfTheConfigIsChecked() async throws {
-        for (config, message) in [("scanners:\n  layout: xx-nope\n", "scanners: no keyboard layout 'xx-nope'"),
-                                  ("scanners:\n  grab: yes\n", "unknown key 'grab' in 'scanners'"),
-                                  ("scanners:\n  max_gap: 500\n  idle: 100\n", "max_gap (0.5 seconds) must be shorter than idle")] {
+        for (config, message) in [
+            ("scanners:\n  layout: xx-nope\n", "scanners: no keyboard layout 'xx-nope'"),
+            ("scanners:\n  grab: yes\n", "unknown key 'grab' in 'scanners'"),
+            ("scanners:\n  max_gap: 500\n  idle: 100\n", "max_gap (0.5 seconds) must be shorter than idle"),
+        ] {
             let harness = try DaemonHarness(arguments: ["--drivers", "evdev"])
             let path = try harness.write("scanbridge.yaml", config)
             let withConfig = try DaemonHarness.reusing(harness, arguments: ["--drivers", "evdev", "--config", path])
             await #expect(throws: (any Error).self) { try await withConfig.start() }
             #expect(withConfig.log.contains(message), "\(withConfig.log)")
         }
-        let daemon = try await startDaemon(["--drivers", "evdev"], config: "scanners:\n  layout: de\n  claim: [\"0627:0001\"]\n  release: []\n")
+        let daemon = try await startDaemon(
+            ["--drivers", "evdev"], config: "scanners:\n  layout: de\n  claim: [\"0627:0001\"]\n  release: []\n")
         #expect(daemon.pid != nil)
     }
 
     @Test func badDeviceSettingsStopTheDaemonWithAClearMessage() async throws {
-        for (setting, message) in [(",layout=xx-nope", "no keyboard layout 'xx-nope'"), (",grab=maybe", "grab takes on or off"),
-                                   (",speed=9", "unknown setting 'speed'")] {
+        for (setting, message) in [
+            (",layout=xx-nope", "no keyboard layout 'xx-nope'"), (",grab=maybe", "grab takes on or off"),
+            (",speed=9", "unknown setting 'speed'"),
+        ] {
             let harness = try DaemonHarness(arguments: ["--drivers", "evdev", "--device", "evdev:/dev/null\(setting)"])
             await #expect(throws: (any Error).self) { try await harness.start() }
             let log = (try? String(contentsOfFile: harness.logPath, encoding: .utf8)) ?? ""

@@ -26,7 +26,9 @@ struct FileCameraEndToEndTests {
         _ = try await client.call("events.subscribe", ["kinds": ["qr"]])
         // The label in view for five frames, out of view, then a product and a garbled file.
         try Self.placeFrames(at: frames) { folder in
-            for index in 1...5 { try CodeImages.qr("https://app.repairminder.com/orders/ord_1001", to: folder + "/0\(index).png") }
+            for index in 1...5 {
+                try CodeImages.qr("https://app.repairminder.com/orders/ord_1001", to: folder + "/0\(index).png")
+            }
             try Data("P5\n640 480\n255\n".utf8).write(to: URL(fileURLWithPath: folder + "/06.pgm"))
             try CodeImages.zint(.ean13, "590123412345", to: folder + "/07.png")
         }
@@ -53,7 +55,9 @@ struct FileCameraEndToEndTests {
         }
         #expect(device.error?.contains("/nonexistent/frames does not exist") == true)
         await client.close()
-        let harness = try DaemonHarness(arguments: ["--drivers", "file-camera", "--device", "file-camera:/tmp,symbologies=qr+maxicode"])
+        let harness = try DaemonHarness(arguments: [
+            "--drivers", "file-camera", "--device", "file-camera:/tmp,symbologies=qr+maxicode",
+        ])
         await #expect(throws: (any Error).self) { try await harness.start() }
         let log = (try? String(contentsOfFile: harness.logPath, encoding: .utf8)) ?? ""
         #expect(log.contains("symbology 'maxicode' is not decoded from camera frames"), "\(log)")

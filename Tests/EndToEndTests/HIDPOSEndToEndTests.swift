@@ -13,11 +13,14 @@ struct HIDPOSEndToEndTests {
         let fifo = try DeviceFIFO(name: "hidraw")
         let daemon = try await startDaemon(["--drivers", "hidpos", "--device", "hidpos:\(fifo.path)"])
         let client = try await daemon.connect()
-        try await waitUntil("the hidpos device ready", timeout: .seconds(20)) { try await client.devices().first?.state == .ready }
+        try await waitUntil("the hidpos device ready", timeout: .seconds(20)) {
+            try await client.devices().first?.state == .ready
+        }
         _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
         var notifications = client.notifications.makeAsyncIterator()
 
-        let long = "0109506000134352" + "10ABC1\u{1D}17251231" + "21" + String(repeating: "S", count: 20) + "\u{1D}91XYZ0123456789"
+        let long =
+            "0109506000134352" + "10ABC1\u{1D}17251231" + "21" + String(repeating: "S", count: 20) + "\u{1D}91XYZ0123456789"
         var stream = HIDPOSReports.reports("4006381333931", aim: "]E0")
         stream += [0x05] + [UInt8](repeating: 0xEE, count: 63)  // another report ID: skipped
         stream += HIDPOSReports.reports(long, aim: "]C1")

@@ -45,14 +45,18 @@ struct ImportCommandTests {
     @Test func jsonArrayAndJSONLines() async throws {
         let daemon = try await startDaemon()
         let socket = ["--socket", daemon.socketPath]
-        let array = try daemon.write("catalog.json", """
+        let array = try daemon.write(
+            "catalog.json",
+            """
             [
               {"name": "Latte", "price": "3.20", "sku": "LAT"},
               {"name": "Mocha", "price": 3.9, "sku": "MOC", "category": "Hot [drinks], {x}"}
             ]
 
             """)
-        let lines = try daemon.write("more.jsonl", """
+        let lines = try daemon.write(
+            "more.jsonl",
+            """
             {"name": "Flat white", "price": "3.10", "sku": "FLW"}
             {"name": "Broken", "price": "1.00", "sku":
             {"name": "Cortado", "price": "2.80", "sku": "COR"}
@@ -76,7 +80,8 @@ struct ImportCommandTests {
         let file = try daemon.write("bad.csv", "name,prise\nTea,1\n")
         let unknown = try await run("scanbridge", ["products", "import", file, "--socket", daemon.socketPath])
         #expect(unknown.status == 1)
-        #expect(unknown.err.contains("bad.csv:1: unknown column 'prise'; the columns are id, storeId, name, price"), "\(unknown.err)")
+        #expect(
+            unknown.err.contains("bad.csv:1: unknown column 'prise'; the columns are id, storeId, name, price"), "\(unknown.err)")
         #expect(unknown.out == "imported 0 products from \(file); stopped before the end of the file by the error above\n")
 
         let stopped = try DaemonHarness()
@@ -88,7 +93,9 @@ struct ImportCommandTests {
     @Test func ordersFromCSVAreFoundByReferenceAndDevice() async throws {
         let daemon = try await startDaemon()
         let socket = ["--socket", daemon.socketPath]
-        let file = try daemon.write("orders.csv", """
+        let file = try daemon.write(
+            "orders.csv",
+            """
             id,reference,status,clientName,deviceId,make,model,serial,deviceStatus
             ord_1,RM-1001,in_progress,Ada Lovelace,dev_55,Apple,iPhone 13,F2LXK0ABCD,diagnosing
             ord_1,,,,dev_56,Samsung,S21,R5CR,received
@@ -101,7 +108,8 @@ struct ImportCommandTests {
         let order = try await run("scanbridge", ["lookup", "RM-1001"] + socket)
         #expect(order.status == 0 && order.out.contains("Ada Lovelace") && order.out.contains("Samsung S21"), "\(order.out)")
         let device = try await run("scanbridge", ["lookup", "DEVICE:dev_56"] + socket)
-        #expect(device.out.split(separator: "\n").contains { $0.contains("dev_56") && $0.contains("← this code") }, "\(device.out)")
+        #expect(
+            device.out.split(separator: "\n").contains { $0.contains("dev_56") && $0.contains("← this code") }, "\(device.out)")
     }
 
     @Test func cardsAndCustomers() async throws {
@@ -125,7 +133,8 @@ struct ImportCommandTests {
         let unblock = try await run("scanbridge", ["cards", "unblock", "04A1B2C3D4E5F6", "--json"] + socket)
         #expect(unblock.out.contains("\"status\": \"active\""), "\(unblock.out)")
 
-        let set = try await run("scanbridge", ["customers", "set", "rAda", "--name", "Ada Lovelace", "--email", "ada@example.com"] + socket)
+        let set = try await run(
+            "scanbridge", ["customers", "set", "rAda", "--name", "Ada Lovelace", "--email", "ada@example.com"] + socket)
         #expect(set.status == 0, "\(set.err)")
         let show = try await run("scanbridge", ["customers", "show", "rAda"] + socket)
         #expect(show.out.contains("Ada Lovelace") && show.out.contains("ada@example.com"), "\(show.out)")

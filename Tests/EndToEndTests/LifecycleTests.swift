@@ -55,7 +55,8 @@ struct LifecycleTests {
     @Test func aClientThatShutsItsSideStillGetsItsAnswers() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
         let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
-        try await raw.send(#"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"4006381333931"}}"#)
+        try await raw.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"4006381333931"}}"#)
         try await raw.send(#"{"jsonrpc":"2.0","id":2,"method":"devices.list"}"#)
         try await raw.finishSending()
         let ids = try await within("both answers, then the close", timeout: .seconds(20)) { () async -> [Int64] in

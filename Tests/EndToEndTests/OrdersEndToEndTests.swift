@@ -18,8 +18,10 @@ struct OrdersEndToEndTests {
         let client = try await daemon.connect()
         let stored = try await client.call("orders.upsert", ["order": Self.order])
         #expect(stored["orders"]?[0]?["devices"]?[0]?["orderId"] == "ord_1001")
-        for code in ["https://app.repairminder.com/orders/ord_1001", "repairminder://orders/ord_1001", "ORDER:ord_1001",
-                     "order:ord_1001", "RM-1001"] {
+        for code in [
+            "https://app.repairminder.com/orders/ord_1001", "repairminder://orders/ord_1001", "ORDER:ord_1001",
+            "order:ord_1001", "RM-1001",
+        ] {
             let event = try await client.inject(device: "mock:bench", text: code)
             #expect(event.resolution.handler == "order-lookup" && event.resolution.status == "found", "\(code)")
             #expect(event.resolution.details["order"]?["reference"] == "RM-1001")

@@ -8,7 +8,10 @@ import Testing
 
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
 /// `VirtualCard`, events read from the real daemon's socket.
-@Suite("PC/SC readers end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
+@Suite(
+    "PC/SC readers end to end", .serialized,
+    .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5))
+)
 struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let reader = "pcsc:Virtual_PCD_00_00"
@@ -44,7 +47,9 @@ struct PCSCEndToEndTests {
     }
 
     /// The next `device.changed` notification that puts a device in `state` (earlier ones are skipped).
-    static func nextChange(to state: Device.State, from notifications: inout AsyncStream<ClientNotification>.Iterator) async throws -> Device {
+    static func nextChange(to state: Device.State, from notifications: inout AsyncStream<ClientNotification>.Iterator)
+        async throws -> Device
+    {
         let change = try await next("device.changed", from: &notifications, where: "the device is \(state.rawValue)") {
             (try? $0.device())?.state == state
         }
@@ -66,7 +71,7 @@ struct PCSCEndToEndTests {
         #expect(event.device == Self.reader && event.driver == "pcsc" && event.kind == .nfc)
         #expect(event.uid == "04A1B2C3D4E5F6" && event.uidDisplay == "04:A1:B2:C3:D4:E5:F6")
         #expect(event.symbology == "iso14443a" && event.cardType == "ntag213")
-        #expect(event.atr == Hex(VirtualCard.storageCardATR(name: 0x0003)))
+        #expect(event.atr == hexString(VirtualCard.storageCardATR(name: 0x0003)))
         #expect(event.ndef == [NDEFRecord(type: "U", value: "https://example.com/c/1")])
         #expect(event.resolution.handler == "card-link" && event.resolution.status == "unknown")
         tap.remove()
@@ -119,7 +124,9 @@ struct PCSCEndToEndTests {
         first.remove()
         let again = try VirtualCardTap(card, port: stack.readerPorts[0])
         // pcscd powered the card up: it saw the reader empty, then this card, while the driver was busy.
-        try await waitUntil("pcscd to power the card put back up", timeout: .seconds(20)) { again.controlCodes.withLock { $0.contains(1) } }
+        try await waitUntil("pcscd to power the card put back up", timeout: .seconds(20)) {
+            again.controlCodes.withLock { $0.contains(1) }
+        }
         gate.open()
 
         let events = [try await Self.nextScan(&notifications), try await Self.nextScan(&notifications)]
@@ -179,7 +186,8 @@ struct PCSCEndToEndTests {
             return event
         }
         #expect(try await tapOnce().resolution.status == "unknown")
-        _ = try await client.call("cards.arm", ["walletAddress": "rCounterWallet", "cardName": "Blue", "device": .string(Self.reader)])
+        _ = try await client.call(
+            "cards.arm", ["walletAddress": "rCounterWallet", "cardName": "Blue", "device": .string(Self.reader)])
         let linked = try await tapOnce()
         #expect(linked.resolution.status == "linked" && linked.resolution.details["card"]?["uid"] == "04A1B2C3D4E5F6")
         let identified = try await tapOnce()
@@ -257,11 +265,15 @@ struct PCSCEndToEndTests {
         try await waitUntil("/bin/true to exit") { !owner.isRunning }
         try "\(owner.processIdentifier) 0".write(to: folder.appendingPathComponent("owner"), atomically: false, encoding: .utf8)
         let daemon = try Process.run(URL(fileURLWithPath: "/usr/bin/perl"), arguments: ["-e", "sleep 30", folder.path])
-        try "\(daemon.processIdentifier)\n".write(to: folder.appendingPathComponent("pcscd.pid"), atomically: false, encoding: .utf8)
+        try "\(daemon.processIdentifier)\n".write(
+            to: folder.appendingPathComponent("pcscd.pid"), atomically: false, encoding: .utf8)
 
         let stack = try await PCSCStack()
         // Gone or a zombie: its command line is empty then.
-        let commandLine = { (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/cmdline")).readToEnd()) ?? nil }
+        let commandLine = {
+            (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/cmdline")).readToEnd())
+                ?? nil
+        }
         try await waitUntil("the leftover pcscd to be killed", timeout: .seconds(20)) { commandLine()?.isEmpty ?? true }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "its folder was removed")
         #expect(FileManager.default.fileExists(atPath: stack.directory.path), "a live stack is kept")
@@ -271,8 +283,10 @@ struct PCSCEndToEndTests {
     /// and each read: pcsc-lite takes 16 states a call, so with 16 readers the driver leaves
     /// out the PnP notification (no reader can come then) rather than a reader (PCSC README, "Limits").
     @Test func sixteenReadersWithOddNamesAreListedAndRead() async throws {
-        let names = ["Reader «Kasse» #1", "ACS ACR122U PICC Interface", "a/b\\c:d", "Virtual PCD", "Ünïcødé Leser",
-                     "x", "semi;colon (SN123)", String(repeating: "Long", count: 25)]
+        let names = [
+            "Reader «Kasse» #1", "ACS ACR122U PICC Interface", "a/b\\c:d", "Virtual PCD", "Ünïcødé Leser",
+            "x", "semi;colon (SN123)", String(repeating: "Long", count: 25),
+        ]
         let stack = try await PCSCStack(entries: 8, names: names)
         let (daemon, client, iterator) = try await Self.start(stack)
         var notifications = iterator
@@ -282,7 +296,8 @@ struct PCSCEndToEndTests {
         #expect(readers.first { $0.name.hasPrefix("semi") }?.serial == "SN123")
 
         for index in [0, 15] {
-            let tap = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 0, 0, 0, 0, 0, UInt8(index)]), port: stack.readerPorts[index])
+            let tap = try VirtualCardTap(
+                VirtualCard.type2(uid: [0x04, 0, 0, 0, 0, 0, UInt8(index)]), port: stack.readerPorts[index])
             let event = try await Self.nextScan(&notifications)
             #expect(event.device == readers.first { $0.name == stack.readerNames[index] }?.id)
             #expect(event.uid == String(format: "040000000000%02X", index))
@@ -306,6 +321,6 @@ private final class Gate: Sendable {
     }
 }
 
-private func Hex(_ bytes: [UInt8]) -> String {
+private func hexString(_ bytes: [UInt8]) -> String {
     bytes.map { String(format: "%02X", $0) }.joined()
 }

@@ -6,7 +6,10 @@ import Testing
 
 /// Beep and LED after a tap's resolution, through the real daemon, pcscd and vpcd: vpcd
 /// passes the reader's `FF 00 40` command on to the virtual card, which records it.
-@Suite("PC/SC reader feedback end to end", .serialized, .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5)))
+@Suite(
+    "PC/SC reader feedback end to end", .serialized,
+    .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5))
+)
 struct PCSCFeedbackTests {
     static let ledCommand: [UInt8] = [0xFF, 0x00, 0x40]
     static let green: [UInt8] = [0xFF, 0x00, 0x40, 0xA0, 0x04, 0x03, 0x01, 0x01, 0x01]
@@ -58,11 +61,13 @@ struct PCSCFeedbackTests {
     /// card has its command, the first reader's would have been sent already.
     @Test func readersLeftOutGetNoFeedback() async throws {
         let stack = try await PCSCStack()
-        let (daemon, client, iterator) = try await PCSCEndToEndTests.start(stack, config: """
-            pcsc:
-              feedback: true
-              feedback_readers: ["PCD 00 01"]
-            """)
+        let (daemon, client, iterator) = try await PCSCEndToEndTests.start(
+            stack,
+            config: """
+                pcsc:
+                  feedback: true
+                  feedback_readers: ["PCD 00 01"]
+                """)
         var notifications = iterator
         _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
         let left = try VirtualCardTap(VirtualCard.type2(uid: PCSCEndToEndTests.uid), port: stack.readerPorts[0])
@@ -79,10 +84,12 @@ struct PCSCFeedbackTests {
 
     @Test func feedbackIsOffByDefault() async throws {
         let stack = try await PCSCStack()
-        let (daemon, client, iterator) = try await PCSCEndToEndTests.start(stack, config: """
-            pcsc:
-              feedback_readers: ["Virtual PCD"]
-            """)
+        let (daemon, client, iterator) = try await PCSCEndToEndTests.start(
+            stack,
+            config: """
+                pcsc:
+                  feedback_readers: ["Virtual PCD"]
+                """)
         var notifications = iterator
         _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
         let first = try VirtualCardTap(VirtualCard.type2(uid: PCSCEndToEndTests.uid), port: stack.readerPorts[0])
@@ -107,7 +114,9 @@ struct PCSCFeedbackTests {
         _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
         let answers: [[UInt8]] = [[0x6A, 0x81], [0xDE, 0xAD, 0xBE], [0x01], []]
         for (index, answer) in answers.enumerated() {
-            let card = VirtualCard(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, UInt8(index)], atr: VirtualCard.storageCardATR(name: 0x0003)) { apdu in
+            let card = VirtualCard(
+                uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, UInt8(index)], atr: VirtualCard.storageCardATR(name: 0x0003)
+            ) { apdu in
                 apdu.starts(with: Self.ledCommand) ? answer : nil
             }
             let tap = try VirtualCardTap(card, port: stack.readerPorts[0])

@@ -29,7 +29,8 @@ final class Spawned: Sendable {
 
     /// Runs `command` (an absolute path, then its arguments).
     init(command: [String]) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-cli-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scanbridge-cli-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         outPath = folder.appendingPathComponent("out").path
         errPath = folder.appendingPathComponent("err").path

@@ -27,7 +27,8 @@ struct ProductsEndToEndTests {
             #expect(found["handler"] == nil, "a lookup result has no handler")
         }
         // A UPC-A item is found by its UPC-A, EAN-13, GTIN-14 and UPC-E forms.
-        _ = try await client.call("products.upsert", ["product": ["name": "Cola", "price": .double(1.2), "barcode": "042100005264"]])
+        _ = try await client.call(
+            "products.upsert", ["product": ["name": "Cola", "price": .double(1.2), "barcode": "042100005264"]])
         for code in ["042100005264", "0042100005264", "00042100005264"] {
             #expect(try await client.call("products.lookup", ["code": .string(code)])["product"]?["name"] == "Cola")
         }
@@ -45,9 +46,14 @@ struct ProductsEndToEndTests {
     @Test func aProductOfAnotherStoreIsStoredAndNamedAsNotVisibleHere() async throws {
         let daemon = try await startDaemon([])
         let client = try await daemon.connect()
-        let stored = try await client.call("products.upsert", ["products": [
-            Self.cappuccino, ["id": "prod_2", "storeId": "store_2", "name": "Tea", "price": "2.00", "barcode": "4006381333931"],
-        ]])
+        let stored = try await client.call(
+            "products.upsert",
+            [
+                "products": [
+                    Self.cappuccino,
+                    ["id": "prod_2", "storeId": "store_2", "name": "Tea", "price": "2.00", "barcode": "4006381333931"],
+                ]
+            ])
         #expect(stored["products"]?.arrayValue?.count == 2)
         #expect(stored["notVisibleHere"] == ["prod_2"])
         #expect(try await client.call("products.lookup", ["code": "4006381333931"])["status"] == "not_found")
@@ -71,7 +77,8 @@ struct ProductsEndToEndTests {
         let daemon = try await startDaemon(["--mock", "barcode:till", "--mock", "qr:cam"])
         let client = try await daemon.connect()
         _ = try await client.call("products.upsert", ["product": Self.cappuccino])
-        let gs1 = try await client.inject(device: "mock:till", text: "]C10105901234123457\u{1D}10ABC1\u{1D}17251231", symbology: "gs1-128")
+        let gs1 = try await client.inject(
+            device: "mock:till", text: "]C10105901234123457\u{1D}10ABC1\u{1D}17251231", symbology: "gs1-128")
         #expect(gs1.gs1 == ["01": "05901234123457", "10": "ABC1", "17": "251231"])
         #expect(gs1.resolution.status == "found")
         let link = try await client.inject(device: "mock:cam", text: "https://id.gs1.org/01/05901234123457/10/ABC%2F1?17=251231")
@@ -86,7 +93,8 @@ struct ProductsEndToEndTests {
         let daemon = try await startDaemon(["--mock", "barcode:scale"])
         let client = try await daemon.connect()
         // Stored under its item code: the price digits zeroed and both check digits recomputed.
-        _ = try await client.call("products.upsert", ["product": ["name": "Cheddar (by price)", "price": "0.00", "barcode": "2011122000005"]])
+        _ = try await client.call(
+            "products.upsert", ["product": ["name": "Cheddar (by price)", "price": "0.00", "barcode": "2011122000005"]])
         let event = try await client.inject(device: "mock:scale", text: "2011122912346")
         #expect(event.resolution.status == "found")
         #expect(event.resolution.details["product"]?["name"] == "Cheddar (by price)")
@@ -137,10 +145,14 @@ struct ProductsEndToEndTests {
         }
         _ = try await client.call("products.upsert", ["product": Self.cappuccino])
         let conflict = await expectRPCError(RPCError.conflict) {
-            _ = try await client.call("products.upsert", ["products": [
-                ["name": "New", "price": "1.00", "sku": "NEW"],
-                ["id": "prod_2", "name": "Clash", "price": "1.00", "barcode": "5901234123457"],
-            ]])
+            _ = try await client.call(
+                "products.upsert",
+                [
+                    "products": [
+                        ["name": "New", "price": "1.00", "sku": "NEW"],
+                        ["id": "prod_2", "name": "Clash", "price": "1.00", "barcode": "5901234123457"],
+                    ]
+                ])
         }
         #expect(conflict?.data?["field"]?.stringValue?.hasPrefix("products[1]") == true)
         #expect(try await client.call("products.lookup", ["code": "NEW"])["status"] == "not_found")

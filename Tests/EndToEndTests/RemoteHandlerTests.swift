@@ -55,9 +55,11 @@ struct RemoteHandlerTests {
         }
         _ = try await plugin.call("handlers.register", ["name": "batch-plugin", "match": ["kinds": ["barcode"]], "priority": 5])
         let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
-        try await raw.send("[" + (1...4).map {
-            #"{"jsonrpc":"2.0","id":\#($0),"method":"scan.inject","params":{"device":"mock:till","text":"B\#($0)"}}"#
-        }.joined(separator: ",") + "]")
+        try await raw.send(
+            "["
+                + (1...4).map {
+                    #"{"jsonrpc":"2.0","id":\#($0),"method":"scan.inject","params":{"device":"mock:till","text":"B\#($0)"}}"#
+                }.joined(separator: ",") + "]")
         let answers = try #require(try await raw.nextJSON(timeout: .seconds(60)).arrayValue)
         #expect(answers.map { $0["result"]?["event"]?["resolution"]?["status"] } == Array(repeating: "found", count: 4))
         #expect(answers.map { $0["result"]?["event"]?["text"] } == ["B1", "B2", "B3", "B4"])
@@ -71,16 +73,23 @@ struct RemoteHandlerTests {
         plugin.setRequestHandler { request in
             switch request.params["event"]?["text"]?.stringValue {
             // A handler that answers after the daemon's 1.5 s timeout: the time passing is the point.
-            case "SLOW": try await Task.sleep(for: .seconds(5)); return .emptyObject
+            case "SLOW":
+                try await Task.sleep(for: .seconds(5))
+                return .emptyObject
             case "GARBAGE": return .value(.array([1, 2]))
             case "NOSTATUS": return .value(["member": "x"])
             case "FAIL": throw RPCError(code: -32603, message: "database is down")
-            default: return .value(["status": "found", "handler": "liar", "note": .string(request.params["handler"]?.stringValue ?? "")])
+            default:
+                return .value([
+                    "status": "found", "handler": "liar", "note": .string(request.params["handler"]?.stringValue ?? ""),
+                ])
             }
         }
-        let registered = try await plugin.call("handlers.register", [
-            "name": "test-plugin", "match": ["kinds": ["barcode"], "pattern": "^[A-Z]+$"], "priority": 5,
-        ])
+        let registered = try await plugin.call(
+            "handlers.register",
+            [
+                "name": "test-plugin", "match": ["kinds": ["barcode"], "pattern": "^[A-Z]+$"], "priority": 5,
+            ])
         let id = try #require(registered["handler"]?.stringValue)
         let client = try await daemon.connect()
         _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])

@@ -33,8 +33,9 @@ struct ScannerClaimsTests {
         try await daemon.start()
         let again = try await daemon.connect()
         let after = try await again.call("devices.candidates")
-        #expect(after["claimed"] == ["0c2e:0b81", "evdev:1a2b:3c4d:serial-7"] && after["released"] == ["0627:0001"],
-                "the operator's choices are kept in the database, over the config's")
+        #expect(
+            after["claimed"] == ["0c2e:0b81", "evdev:1a2b:3c4d:serial-7"] && after["released"] == ["0627:0001"],
+            "the operator's choices are kept in the database, over the config's")
         await again.close()
     }
 
@@ -106,8 +107,12 @@ struct ScannerClaimsTests {
         let release = try await run("scanbridge", ["devices", "release", "1a2b:3c4d"] + socket)
         #expect(release.out.contains("released: 0c2e:0b81 1a2b:3c4d"), "\(release.out)")
         let candidates = try await run("scanbridge", ["devices", "candidates"] + socket)
-        #expect(candidates.out == "discovery sees no keyboard, hidraw, ttyACM or video capture node\nclaimed:  0627:0001\nreleased: 0c2e:0b81 1a2b:3c4d\n")
-        let json = try JSONValue(parsing: Array(try await run("scanbridge", ["devices", "candidates", "--json"] + socket).out.utf8))
+        #expect(
+            candidates.out
+                == "discovery sees no keyboard, hidraw, ttyACM or video capture node\nclaimed:  0627:0001\nreleased: 0c2e:0b81 1a2b:3c4d\n"
+        )
+        let json = try JSONValue(
+            parsing: Array(try await run("scanbridge", ["devices", "candidates", "--json"] + socket).out.utf8))
         #expect(json["candidates"] == [] && json["claimed"] == ["0627:0001"])
         let bad = try await run("scanbridge", ["devices", "claim", "nope"] + socket)
         #expect(bad.status == 1 && bad.err.contains("error -32602: 'nope' is neither vvvv:pppp"), "\(bad.err)")

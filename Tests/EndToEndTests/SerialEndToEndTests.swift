@@ -18,7 +18,9 @@ struct SerialEndToEndTests {
     static func start(_ pty: PseudoTerminal, settings: String = "") async throws -> (DaemonHarness, ScanBridgeClient) {
         let daemon = try await startDaemon(["--drivers", "serial", "--device", "serial:\(pty.path)\(settings)"])
         let client = try await daemon.connect()
-        try await waitUntil("the serial device ready", timeout: .seconds(20)) { try await client.devices().first?.state == .ready }
+        try await waitUntil("the serial device ready", timeout: .seconds(20)) {
+            try await client.devices().first?.state == .ready
+        }
         _ = try await client.call("events.subscribe", ["kinds": ["barcode"]])
         return (daemon, client)
     }

@@ -8,13 +8,18 @@ import Testing
 /// daemon knows. Debian 12's udevadm has no `verify`, so the check is here.
 @Suite("udev rules", .timeLimit(.minutes(5)))
 struct UdevRulesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let rules = root.appendingPathComponent("udev/70-scanbridge.rules")
 
-    static let matchKeys: Set<String> = ["ACTION", "SUBSYSTEM", "SUBSYSTEMS", "KERNEL", "KERNELS", "DRIVER", "DRIVERS",
-                                         "ATTR", "ATTRS", "ENV", "TAG", "TAGS", "PROGRAM", "RESULT", "TEST", "NAME", "SYMLINK"]
-    static let assignKeys: Set<String> = ["GROUP", "OWNER", "MODE", "ENV", "TAG", "SYMLINK", "NAME", "RUN", "ATTR",
-                                          "IMPORT", "OPTIONS", "LABEL", "GOTO", "SECLABEL", "SYSCTL"]
+    static let matchKeys: Set<String> = [
+        "ACTION", "SUBSYSTEM", "SUBSYSTEMS", "KERNEL", "KERNELS", "DRIVER", "DRIVERS",
+        "ATTR", "ATTRS", "ENV", "TAG", "TAGS", "PROGRAM", "RESULT", "TEST", "NAME", "SYMLINK",
+    ]
+    static let assignKeys: Set<String> = [
+        "GROUP", "OWNER", "MODE", "ENV", "TAG", "SYMLINK", "NAME", "RUN", "ATTR",
+        "IMPORT", "OPTIONS", "LABEL", "GOTO", "SECLABEL", "SYSCTL",
+    ]
 
     struct Pair: Equatable {
         var key: String
@@ -42,7 +47,9 @@ struct UdevRulesTests {
                 throw Failure("no operator after \(key)")
             }
             rest = rest.dropFirst(op.count)
-            guard rest.first == "\"", let end = rest.dropFirst().firstIndex(of: "\"") else { throw Failure("\(key): value not quoted") }
+            guard rest.first == "\"", let end = rest.dropFirst().firstIndex(of: "\"") else {
+                throw Failure("\(key): value not quoted")
+            }
             let value = String(rest[rest.index(after: rest.startIndex)..<end])
             rest = rest[rest.index(after: end)...].drop { $0 == " " }
             if !rest.isEmpty {
@@ -74,11 +81,16 @@ struct UdevRulesTests {
         var labels: [String] = []
         for (number, text) in try Self.ruleLines() {
             let pairs: [Pair]
-            do { pairs = try Self.parse(text) } catch { Issue.record("line \(number): \(error)"); continue }
+            do { pairs = try Self.parse(text) } catch {
+                Issue.record("line \(number): \(error)")
+                continue
+            }
             gotos += pairs.filter { $0.key == "GOTO" }.map(\.value)
             labels += pairs.filter { $0.key == "LABEL" }.map(\.value)
             if let mode = pairs.first(where: { $0.key == "MODE" }) {
-                #expect(mode.value.count == 4 && mode.value.allSatisfy { ("0"..."7").contains($0) }, "line \(number): MODE \(mode.value)")
+                #expect(
+                    mode.value.count == 4 && mode.value.allSatisfy { ("0"..."7").contains($0) },
+                    "line \(number): MODE \(mode.value)")
             }
         }
         #expect(!gotos.isEmpty && Set(gotos).isSubset(of: Set(labels)))
@@ -95,8 +107,10 @@ struct UdevRulesTests {
     }
 
     @Test func theCheckerRefusesBrokenRules() {
-        for broken in ["SUBSYSTEM==input", "SUBSYSTEM==\"input\" GROUP=\"x\"", "GROUP==\"x\"", "ATTRS{idVendor==\"0c2e\"",
-                       "KERNEL=\"event*\"", "subsystem==\"input\""] {
+        for broken in [
+            "SUBSYSTEM==input", "SUBSYSTEM==\"input\" GROUP=\"x\"", "GROUP==\"x\"", "ATTRS{idVendor==\"0c2e\"",
+            "KERNEL=\"event*\"", "subsystem==\"input\"",
+        ] {
             #expect(throws: Failure.self, "\(broken)") { try Self.parse(broken) }
         }
     }

@@ -6,7 +6,8 @@ import Testing
 extension LabSuites {
     /// The real daemon inside the guest, with real kernel devices around it. One guest for
     /// the whole suite.
-    @Suite("Daemon in the guest", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
+    @Suite(
+        "Daemon in the guest", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
     struct DaemonInGuestTests {
         /// A hot-plugged USB keyboard claimed as a scanner in the config is found through
         /// udev, grabbed, and read by the evdev driver: a typed EAN-13 is one barcode event
@@ -116,7 +117,9 @@ extension LabSuites {
         /// Another program reading `keyboard`'s node: its first line goes to `/lab/OUTPUT`
         /// (empty when none came within `seconds`).
         private func startReader(_ guest: Guest, _ keyboard: LabDevice, output: String, seconds: Int) async throws {
-            try await guest.run("a reader of \(keyboard.inputByID!)", """
+            try await guest.run(
+                "a reader of \(keyboard.inputByID!)",
+                """
                 rm -f /lab/\(output) /lab/\(output).open
                 nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/\(output) \(seconds) >/lab/evdev-read-\(output).log 2>&1 &
                 i=0; until [ -e /lab/\(output).open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
@@ -131,7 +134,8 @@ extension LabSuites {
             try await guest.waitUntil("/dev/uinput appears", "[ -c /dev/uinput ]")
             // The guest is emulated: under load, keys 3 ms apart arrive up to tens of ms apart,
             // so this case (about the layout, not the timing) allows gaps as the others do.
-            try "scanners:\n  layout: de\n  max_gap: 800\n  idle: 3000\n".write(to: guest.share.appendingPathComponent("german.yaml"), atomically: true, encoding: .utf8)
+            try "scanners:\n  layout: de\n  max_gap: 800\n  idle: 3000\n".write(
+                to: guest.share.appendingPathComponent("german.yaml"), atomically: true, encoding: .utf8)
             var recording = KeyboardRecording(layout: .de, startingAt: 0)
             recording.type("Zylinder-42\n")
             recording.type("4006381333931\n")

@@ -8,7 +8,8 @@ extension LabSuites {
     /// with a Honeywell vendor id, a CDC-ACM serial port and a HID POS interface, seen by the
     /// guest as a real USB device (`ttyACM0`, a hidraw node). Discovery finds both; what the
     /// gadget side writes (`ttyGS0`, `hidg0`) the drivers read as from a real scanner.
-    @Suite("USB scanner gadget", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
+    @Suite(
+        "USB scanner gadget", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
     struct GadgetScannerTests {
         static let serial = "GADGET0001"
 
@@ -19,7 +20,9 @@ extension LabSuites {
             try Data(HIDPOSReports.reports("4006381333931", aim: "]E0") + HIDPOSReports.reports(long, aim: "]C1"))
                 .write(to: guest.share.appendingPathComponent("pos.reports"))
             let daemon = try await guest.startDaemon(["--drivers", "hidpos,serial"])
-            try await guest.run("a USB scanner gadget: ACM serial and HID POS, vendor 0c2e", """
+            try await guest.run(
+                "a USB scanner gadget: ACM serial and HID POS, vendor 0c2e",
+                """
                 modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_acm && modprobe usb_f_hid
                 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
                 g=/sys/kernel/config/usb_gadget/scanner
@@ -40,11 +43,14 @@ extension LabSuites {
 
             try await guest.run("the gadget's serial port sends a label", "printf '4006381333931\\r\\n' >/dev/ttyGS0")
             let first = try #require(try await daemon.waitForScans(1).first)
-            #expect(first["device"]?.stringValue == serialID && first["text"] == "4006381333931" && first["symbology"] == "ean-13")
+            #expect(
+                first["device"]?.stringValue == serialID && first["text"] == "4006381333931" && first["symbology"] == "ean-13")
 
-            try await guest.run("the gadget's HID POS interface sends three reports", "dd if=/lab/pos.reports of=/dev/hidg0 bs=64 2>&1")
+            try await guest.run(
+                "the gadget's HID POS interface sends three reports", "dd if=/lab/pos.reports of=/dev/hidg0 bs=64 2>&1")
             let scans = try await daemon.waitForScans(3)
-            #expect(scans[1]["device"]?.stringValue == hidposID && scans[1]["text"] == "4006381333931" && scans[1]["aim"] == "]E0")
+            #expect(
+                scans[1]["device"]?.stringValue == hidposID && scans[1]["text"] == "4006381333931" && scans[1]["aim"] == "]E0")
             #expect(scans[2]["text"]?.stringValue == long && scans[2]["symbology"] == "gs1-128")
 
             try await guest.run("unplug the gadget", "echo '' >/sys/kernel/config/usb_gadget/scanner/UDC")

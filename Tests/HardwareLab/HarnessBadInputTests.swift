@@ -27,8 +27,10 @@ extension LabSuites {
                 #expect(console.contains("hanging on purpose"), "\(console)")
                 #expect(failure.description.contains("guest console log kept at \(log)"))
                 let run = URL(fileURLWithPath: log).deletingLastPathComponent()
-                let pid = try #require(Int32(String(contentsOf: run.appendingPathComponent("qemu.pid"), encoding: .utf8)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+                let pid = try #require(
+                    Int32(
+                        String(contentsOf: run.appendingPathComponent("qemu.pid"), encoding: .utf8)
+                            .trimmingCharacters(in: .whitespacesAndNewlines)))
                 try await waitUntilGone(pid)
             }
         }
@@ -45,14 +47,18 @@ extension LabSuites {
             // A stand-in for a leftover guest: an idle QEMU whose command line names its run folder.
             let leftover = Process()
             leftover.executableURL = URL(fileURLWithPath: try LabRequirements.qemuPath())
-            leftover.arguments = ["-machine", "none", "-nodefaults", "-display", "none",
-                                  "-pidfile", stale.appendingPathComponent("qemu.pid").path]
+            leftover.arguments = [
+                "-machine", "none", "-nodefaults", "-display", "none",
+                "-pidfile", stale.appendingPathComponent("qemu.pid").path,
+            ]
             leftover.standardOutput = FileHandle.nullDevice
             leftover.standardError = FileHandle.nullDevice
             try leftover.run()
             defer { if leftover.isRunning { kill(leftover.processIdentifier, SIGKILL) } }
             let pidFile = stale.appendingPathComponent("qemu.pid").path
-            try await waitUntil("the idle QEMU's pid file", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: pidFile) }
+            try await waitUntil("the idle QEMU's pid file", timeout: .seconds(20)) {
+                FileManager.default.fileExists(atPath: pidFile)
+            }
             // A pid file naming a process that is not that run's QEMU (a reused pid) is left alone.
             let bystander = Process()
             bystander.executableURL = URL(fileURLWithPath: "/bin/sleep")

@@ -7,8 +7,9 @@ extension LabSuites {
     /// the guest's kernel, by pcscd with libccid (the host's, as the guest's root is the
     /// host's), and by the daemon's PC/SC driver. The taps themselves are tested with vpcd
     /// (`PCSCEndToEndTests`): this reader is a contact one, with no NFC UID to give.
-    @Suite("PC/SC readers in the guest", .serialized, .pcscInGuestAvailable,
-           .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
+    @Suite(
+        "PC/SC readers in the guest", .serialized, .pcscInGuestAvailable,
+        .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
     struct PCSCLabTests {
         /// QEMU's reader as pcscd names it: libccid's name for 08E6:4433, the USB interface's
         /// name, the USB serial number, the slot. The driver makes it an id.
@@ -51,10 +52,15 @@ extension LabSuites {
 extension Trait where Self == ConditionTrait {
     /// The guest runs the host's pcscd and libccid (its root is the host's `/`).
     static var pcscInGuestAvailable: Self {
-        let needed = [("/usr/sbin/pcscd", "pcscd"),
-                      ("/usr/lib/pcsc/drivers/ifd-ccid.bundle/Contents/Linux/libccid.so", "libccid")]
+        let needed = [
+            ("/usr/sbin/pcscd", "pcscd"),
+            ("/usr/lib/pcsc/drivers/ifd-ccid.bundle/Contents/Linux/libccid.so", "libccid"),
+        ]
         let missing = needed.filter { !FileManager.default.fileExists(atPath: $0.0) }
-        return .enabled(if: missing.isEmpty, Comment(rawValue: missing.map { "\($0.0) is missing: install the Debian package \($0.1) (make deps does)" }
-            .joined(separator: "; ")))
+        return .enabled(
+            if: missing.isEmpty,
+            Comment(
+                rawValue: missing.map { "\($0.0) is missing: install the Debian package \($0.1) (make deps does)" }
+                    .joined(separator: "; ")))
     }
 }

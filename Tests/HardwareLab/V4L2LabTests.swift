@@ -29,7 +29,9 @@ extension LabSuites {
         /// The lines of the daemon's process maps that map a video node, its open video nodes,
         /// and its capture threads (named `scanbridge-v4l2`).
         static func videoMappings(_ guest: Guest, _ daemon: GuestDaemon) async throws -> String {
-            try await guest.run("\(daemon.name): its video mappings, fds and capture threads", """
+            try await guest.run(
+                "\(daemon.name): its video mappings, fds and capture threads",
+                """
                 pid=$(cat /run/\(daemon.name)/scanbridged.pid)
                 grep /dev/video /proc/$pid/maps || true
                 ls -l /proc/$pid/fd | grep /dev/video || true
@@ -65,12 +67,15 @@ extension LabSuites {
             #expect(daemon.scans().count == 1)
             try await loop.stopFeeding()
             let format = try await guest.run("the capture node's format", "v4l2-ctl -d \(loop.capture) --get-fmt-video")
-            let size = format.split(separator: "\n").first { $0.contains("Width/Height") }?.split(separator: ":").last?
+            let size =
+                format.split(separator: "\n").first { $0.contains("Width/Height") }?.split(separator: ":").last?
                 .trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "/", with: "×") ?? "?"
             let log = guest.sharedFile("\(daemon.name).log") ?? ""
             #expect(log.contains("capturing GREY \(size) from \(loop.capture)"), "\(format)\n\(log.suffix(2000))")
             let mappings = try await Self.videoMappings(guest, daemon)
-            #expect(mappings.split(separator: "\n").filter { $0.contains("/dev/video") }.count >= 2, "buffers mapped and the node open: \(mappings)")
+            #expect(
+                mappings.split(separator: "\n").filter { $0.contains("/dev/video") }.count >= 2,
+                "buffers mapped and the node open: \(mappings)")
             #expect(mappings.contains("scanbridge-v4l2"), "a capture thread: \(mappings)")
             try await daemon.stop()
             try await guest.run("unload vivid", "rmmod vivid")
@@ -88,8 +93,9 @@ extension LabSuites {
             try await guest.run("unplug vivid.0", "echo vivid.0 >/sys/bus/platform/drivers/vivid/unbind")
             try await daemon.waitForDevice(Self.camera, state: "gone")
             // `gone` is reported just before the thread returns.
-            try await guest.waitUntil("the capture thread ends",
-                                      "! grep -qs scanbridge-v4l2 /proc/$(cat /run/\(daemon.name)/scanbridged.pid)/task/*/comm")
+            try await guest.waitUntil(
+                "the capture thread ends",
+                "! grep -qs scanbridge-v4l2 /proc/$(cat /run/\(daemon.name)/scanbridged.pid)/task/*/comm")
             let mappings = try await Self.videoMappings(guest, daemon)
             #expect(!mappings.contains("/dev/video"), "no buffer left mapped, no node left open: \(mappings)")
             #expect(!mappings.contains("scanbridge-v4l2"), "the capture thread ended: \(mappings)")
@@ -111,29 +117,39 @@ extension LabSuites {
         @Test func aCameraComingBackIsOpenedAgainWithNothingLeftOver() async throws {
             let guest = try await Lab.guest()
             let loop = try await guest.startVividLoopback(format: "GREY")
-            try "scanners:\n  discover: false\n".write(to: guest.share.appendingPathComponent("no-discovery.yaml"), atomically: true, encoding: .utf8)
-            let daemon = try await guest.startDaemon(["--drivers", "v4l2", "--config", "/lab/no-discovery.yaml",
-                                                      "--device", "v4l2:\(loop.capture),width=640,height=480,fps=5"])
+            try "scanners:\n  discover: false\n".write(
+                to: guest.share.appendingPathComponent("no-discovery.yaml"), atomically: true, encoding: .utf8)
+            let daemon = try await guest.startDaemon([
+                "--drivers", "v4l2", "--config", "/lab/no-discovery.yaml",
+                "--device", "v4l2:\(loop.capture),width=640,height=480,fps=5",
+            ])
             let id = "v4l2:dev_" + loop.capture.dropFirst("/dev/".count)
             try await daemon.waitForDevice(id, state: "ready")
             let before = try await Self.videoMappings(guest, daemon)
             for round in 2...3 {
                 try await guest.run("vivid: disconnect", "v4l2-ctl -d \(loop.capture) --set-ctrl=disconnect=1")
-                try await guest.waitUntil("the camera captures again", """
+                try await guest.waitUntil(
+                    "the camera captures again",
+                    """
                     [ "$(grep -c 'capturing GREY 640×480 from \(loop.capture), decoding up to 5.0 frames a second' \(daemon.log))" -ge \(round) ]
                     """)
             }
             try await daemon.waitForDevice(id, state: "ready")
-            let states = daemon.deviceNotifications().filter { $0["id"]?.stringValue == id }.compactMap { $0["state"]?.stringValue }
+            let states = daemon.deviceNotifications().filter { $0["id"]?.stringValue == id }.compactMap {
+                $0["state"]?.stringValue
+            }
             #expect(states.suffix(4) == ["gone", "ready", "gone", "ready"], "\(states)")
             let after = try await Self.videoMappings(guest, daemon)
             func count(_ text: String) -> (maps: Int, fds: Int, threads: Int) {
                 let lines = text.split(separator: "\n")
-                return (lines.filter { $0.hasSuffix(loop.capture) && !$0.contains("->") }.count,
-                        lines.filter { $0.contains("-> \(loop.capture)") }.count, lines.filter { $0 == "scanbridge-v4l2" }.count)
+                return (
+                    lines.filter { $0.hasSuffix(loop.capture) && !$0.contains("->") }.count,
+                    lines.filter { $0.contains("-> \(loop.capture)") }.count, lines.filter { $0 == "scanbridge-v4l2" }.count
+                )
             }
-            #expect(count(before).maps > 0 && count(before) == count(after) && count(after).fds == 1 && count(after).threads == 1,
-                    "before:\n\(before)\nafter:\n\(after)")
+            #expect(
+                count(before).maps > 0 && count(before) == count(after) && count(after).fds == 1 && count(after).threads == 1,
+                "before:\n\(before)\nafter:\n\(after)")
             let log = guest.sharedFile("\(daemon.name).log") ?? ""
             #expect(!log.contains("trying again every second"), "gone, never error: \(log.suffix(2000))")
             try await daemon.stop()
@@ -146,7 +162,9 @@ extension LabSuites {
     /// Cameras found without udevd (a container, a minimal box): vivid loaded after the
     /// daemon started is seen through inotify on /dev, its capture node told from its output
     /// node by asking each (`VIDIOC_QUERYCAP`), and named from sysfs as udev would.
-    @Suite("V4L2 cameras without udevd", .serialized, .sharedGuest(GuestConfiguration(devices: [], udev: false)), .timeLimit(.minutes(15)))
+    @Suite(
+        "V4L2 cameras without udevd", .serialized, .sharedGuest(GuestConfiguration(devices: [], udev: false)),
+        .timeLimit(.minutes(15)))
     struct V4L2NoUdevLabTests {
         @Test func aCameraPluggedInLaterIsFoundAndItsOutputNodeLeftAlone() async throws {
             let guest = try await Lab.guest()

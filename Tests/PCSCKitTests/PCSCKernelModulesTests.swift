@@ -1,5 +1,6 @@
-@testable import PCSCKit
 import Testing
+
+@testable import PCSCKit
 
 @Suite("PC/SC kernel modules")
 struct PCSCKernelModulesTests {

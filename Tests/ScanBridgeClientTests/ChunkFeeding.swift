@@ -3,7 +3,9 @@ import ScanBridgeClient
 extension ChunkedParser {
     /// Everything the parser hands out for `input` given in chunks of `chunkSize` bytes,
     /// the errors included (after one it goes on with what follows), and the parser at the end.
-    static func results(of input: [UInt8], chunkSize: Int, parser: Self) -> (results: [Result<Output, ImportProblem>], parser: Self) {
+    static func results(of input: [UInt8], chunkSize: Int, parser: Self) -> (
+        results: [Result<Output, ImportProblem>], parser: Self
+    ) {
         var parser = parser
         var out: [Result<Output, ImportProblem>] = []
         func drain() {

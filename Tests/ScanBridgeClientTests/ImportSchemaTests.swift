@@ -15,8 +15,9 @@ struct ImportSchemaTests {
         } throws: { error in
             let problem = try #require(error as? ImportProblem)
             return problem.line == 1 && problem.message.contains("unknown column 'prise'")
-                && problem.message.contains("id, storeId, name, price, currency, sku, category, barcode, trackStock, "
-                    + "quantity, lowStockThreshold, allowNegativeStock, parentId, variant")
+                && problem.message.contains(
+                    "id, storeId, name, price, currency, sku, category, barcode, trackStock, "
+                        + "quantity, lowStockThreshold, allowNegativeStock, parentId, variant")
         }
     }
 
@@ -38,10 +39,11 @@ struct ImportSchemaTests {
             ["name", "price", "sku", "trackStock", "quantity", "lowStockThreshold", "allowNegativeStock", "category"], line: 1)
         let row = try #require(try header.row(["Tea, green", "3.499", "", "yes", " 12 ", "-3", "0", " "], line: 7))
         #expect(row.line == 7)
-        #expect(row.members == [
-            "name": "Tea, green", "price": "3.499", "trackStock": true, "quantity": 12, "lowStockThreshold": -3,
-            "allowNegativeStock": false, "category": " ",
-        ])
+        #expect(
+            row.members == [
+                "name": "Tea, green", "price": "3.499", "trackStock": true, "quantity": 12, "lowStockThreshold": -3,
+                "allowNegativeStock": false, "category": " ",
+            ])
         #expect(row.child.isEmpty)
     }
 

@@ -1,8 +1,9 @@
-@testable import ScanBridgeClient
 import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization
 import Testing
+
+@testable import ScanBridgeClient
 
 @Suite("Importer")
 struct ImporterTests {
@@ -150,8 +151,9 @@ struct ImporterTests {
 
     @Test func elementsAreNamedOnlyByTheirIndexInTheBatch() {
         let uploader = BatchUploader(method: "products.upsert", member: "products") { _, _ in .null }
-        #expect(uploader.message("products[12] needs an id, a barcode or a sku", element: 12)
-            == "this row needs an id, a barcode or a sku")
+        #expect(
+            uploader.message("products[12] needs an id, a barcode or a sku", element: 12)
+                == "this row needs an id, a barcode or a sku")
         #expect(uploader.message("products[3].price must not be negative", element: 3) == "price must not be negative")
     }
 }

@@ -6,21 +6,25 @@ import Testing
 @Suite("Contactless cards")
 struct ContactlessCardTests {
     static func storageATR(standard: UInt8, name: UInt16) -> [UInt8] {
-        var atr: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
-                            standard, UInt8(name >> 8), UInt8(name & 0xFF), 0, 0, 0, 0]
+        var atr: [UInt8] = [
+            0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06,
+            standard, UInt8(name >> 8), UInt8(name & 0xFF), 0, 0, 0, 0,
+        ]
         atr.append(atr.dropFirst().reduce(0, ^))
         return atr
     }
 
-    @Test("card types from PC/SC Part 3 ATRs", arguments: [
-        (UInt8(0x03), UInt16(0x0001), "mifare-classic-1k", "iso14443a"),
-        (0x03, 0x0002, "mifare-classic-4k", "iso14443a"),
-        (0x03, 0x0003, "mifare-ultralight", "iso14443a"),
-        (0x03, 0x003A, "mifare-ultralight-c", "iso14443a"),
-        (0x11, 0x003B, "felica", "felica"),
-        (0x0B, 0x0000, "unknown", "iso15693"),
-        (0x07, 0x7777, "unknown", "iso14443b"),
-    ])
+    @Test(
+        "card types from PC/SC Part 3 ATRs",
+        arguments: [
+            (UInt8(0x03), UInt16(0x0001), "mifare-classic-1k", "iso14443a"),
+            (0x03, 0x0002, "mifare-classic-4k", "iso14443a"),
+            (0x03, 0x0003, "mifare-ultralight", "iso14443a"),
+            (0x03, 0x003A, "mifare-ultralight-c", "iso14443a"),
+            (0x11, 0x003B, "felica", "felica"),
+            (0x0B, 0x0000, "unknown", "iso15693"),
+            (0x07, 0x7777, "unknown", "iso14443b"),
+        ])
     func cardTypes(standard: UInt8, name: UInt16, type: String, symbology: String) {
         let atr = CardATR(bytes: Self.storageATR(standard: standard, name: name))
         #expect(atr.cardType == type && atr.symbology == symbology)
@@ -39,9 +43,11 @@ struct ContactlessCardTests {
         }
     }
 
-    @Test("NTAG21x from the capability container", arguments: [
-        (UInt8(0x06), "mifare-ultralight"), (0x12, "ntag213"), (0x3E, "ntag215"), (0x6D, "ntag216"),
-    ])
+    @Test(
+        "NTAG21x from the capability container",
+        arguments: [
+            (UInt8(0x06), "mifare-ultralight"), (0x12, "ntag213"), (0x3E, "ntag215"), (0x6D, "ntag216"),
+        ])
     func ntagFromContainer(size: UInt8, type: String) throws {
         let container = try #require(Type2Tag.CapabilityContainer(page3: [0xE1, 0x10, size, 0x00]))
         #expect(container.cardType == type && container.dataAreaSize == Int(size) * 8)
@@ -66,9 +72,10 @@ struct ContactlessCardTests {
     @Test func uriAndTextRecords() {
         let uri: [UInt8] = [0x91, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8)
         let text: [UInt8] = [0x51, 0x01, 0x08, 0x54, 0x02] + Array("enHello".utf8)
-        #expect(NDEFMessage.records(in: uri + text) == [
-            .init(type: "U", value: "https://example.com"), .init(type: "T", value: "Hello"),
-        ])
+        #expect(
+            NDEFMessage.records(in: uri + text) == [
+                .init(type: "U", value: "https://example.com"), .init(type: "T", value: "Hello"),
+            ])
         let utf16: [UInt8] = [0xD1, 0x01, 0x07, 0x54, 0x82] + Array("de".utf8) + [0x00, 0x48, 0x00, 0x69]
         #expect(NDEFMessage.records(in: utf16) == [.init(type: "T", value: "Hi")])
         let mime: [UInt8] = [0xD2, 0x0A, 0x02] + Array("text/plain".utf8) + Array("ok".utf8)
@@ -76,8 +83,10 @@ struct ContactlessCardTests {
     }
 
     @Test func malformedMessagesEndTheParse() {
-        for message: [UInt8] in [[0xD1], [0xD1, 0x01], [0xD1, 0x01, 0xFF, 0x55], [0xC1, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x55],
-                                 [0xD9, 0x01, 0x01], [0xD1, 0x01, 0x00, 0x55], [0xD1, 0x01, 0x01, 0x54, 0xBF]] {
+        for message: [UInt8] in [
+            [0xD1], [0xD1, 0x01], [0xD1, 0x01, 0xFF, 0x55], [0xC1, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x55],
+            [0xD9, 0x01, 0x01], [0xD1, 0x01, 0x00, 0x55], [0xD1, 0x01, 0x01, 0x54, 0xBF],
+        ] {
             _ = NDEFMessage.records(in: message)
         }
         #expect(NDEFMessage.records(in: [0xD1, 0x01, 0x01, 0x55, 0xEE]) == [.init(type: "U", value: "")])

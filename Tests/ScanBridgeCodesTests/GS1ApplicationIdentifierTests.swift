@@ -1,5 +1,6 @@
-@testable import ScanBridgeCodes
 import Testing
+
+@testable import ScanBridgeCodes
 
 @Suite("GS1 Application Identifiers")
 struct GS1ApplicationIdentifierTests {
@@ -46,18 +47,22 @@ struct GS1ApplicationIdentifierTests {
         }
     }
 
-    @Test("lookup by prefix", arguments: [
-        ("0109506000134352", "01"), ("3103000195", "3103"), ("235ABC", "235"), ("8003", "8003"),
-        ("90X", "90"), ("7007251231", "7007"), ("710ABC", "710"), ("37", "37"), ("99", "99"),
-    ])
+    @Test(
+        "lookup by prefix",
+        arguments: [
+            ("0109506000134352", "01"), ("3103000195", "3103"), ("235ABC", "235"), ("8003", "8003"),
+            ("90X", "90"), ("7007251231", "7007"), ("710ABC", "710"), ("37", "37"), ("99", "99"),
+        ])
     func lookupByPrefix(_ text: String, code: String) {
         #expect(GS1ApplicationIdentifier.lookup(prefixOf: text)?.code == code)
         #expect(GS1ApplicationIdentifier.lookup(prefixOf: text[...])?.code == code)
     }
 
-    @Test("no AI at the start", arguments: [
-        "", "0", "310", "3106000195", "3390000001", "05123", "38123", "18", "ab", "\u{1D}01", "٠١",
-    ])
+    @Test(
+        "no AI at the start",
+        arguments: [
+            "", "0", "310", "3106000195", "3390000001", "05123", "38123", "18", "ab", "\u{1D}01", "٠١",
+        ])
     func noAI(_ text: String) {
         #expect(GS1ApplicationIdentifier.lookup(prefixOf: text) == nil)
     }
@@ -92,43 +97,47 @@ struct GS1ApplicationIdentifierTests {
         #expect(GS1ApplicationIdentifier.lookup("0")?.code == nil)
     }
 
-    @Test("validate names the AI and the problem", arguments: [
-        ("01", "0950600013435", "(01) needs 14 digits; this has 13"),
-        ("01", "09506000134353", "(01): the check digit is 3 but should be 2 for 0950600013435"),
-        ("00", "106141411234567890", "(00): the check digit is 0 but should be 7 for 10614141123456789"),
-        ("414", "9506000134353", "(414): the check digit is 3 but should be 2 for 950600013435"),
-        ("253", "9506000134353ABC", "(253): the check digit is 3 but should be 2 for 950600013435"),
-        ("01", "0950600013435A", "(01) takes only digits; 'A' is not one"),
-        ("10", "", "(10) needs 1 to 20 characters; this has 0"),
-        ("10", "123456789012345678901", "(10) needs 1 to 20 characters; this has 21"),
-        ("10", "AB#1", "(10) cannot hold '#'; GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_"),
-        ("10", "AB 1", "(10) cannot hold U+0020; GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_"),
-        ("10", "ABé1", "(10) cannot hold 'é'; GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_"),
-        ("8010", "AB-c", "(8010) cannot hold 'c'; it allows A-Z, digits, #, - and /"),
-        ("253", "950600013435A", "(253) takes digits in characters 1 to 13; 'A' is not one"),
-        ("421", "52A1234", "(421) takes digits in characters 1 to 3; 'A' is not one"),
-        ("7007", "2512011", "(7007) has 7 characters, which do not fit its format N6[+N6]"),
-        ("17", "251301", "(17): the month is 13; months are 01 to 12"),
-        ("17", "250001", "(17): the month is 00; months are 01 to 12"),
-        ("17", "251232", "(17): the day is 32; days are 00 to 31"),
-        ("7007", "251201251332", "(7007): the month is 13; months are 01 to 12"),
-        ("7003", "2512312460", "(7003): the hour is 24; it must be at most 23"),
-        ("8008", "251231236", "(8008): the minute has only one digit"),
-        ("8008", "25123123596", "(8008): the second has only one digit"),
-        ("8008", "251231237000", "(8008): the minute is 70; it must be at most 59"),
-    ])
+    @Test(
+        "validate names the AI and the problem",
+        arguments: [
+            ("01", "0950600013435", "(01) needs 14 digits; this has 13"),
+            ("01", "09506000134353", "(01): the check digit is 3 but should be 2 for 0950600013435"),
+            ("00", "106141411234567890", "(00): the check digit is 0 but should be 7 for 10614141123456789"),
+            ("414", "9506000134353", "(414): the check digit is 3 but should be 2 for 950600013435"),
+            ("253", "9506000134353ABC", "(253): the check digit is 3 but should be 2 for 950600013435"),
+            ("01", "0950600013435A", "(01) takes only digits; 'A' is not one"),
+            ("10", "", "(10) needs 1 to 20 characters; this has 0"),
+            ("10", "123456789012345678901", "(10) needs 1 to 20 characters; this has 21"),
+            ("10", "AB#1", "(10) cannot hold '#'; GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_"),
+            ("10", "AB 1", "(10) cannot hold U+0020; GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_"),
+            ("10", "ABé1", "(10) cannot hold 'é'; GS1 allows letters, digits and !\"%&'()*+,-./:;<=>?_"),
+            ("8010", "AB-c", "(8010) cannot hold 'c'; it allows A-Z, digits, #, - and /"),
+            ("253", "950600013435A", "(253) takes digits in characters 1 to 13; 'A' is not one"),
+            ("421", "52A1234", "(421) takes digits in characters 1 to 3; 'A' is not one"),
+            ("7007", "2512011", "(7007) has 7 characters, which do not fit its format N6[+N6]"),
+            ("17", "251301", "(17): the month is 13; months are 01 to 12"),
+            ("17", "250001", "(17): the month is 00; months are 01 to 12"),
+            ("17", "251232", "(17): the day is 32; days are 00 to 31"),
+            ("7007", "251201251332", "(7007): the month is 13; months are 01 to 12"),
+            ("7003", "2512312460", "(7003): the hour is 24; it must be at most 23"),
+            ("8008", "251231236", "(8008): the minute has only one digit"),
+            ("8008", "25123123596", "(8008): the second has only one digit"),
+            ("8008", "251231237000", "(8008): the minute is 70; it must be at most 59"),
+        ])
     func validateRefuses(_ code: String, value: String, message: String) throws {
         let ai = try #require(GS1ApplicationIdentifier.lookup(code))
         #expect(throws: CodeError(message)) { try ai.validate(value) }
     }
 
-    @Test("validate accepts", arguments: [
-        ("01", "09506000134352"), ("17", "251200"), ("17", "991231"), ("10", "AB(5)/-_\"%&'"), ("10", "*+,.:;<=>?!z"),
-        ("253", "9506000134352"), ("253", "9506000134352ABC"), ("7007", "251201"), ("7007", "251201251231"),
-        ("8008", "25123123"), ("8008", "2512312359"), ("8008", "251231235959"), ("7003", "2512312359"),
-        ("8010", "AB-1/#"), ("3103", "000195"), ("3925", "123456789012345"), ("8003", "09506000134352XY"),
-        ("00", "106141411234567897"), ("8006", "095060001343520102"),
-    ])
+    @Test(
+        "validate accepts",
+        arguments: [
+            ("01", "09506000134352"), ("17", "251200"), ("17", "991231"), ("10", "AB(5)/-_\"%&'"), ("10", "*+,.:;<=>?!z"),
+            ("253", "9506000134352"), ("253", "9506000134352ABC"), ("7007", "251201"), ("7007", "251201251231"),
+            ("8008", "25123123"), ("8008", "2512312359"), ("8008", "251231235959"), ("7003", "2512312359"),
+            ("8010", "AB-1/#"), ("3103", "000195"), ("3925", "123456789012345"), ("8003", "09506000134352XY"),
+            ("00", "106141411234567897"), ("8006", "095060001343520102"),
+        ])
     func validateAccepts(_ code: String, value: String) throws {
         let ai = try #require(GS1ApplicationIdentifier.lookup(code))
         #expect(try ai.element(value) == GS1Element(ai: code, value: value))

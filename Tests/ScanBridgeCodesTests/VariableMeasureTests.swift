@@ -5,9 +5,11 @@ import Testing
 struct VariableMeasureTests {
     typealias Region = VariableMeasure.Region
 
-    @Test("price check digits (GS1 §7.9.3, §7.9.4 vectors)", arguments: [
-        ("2875", 9), ("1234", 9), ("0000", 0), ("14685", 6), ("00000", 0), ("01499", 3), ("01250", 7),
-    ])
+    @Test(
+        "price check digits (GS1 §7.9.3, §7.9.4 vectors)",
+        arguments: [
+            ("2875", 9), ("1234", 9), ("0000", 0), ("14685", 6), ("00000", 0), ("01499", 3), ("01250", 7),
+        ])
     func priceCheckDigit(_ value: String, expected: Int) {
         let digit = value.count == 4 ? PriceCheckDigit.fourDigit(value) : PriceCheckDigit.fiveDigit(value)
         #expect(digit == expected)
@@ -42,23 +44,25 @@ struct VariableMeasureTests {
         }
     }
 
-    @Test("labels in each region", arguments: [
-        // GB: 20 PPPPPPPCVVVV, pence. Item code by hand: 201112200000, weights 3,1,… from the
-        // right give 2+6+1+3+1+0+2 = 15, so its check digit is 5.
-        ("2011122912346", Region.gb, "2011122000005", VariableMeasure.Value.price(minorUnits: 1234)),
-        ("2212343014998", .de, "2212340000000", .price(minorUnits: 1499)),     // DE 22: €14.99
-        ("2812347012503", .de, "2812340000002", .weight(grams: 1250)),         // DE 28: 1.250 kg
-        ("2012345612341", .se, "2012345600003", .price(minorUnits: 1234)),     // SE 20: 12.34
-        ("2112345612348", .se, "2112345600000", .price(minorUnits: 12340)),    // SE 21: 123.4
-        ("2212345612345", .se, "2212345600007", .price(minorUnits: 123400)),   // SE 22: 1234
-        ("2312345607508", .se, "2312345600004", .weight(grams: 750)),          // SE 23: 0.750 kg
-        ("2412345607505", .se, "2412345600001", .weight(grams: 7500)),         // SE 24: 7.50 kg
-        ("2512345607502", .se, "2512345600008", .weight(grams: 75000)),        // SE 25: 75.0 kg
-        ("2312345607508", .no, "2312345600004", .weight(grams: 750)),          // NO as SE
-        ("2212345612345", .no, "2212345600007", .price(minorUnits: 123400)),
-        ("2112340019951", .dk, "2112340000003", .price(minorUnits: 1995)),     // DK 21: 19.95
-        ("2712345012508", .dk, "2712345000000", .weight(grams: 1250)),         // DK 27: 1.250 kg
-    ])
+    @Test(
+        "labels in each region",
+        arguments: [
+            // GB: 20 PPPPPPPCVVVV, pence. Item code by hand: 201112200000, weights 3,1,… from the
+            // right give 2+6+1+3+1+0+2 = 15, so its check digit is 5.
+            ("2011122912346", Region.gb, "2011122000005", VariableMeasure.Value.price(minorUnits: 1234)),
+            ("2212343014998", .de, "2212340000000", .price(minorUnits: 1499)),  // DE 22: €14.99
+            ("2812347012503", .de, "2812340000002", .weight(grams: 1250)),  // DE 28: 1.250 kg
+            ("2012345612341", .se, "2012345600003", .price(minorUnits: 1234)),  // SE 20: 12.34
+            ("2112345612348", .se, "2112345600000", .price(minorUnits: 12340)),  // SE 21: 123.4
+            ("2212345612345", .se, "2212345600007", .price(minorUnits: 123400)),  // SE 22: 1234
+            ("2312345607508", .se, "2312345600004", .weight(grams: 750)),  // SE 23: 0.750 kg
+            ("2412345607505", .se, "2412345600001", .weight(grams: 7500)),  // SE 24: 7.50 kg
+            ("2512345607502", .se, "2512345600008", .weight(grams: 75000)),  // SE 25: 75.0 kg
+            ("2312345607508", .no, "2312345600004", .weight(grams: 750)),  // NO as SE
+            ("2212345612345", .no, "2212345600007", .price(minorUnits: 123400)),
+            ("2112340019951", .dk, "2112340000003", .price(minorUnits: 1995)),  // DK 21: 19.95
+            ("2712345012508", .dk, "2712345000000", .weight(grams: 1250)),  // DK 27: 1.250 kg
+        ])
     func parses(_ code: String, region: Region, itemCode: String, value: VariableMeasure.Value) throws {
         let measure = try #require(try VariableMeasure.parse(code, region: region))
         #expect(measure == VariableMeasure(itemCode: itemCode, value: value))
@@ -76,28 +80,32 @@ struct VariableMeasureTests {
         #expect(b.value == .price(minorUnits: 2875))
     }
 
-    @Test("not a variable-measure code in the region", arguments: [
-        ("2012345678903", Region.de),  // 20 is a price in GB and SE, not in DE
-        ("2212343014998", .gb),        // GB reads only 20
-        ("2612345612341", .se),
-        ("5901234123457", .gb),        // an ordinary GTIN-13
-        ("0201234567899", .gb),        // 02 is not listed for any region
-        ("201112291234", .gb),         // 12 digits
-        ("20111229123466", .gb),       // 14 digits
-        ("20111229123a6", .gb),
-        ("", .gb),
-    ])
+    @Test(
+        "not a variable-measure code in the region",
+        arguments: [
+            ("2012345678903", Region.de),  // 20 is a price in GB and SE, not in DE
+            ("2212343014998", .gb),  // GB reads only 20
+            ("2612345612341", .se),
+            ("5901234123457", .gb),  // an ordinary GTIN-13
+            ("0201234567899", .gb),  // 02 is not listed for any region
+            ("201112291234", .gb),  // 12 digits
+            ("20111229123466", .gb),  // 14 digits
+            ("20111229123a6", .gb),
+            ("", .gb),
+        ])
     func notVariable(_ code: String, region: Region) throws {
         #expect(try VariableMeasure.parse(code, region: region) == nil)
     }
 
-    @Test("wrong check digits throw", arguments: [
-        ("2011122812349", Region.gb, "the price check digit is 8 but should be 9 for the price 1234 in 2011122812349"),
-        ("2212344014997", .de, "the price check digit is 4 but should be 3 for the price 01499 in 2212344014997"),
-        ("2812346012504", .de, "the price check digit is 6 but should be 7 for the weight 01250 in 2812346012504"),
-        ("2011122912347", .gb, "the check digit is 7 but should be 6 for 201112291234"),
-        ("2312345607509", .se, "the check digit is 9 but should be 8 for 231234560750"),
-    ])
+    @Test(
+        "wrong check digits throw",
+        arguments: [
+            ("2011122812349", Region.gb, "the price check digit is 8 but should be 9 for the price 1234 in 2011122812349"),
+            ("2212344014997", .de, "the price check digit is 4 but should be 3 for the price 01499 in 2212344014997"),
+            ("2812346012504", .de, "the price check digit is 6 but should be 7 for the weight 01250 in 2812346012504"),
+            ("2011122912347", .gb, "the check digit is 7 but should be 6 for 201112291234"),
+            ("2312345607509", .se, "the check digit is 9 but should be 8 for 231234560750"),
+        ])
     func wrongCheckDigits(_ code: String, region: Region, message: String) {
         #expect(throws: CodeError(message)) { try VariableMeasure.parse(code, region: region) }
     }

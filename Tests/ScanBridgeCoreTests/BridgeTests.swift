@@ -110,7 +110,8 @@ struct BridgeTests {
         let bridge = makeBridge()
         for index in 1...6 {
             if index.isMultiple(of: 2) {
-                _ = try await bridge.ingest(RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc, uid: [1, 2, 3, UInt8(index)]))
+                _ = try await bridge.ingest(
+                    RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc, uid: [1, 2, 3, UInt8(index)]))
             } else {
                 _ = try await bridge.ingest(barcodeRead("item \(index)"))
             }

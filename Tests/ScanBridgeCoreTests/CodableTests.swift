@@ -26,8 +26,9 @@ struct CodableTests {
             uidDisplay: "04:A1:B2:C3:D4:E5:F6", atr: "3B8F8001", cardType: "ntag215",
             ndef: [NDEFRecord(type: "U", value: "https://example.com/a/b")],
             gs1: ["01": "09506000134352", "17": "251231"],
-            resolution: Resolution(handler: "card-link", status: "identified",
-                                   details: ["card": ["uid": "04A1B2C3D4E5F6", "n": 3, "ok": true, "x": nil]]))
+            resolution: Resolution(
+                handler: "card-link", status: "identified",
+                details: ["card": ["uid": "04A1B2C3D4E5F6", "n": 3, "ok": true, "x": nil]]))
         let data = try JSONEncoder().encode(event)
         #expect(try JSONDecoder().decode(ScanEvent.self, from: data) == event)
         let object = try json(event)
@@ -41,8 +42,9 @@ struct CodableTests {
 
     @Test("a minimal ScanEvent leaves out absent fields and has an unhandled resolution")
     func minimalScanEvent() throws {
-        let event = ScanEvent(seq: 1, id: "a", time: Self.time, device: "mock:barcode-1", driver: "mock",
-                              kind: .barcode, symbology: "unknown", text: "hello")
+        let event = ScanEvent(
+            seq: 1, id: "a", time: Self.time, device: "mock:barcode-1", driver: "mock",
+            kind: .barcode, symbology: "unknown", text: "hello")
         let object = try json(event)
         let keys = Set(object.objectValue?.keys.map { $0 } ?? [])
         #expect(keys == ["seq", "id", "time", "device", "driver", "kind", "symbology", "text", "resolution"])
@@ -52,7 +54,8 @@ struct CodableTests {
 
     @Test("decoding fills a missing resolution and rejects a bad time")
     func decoding() throws {
-        let text = #"{"seq":3,"id":"b","time":"2026-11-21T09:40:00.123Z","device":"d","driver":"mock","kind":"qr","symbology":"qr","text":"x"}"#
+        let text =
+            #"{"seq":3,"id":"b","time":"2026-11-21T09:40:00.123Z","device":"d","driver":"mock","kind":"qr","symbology":"qr","text":"x"}"#
         let event = try JSONDecoder().decode(ScanEvent.self, from: Data(text.utf8))
         #expect(event.resolution == .unhandled)
         #expect(event.time == Self.time)
@@ -71,8 +74,9 @@ struct CodableTests {
     @Test("Resolution round trip keeps every detail")
     func resolutionRoundTrip() throws {
         let cases: [Resolution] = [
-            Resolution(handler: "product-lookup", status: "found",
-                       details: ["gtin": "05901234123457", "product": ["price": "3.50", "quantity": 50]]),
+            Resolution(
+                handler: "product-lookup", status: "found",
+                details: ["gtin": "05901234123457", "product": ["price": "3.50", "quantity": 50]]),
             .error(handler: "order-lookup", message: "the database is read-only"),
             Resolution(handler: "plugin", status: "timeout"),
             Resolution(handler: nil, status: "unhandled", details: ["note": [1, .double(2.5), "x", false]]),
@@ -89,10 +93,12 @@ struct CodableTests {
         #expect(try json(resolution) == ["handler": "a", "status": "found"])
     }
 
-    @Test("JSONValue round trip", arguments: [
-        #"null"#, #"true"#, #"-12"#, #"1.5"#, #""text""#, #"[]"#, #"{}"#,
-        #"{"a":[1,{"b":null}],"c":"d","e":9007199254740993}"#,
-    ])
+    @Test(
+        "JSONValue round trip",
+        arguments: [
+            #"null"#, #"true"#, #"-12"#, #"1.5"#, #""text""#, #"[]"#, #"{}"#,
+            #"{"a":[1,{"b":null}],"c":"d","e":9007199254740993}"#,
+        ])
     func jsonValueRoundTrip(_ text: String) throws {
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
@@ -101,7 +107,8 @@ struct CodableTests {
 
     @Test("JSONValue types")
     func jsonValueTypes() throws {
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"i":3,"d":2.5,"b":true,"s":"x","n":null,"a":[1]}"#.utf8))
+        let value = try JSONDecoder().decode(
+            JSONValue.self, from: Data(#"{"i":3,"d":2.5,"b":true,"s":"x","n":null,"a":[1]}"#.utf8))
         #expect(value["i"] == .int(3))
         #expect(value["d"] == .double(2.5))
         #expect(value["b"] == .bool(true))

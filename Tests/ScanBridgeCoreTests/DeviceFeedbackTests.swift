@@ -33,7 +33,8 @@ struct DeviceFeedbackTests {
         let driver = FeedbackRecordingDriver(reads: [
             barcodeRead("4006381333931", device: "feedback:1"), barcodeRead("", device: "feedback:2"),
         ])
-        let host = DriverHost(drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let host = DriverHost(
+            drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let running = Task { await host.run() }
         defer { running.cancel() }  // also when the wait fails
         try await waitUntil("the driver to be told of both reads; told \(driver.told.withLock { $0 })") {

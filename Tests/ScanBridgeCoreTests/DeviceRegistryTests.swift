@@ -42,10 +42,11 @@ struct DeviceRegistryTests {
         registry.update(scanner)
         #expect(sink.notices.last == .deviceAdded(scanner))
         #expect(sink.notices.count == 5)
-        #expect(sink.notices == [
-            .deviceAdded(scanner), .deviceChanged(renamed), .deviceChanged(busy), .deviceRemoved(gone),
-            .deviceAdded(scanner),
-        ])
+        #expect(
+            sink.notices == [
+                .deviceAdded(scanner), .deviceChanged(renamed), .deviceChanged(busy), .deviceRemoved(gone),
+                .deviceAdded(scanner),
+            ])
     }
 
     @Test("an unchanged update announces nothing")

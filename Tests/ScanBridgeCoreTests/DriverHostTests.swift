@@ -42,7 +42,9 @@ struct DriverHostTests {
                 ? [.device(device), .read(barcodeRead("4006381333931", device: device.id)), .gone(deviceID: device.id)]
                 : []
         }
-        let host = DriverHost(drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), restartDelay: .seconds(60))
+        let host = DriverHost(
+            drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            restartDelay: .seconds(60))
         let running = Task { await host.run() }
         defer { running.cancel() }  // also when the wait fails
         try await waitUntil("the device gone in the registry") { bridge.registry.device(device.id)?.state == .gone }
@@ -60,7 +62,9 @@ struct DriverHostTests {
             // An empty barcode is invalid: logged, never fatal.
             [.device(device), .read(barcodeRead("", device: device.id)), .read(barcodeRead("run \(run)", device: device.id))]
         }
-        let host = DriverHost(drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), restartDelay: .milliseconds(5))
+        let host = DriverHost(
+            drivers: [driver], bridge: bridge, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            restartDelay: .milliseconds(5))
         let running = Task { await host.run() }
         defer { running.cancel() }  // also when the wait fails: the driver is restarted every 5 ms
         try await waitUntil("the driver's third run; it ran \(driver.runCount) times") { driver.runCount >= 3 }

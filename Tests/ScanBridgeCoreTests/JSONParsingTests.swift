@@ -24,11 +24,13 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: Array(text.utf8)) == expected)
     }
 
-    @Test("rejects what is not JSON", arguments: [
-        "", " ", "nul", "tru", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{a:1}", "'x'", "01", "1.", ".5", "-",
-        "1e", "+1", "NaN", "Infinity", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "\"a\nb\"",
-        "[1]]", "{} {}", "\"unterminated", "[", "{", "1e400",
-    ])
+    @Test(
+        "rejects what is not JSON",
+        arguments: [
+            "", " ", "nul", "tru", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{a:1}", "'x'", "01", "1.", ".5", "-",
+            "1e", "+1", "NaN", "Infinity", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "\"a\nb\"",
+            "[1]]", "{} {}", "\"unterminated", "[", "{", "1e400",
+        ])
     func rejects(_ text: String) {
         #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: Array(text.utf8)) }
     }

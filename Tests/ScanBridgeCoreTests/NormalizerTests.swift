@@ -17,13 +17,15 @@ struct NormalizerTests {
         }
     }
 
-    @Test("barcode symbology is inferred from the text, with its AIM id", arguments: [
-        ("5901234123457", "ean-13", "]E0"),
-        ("036000291452", "upc-a", "]E0"),
-        ("96385074", "ean-8", "]E4"),
-        ("5901234123458", "unknown", nil),
-        ("hello world", "unknown", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        "barcode symbology is inferred from the text, with its AIM id",
+        arguments: [
+            ("5901234123457", "ean-13", "]E0"),
+            ("036000291452", "upc-a", "]E0"),
+            ("96385074", "ean-8", "]E4"),
+            ("5901234123458", "unknown", nil),
+            ("hello world", "unknown", nil),
+        ] as [(String, String, String?)])
     func infersSymbology(_ text: String, symbology: String, aim: String?) throws {
         let time = Date(timeIntervalSince1970: 1_800_000_000)
         let read = RawRead(device: "mock:barcode-1", driver: "mock", kind: .barcode, text: text, time: time)
@@ -63,9 +65,11 @@ struct NormalizerTests {
         #expect(try normalizer.normalize(read).aim == "]E3")
     }
 
-    @Test("an explicit symbology is kept and gets its AIM id", arguments: [
-        ("code-128", "]C0"), ("qr", "]Q1"), ("gs1-128", "]C1"), ("unknown", nil),
-    ] as [(String, String?)])
+    @Test(
+        "an explicit symbology is kept and gets its AIM id",
+        arguments: [
+            ("code-128", "]C0"), ("qr", "]Q1"), ("gs1-128", "]C1"), ("unknown", nil),
+        ] as [(String, String?)])
     func explicitSymbology(_ symbology: String, aim: String?) throws {
         var read = barcodeRead("ABC-123")
         read.symbology = symbology
@@ -86,8 +90,10 @@ struct NormalizerTests {
 
     @Test("empty or missing text is rejected")
     func emptyText() {
-        for read in [barcodeRead(""), RawRead(device: "mock:barcode-1", driver: "mock", kind: .barcode),
-                     RawRead(device: "mock:qr-1", driver: "mock", kind: .qr, bytes: [])] {
+        for read in [
+            barcodeRead(""), RawRead(device: "mock:barcode-1", driver: "mock", kind: .barcode),
+            RawRead(device: "mock:qr-1", driver: "mock", kind: .qr, bytes: []),
+        ] {
             let error = failure(read)
             #expect(error?.code == .invalidParams)
             #expect(error?.field == "text")
@@ -153,9 +159,10 @@ struct NormalizerTests {
 
     @Test("an NFC read carries uid, uidDisplay, atr and a default symbology")
     func nfcEvent() throws {
-        let read = RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc,
-                           uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], atr: [0x3B, 0x8F, 0x80, 0x01],
-                           cardType: "ntag215", ndef: [NDEFRecord(type: "U", value: "https://example.com")])
+        let read = RawRead(
+            device: "mock:nfc-1", driver: "mock", kind: .nfc,
+            uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], atr: [0x3B, 0x8F, 0x80, 0x01],
+            cardType: "ntag215", ndef: [NDEFRecord(type: "U", value: "https://example.com")])
         let event = try normalizer.normalize(read)
         #expect(event.kind == .nfc)
         #expect(event.uid == "04A1B2C3D4E5F6")
@@ -168,11 +175,13 @@ struct NormalizerTests {
         #expect(event.aim == nil)
     }
 
-    @Test("NFC default symbology follows the UID's shape", arguments: [
-        ([0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78], "iso15693"),
-        ([0x01, 0x02, 0x03, 0x04], "iso14443a"),
-        ([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08], "unknown"),
-    ] as [([UInt8], String)])
+    @Test(
+        "NFC default symbology follows the UID's shape",
+        arguments: [
+            ([0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78], "iso15693"),
+            ([0x01, 0x02, 0x03, 0x04], "iso14443a"),
+            ([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08], "unknown"),
+        ] as [([UInt8], String)])
     func nfcDefaultSymbology(_ uid: [UInt8], symbology: String) throws {
         let event = try normalizer.normalize(RawRead(device: "mock:nfc-1", driver: "mock", kind: .nfc, uid: uid))
         #expect(event.symbology == symbology)

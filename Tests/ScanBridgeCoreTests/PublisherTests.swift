@@ -25,7 +25,7 @@ struct PublisherTests {
         #expect(publisher.subscribe(id: "s1", filter: .all, sink: RecordingSink(), replaying: false).head == 7)
         publisher.publish([journaled(8), journaled(9)])
         #expect(publisher.subscribe(id: "s2", filter: .all, sink: RecordingSink(), replaying: false).head == 9)
-        publisher.resume(after: 5) // never goes back
+        publisher.resume(after: 5)  // never goes back
         #expect(publisher.lastSeq == 9)
         publisher.resume(after: 20)
         #expect(publisher.lastSeq == 20)
@@ -35,7 +35,10 @@ struct PublisherTests {
     @Test("subscriptions only get the kinds and devices they asked for")
     func filters() {
         let publisher = Publisher()
-        let nfc = RecordingSink(), till = RecordingSink(), both = RecordingSink(), all = RecordingSink()
+        let nfc = RecordingSink()
+        let till = RecordingSink()
+        let both = RecordingSink()
+        let all = RecordingSink()
         _ = publisher.subscribe(id: "nfc", filter: SubscriptionFilter(kinds: [.nfc]), sink: nfc, replaying: false)
         _ = publisher.subscribe(id: "till", filter: SubscriptionFilter(devices: ["mock:till"]), sink: till, replaying: false)
         _ = publisher.subscribe(
@@ -57,7 +60,8 @@ struct PublisherTests {
     @Test("device notices respect the filter too")
     func noticeFilter() {
         let publisher = Publisher()
-        let nfc = RecordingSink(), all = RecordingSink()
+        let nfc = RecordingSink()
+        let all = RecordingSink()
         _ = publisher.subscribe(id: "nfc", filter: SubscriptionFilter(kinds: [.nfc]), sink: nfc, replaying: false)
         _ = publisher.subscribe(id: "all", filter: .all, sink: all, replaying: false)
         let scanner = device()
@@ -80,7 +84,7 @@ struct PublisherTests {
         #expect(sink.eventSeqs == [7, 8])
         publisher.publish([journaled(9)])
         #expect(sink.eventSeqs == [7, 8, 9])
-        subscription.finishReplay(through: 9) // no effect once live
+        subscription.finishReplay(through: 9)  // no effect once live
         #expect(sink.eventSeqs == [7, 8, 9])
     }
 
@@ -103,7 +107,7 @@ struct PublisherTests {
         #expect(sink.overflowCalls == 0)
         publisher.publish([journaled(3), journaled(4)])
         #expect(sink.overflowCalls == 1)
-        sink.drain() // room again, but the subscription has already overflowed
+        sink.drain()  // room again, but the subscription has already overflowed
         publisher.publish([journaled(5)])
         #expect(sink.overflowCalls == 1)
         #expect(sink.eventSeqs == [1, 2])

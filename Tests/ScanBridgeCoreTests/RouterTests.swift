@@ -88,7 +88,7 @@ struct RouterTests {
         router.unregister(first)
         #expect(router.handlerNames == ["builtin"])
         #expect(await router.resolve(scanEvent()).handler == "builtin")
-        router.unregister(first) // twice is harmless
+        router.unregister(first)  // twice is harmless
         #expect(router.handlerNames == ["builtin"])
     }
 

@@ -67,7 +67,6 @@ final class RecordingSink: SubscriptionSink, Sendable {
     }
 }
 
-
 func journaled(_ seq: UInt64, kind: DeviceKind = .barcode, device: String = "mock:barcode-1") -> JournaledEvent {
     JournaledEvent(seq: seq, kind: kind, device: device, json: Array("{\"seq\":\(seq)}".utf8))
 }
@@ -76,16 +75,19 @@ func scanEvent(
     kind: DeviceKind = .barcode, device: String = "mock:barcode-1", symbology: String = "ean-13",
     text: String = "5901234123457"
 ) -> ScanEvent {
-    ScanEvent(id: UUID().uuidString, time: Date(), device: device, driver: "mock", kind: kind, symbology: symbology,
-              text: text)
+    ScanEvent(
+        id: UUID().uuidString, time: Date(), device: device, driver: "mock", kind: kind, symbology: symbology,
+        text: text)
 }
 
 func barcodeRead(_ text: String, device: String = "mock:barcode-1", kind: DeviceKind = .barcode) -> RawRead {
     RawRead(device: device, driver: "mock", kind: kind, text: text)
 }
 
-func device(_ id: String = "mock:barcode-1", kind: DeviceKind = .barcode, name: String = "Scanner",
-            state: Device.State = .ready) -> Device {
+func device(
+    _ id: String = "mock:barcode-1", kind: DeviceKind = .barcode, name: String = "Scanner",
+    state: Device.State = .ready
+) -> Device {
     Device(id: id, driver: "mock", kind: kind, name: name, state: state)
 }
 

@@ -92,14 +92,16 @@ struct LineFrameDecoderTests {
         _ = try? channel.finish()
     }
 
-    @Test("a line of exactly the limit passes", arguments: [
-        ["12345678\n"],
-        ["12345678\r\n"],
-        ["1234", "5678", "\n"],
-        ["12345678", "\n"],
-        ["12345678", "\r\n"],
-        ["12345678\r", "\n"],
-    ])
+    @Test(
+        "a line of exactly the limit passes",
+        arguments: [
+            ["12345678\n"],
+            ["12345678\r\n"],
+            ["1234", "5678", "\n"],
+            ["12345678", "\n"],
+            ["12345678", "\r\n"],
+            ["12345678\r", "\n"],
+        ])
     func exactlyTheLimit(_ chunks: [String]) throws {
         let channel = channel(limit: 8)
         for chunk in chunks { try channel.writeInbound(ByteBuffer(string: chunk)) }

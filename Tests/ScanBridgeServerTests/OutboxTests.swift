@@ -1,11 +1,11 @@
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
-@testable import ScanBridgeServer
-import Synchronization
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
+@testable import ScanBridgeServer
 
 func journaled(_ seq: UInt64, kind: DeviceKind = .barcode, device: String = "mock:barcode-1") -> JournaledEvent {
     JournaledEvent(seq: seq, kind: kind, device: device, json: Array("{\"seq\":\(seq)}".utf8))
@@ -59,10 +59,11 @@ struct OutboxTests {
         #expect(outbox.offer(journaled(1), for: subscription))
         outbox.enqueue(Array("b".utf8))
         outbox.notify(.gap(from: 1, to: 2), for: subscription)
-        #expect(describe(outbox.take()) == [
-            "a", scanLine(1, subscription: "s1"), "b",
-            #"{"jsonrpc":"2.0","method":"events.gap","params":{"subscription":"s1","from":1,"to":2}}"#,
-        ])
+        #expect(
+            describe(outbox.take()) == [
+                "a", scanLine(1, subscription: "s1"), "b",
+                #"{"jsonrpc":"2.0","method":"events.gap","params":{"subscription":"s1","from":1,"to":2}}"#,
+            ])
         outbox.enqueue(Array("c".utf8))
         #expect(describe(outbox.take()) == ["c"])
     }
@@ -107,9 +108,10 @@ struct OutboxTests {
         // Responses and other subscriptions are not held back by a full subscription.
         outbox.enqueue(Array("response".utf8))
         #expect(outbox.offer(journaled(3), for: second))
-        #expect(describe(outbox.take()) == [
-            scanLine(1, subscription: "s1"), scanLine(2, subscription: "s1"), "response", scanLine(3, subscription: "s2"),
-        ])
+        #expect(
+            describe(outbox.take()) == [
+                scanLine(1, subscription: "s1"), scanLine(2, subscription: "s1"), "response", scanLine(3, subscription: "s2"),
+            ])
         #expect(outbox.offer(journaled(3), for: first))
         #expect(describe(outbox.take()) == [scanLine(3, subscription: "s1")])
     }
@@ -119,12 +121,15 @@ struct OutboxTests {
         let outbox = Outbox(subscriptionCapacity: 2, responseCapacity: 10, onReady: {})
         let subscription = subscribe(outbox)
         publisher.publish((1...5).map { journaled($0) })
-        #expect(describe(outbox.take()) == [
-            scanLine(1, subscription: "s1"), scanLine(2, subscription: "s1"), "overflow s1",
-        ])
+        #expect(
+            describe(outbox.take()) == [
+                scanLine(1, subscription: "s1"), scanLine(2, subscription: "s1"), "overflow s1",
+            ])
         #expect(subscription.closeAfterOverflow() == 3)
-        #expect(Outbox.overflowNotification(subscription: "s1", dropped: 3) == Array(
-            #"{"jsonrpc":"2.0","method":"events.overflow","params":{"subscription":"s1","dropped":3}}"#.utf8))
+        #expect(
+            Outbox.overflowNotification(subscription: "s1", dropped: 3)
+                == Array(
+                    #"{"jsonrpc":"2.0","method":"events.overflow","params":{"subscription":"s1","dropped":3}}"#.utf8))
     }
 
     @Test("device notices carry the device")
@@ -251,7 +256,10 @@ struct OutboxTests {
             var inOrder = true
             while !stop.isSet {
                 let items = outbox.take().items
-                if items.isEmpty { await Task.yield(); continue }
+                if items.isEmpty {
+                    await Task.yield()
+                    continue
+                }
                 for line in describe(items) {
                     inOrder = inOrder && line == scanLine(expected, subscription: "s1")
                     expected += 1

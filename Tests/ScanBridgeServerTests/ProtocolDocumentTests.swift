@@ -1,7 +1,8 @@
 import Foundation
 import ScanBridgeRPC
-@testable import ScanBridgeServer
 import Testing
+
+@testable import ScanBridgeServer
 
 /// docs/protocol.md is the contract clients are written from: its "At a glance" tables name
 /// exactly what the daemon serves and sends, with the role each method needs.
@@ -13,17 +14,24 @@ struct ProtocolDocumentTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/protocol.md")
         guard let text = try? String(contentsOf: docs, encoding: .utf8),
-              let start = text.range(of: "\n## At a glance\n")
+            let start = text.range(of: "\n## At a glance\n")
         else { return [:] }
         let section = text[start.upperBound...]
         let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
         var tables: [String: [(name: String, cells: [String])]] = [:]
         var header: String?
         for line in section[..<end].split(separator: "\n", omittingEmptySubsequences: false) {
-            guard line.hasPrefix("|") else { header = nil; continue }
+            guard line.hasPrefix("|") else {
+                header = nil
+                continue
+            }
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let first = cells.first, !first.hasPrefix("--") else { continue }
-            if header == nil { header = first; tables[first] = []; continue }
+            if header == nil {
+                header = first
+                tables[first] = []
+                continue
+            }
             guard first.hasPrefix("`"), first.hasSuffix("`") else { continue }
             tables[header!, default: []].append((String(first.dropFirst().dropLast()), Array(cells.dropFirst())))
         }

@@ -1,8 +1,9 @@
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
-@testable import ScanBridgeStore
 import Testing
+
+@testable import ScanBridgeStore
 
 @Suite("Catalog key filter")
 struct CatalogKeyFilterTests {

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import ScanBridgeCore
 import ScanBridgeModel
-@testable import ScanBridgeStore
 import Testing
+
+@testable import ScanBridgeStore
 
 @Suite("Domain schema migration")
 struct DomainMigrationTests {
@@ -71,11 +72,14 @@ struct DomainMigrationTests {
         func refuses(_ sql: String) -> Bool {
             (try? database.pool.write { try $0.execute(sql: sql) }) == nil
         }
-        let columns = "id, storeId, name, priceMinor, currency, trackStock, quantity, lowStockThreshold, allowNegativeStock, createdAtMs, updatedAtMs"
-        #expect(!refuses("INSERT INTO product (\(columns), gtin, sku) VALUES ('a', 's', 'A', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1', 'X')"))
+        let columns =
+            "id, storeId, name, priceMinor, currency, trackStock, quantity, lowStockThreshold, allowNegativeStock, createdAtMs, updatedAtMs"
+        #expect(
+            !refuses("INSERT INTO product (\(columns), gtin, sku) VALUES ('a', 's', 'A', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1', 'X')"))
         #expect(refuses("INSERT INTO product (\(columns), gtin) VALUES ('b', 's', 'B', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1')"))
         #expect(refuses("INSERT INTO product (\(columns), sku) VALUES ('b', 's', 'B', 1, 'GBP', 0, 0, 0, 0, 0, 0, 'X')"))
-        #expect(!refuses("INSERT INTO product (\(columns), gtin, sku) VALUES ('b', 't', 'B', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1', 'X')"))
+        #expect(
+            !refuses("INSERT INTO product (\(columns), gtin, sku) VALUES ('b', 't', 'B', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1', 'X')"))
         #expect(refuses("INSERT INTO product (\(columns)) VALUES ('c', 's', 'C', -1, 'GBP', 0, 0, 0, 0, 0, 0)"))
         #expect(refuses("INSERT INTO product (\(columns)) VALUES ('c', 's', 'C', 1, 'GB', 0, 0, 0, 0, 0, 0)"))
         #expect(refuses("INSERT INTO product (\(columns)) VALUES ('c', 's', 'C', 1, 'GBP', 0, 0, -1, 0, 0, 0)"))

@@ -36,8 +36,10 @@ final class SQLiteCardRepositoryTests {
     @Test("linking a card again to its wallet changes nothing")
     func alreadyLinked() async throws {
         let card = try uid("04A1B2C3")
-        guard case .linked(let linked, let customer) = try await cards.link(
-            uid: card, walletAddress: "0xW1", cardName: "Blue", at: time(1_000)) else {
+        guard
+            case .linked(let linked, let customer) = try await cards.link(
+                uid: card, walletAddress: "0xW1", cardName: "Blue", at: time(1_000))
+        else {
             Issue.record("not linked")
             return
         }
@@ -82,9 +84,11 @@ final class SQLiteCardRepositoryTests {
             Issue.record("not linked: \(outcome)")
             return
         }
-        #expect(customer == Customer(
-            walletAddress: "0xW1", name: "Ada", milestones: Customer.Milestones(firstCardLinkedAt: time(1_000)),
-            createdAt: time(100)))
+        #expect(
+            customer
+                == Customer(
+                    walletAddress: "0xW1", name: "Ada", milestones: Customer.Milestones(firstCardLinkedAt: time(1_000)),
+                    createdAt: time(100)))
     }
 
     @Test("setStatus changes the status and returns the card; nil for an unknown card")
@@ -98,7 +102,9 @@ final class SQLiteCardRepositoryTests {
         #expect(try await cards.setStatus(uid: uid("04FFFFFF"), status: .blocked) == nil)
         // A blocked card stays linked: linking it elsewhere is still a conflict.
         let elsewhere = try await cards.link(uid: card, walletAddress: "0xW2", cardName: nil, at: time(2_000))
-        #expect(elsewhere == .conflict(Card(uid: card, walletAddress: "0xW1", cardName: "Blue", status: .inactive, createdAt: time(1_000))))
+        #expect(
+            elsewhere
+                == .conflict(Card(uid: card, walletAddress: "0xW1", cardName: "Blue", status: .inactive, createdAt: time(1_000))))
     }
 
     @Test("unlink removes the card, keeps the customer, and frees the UID")
@@ -164,7 +170,8 @@ final class SQLiteCardRepositoryTests {
         #expect(try await repositories.customers.customer(walletAddress: "0xW1") != nil)
         _ = try await repositories.products.upsert([product("prod_1", sku: "S1")])
         #expect(try await repositories.products.count() == 1)
-        _ = try await repositories.orders.upsert([RepairOrder(id: "ord_1", reference: "RM-1", status: "open", createdAt: time(1))])
+        _ = try await repositories.orders.upsert([RepairOrder(id: "ord_1", reference: "RM-1", status: "open", createdAt: time(1))]
+        )
         #expect(try await repositories.orders.order(reference: "rm-1")?.id == "ord_1")
     }
 }

@@ -44,8 +44,9 @@ func openJournal(
 }
 
 func event(_ index: Int, kind: DeviceKind = .barcode, device: String = "mock:barcode-1", time: Date = Date()) -> ScanEvent {
-    ScanEvent(id: "event-\(index)-\(UUID().uuidString)", time: time, device: device, driver: "mock", kind: kind,
-              symbology: kind == .nfc ? "iso14443a" : "unknown", text: "item \(index)")
+    ScanEvent(
+        id: "event-\(index)-\(UUID().uuidString)", time: time, device: device, driver: "mock", kind: kind,
+        symbology: kind == .nfc ? "iso14443a" : "unknown", text: "item \(index)")
 }
 
 func decode(_ stored: JournaledEvent) throws -> ScanEvent {
@@ -57,10 +58,11 @@ func decode(_ stored: JournaledEvent) throws -> ScanEvent {
 func refuseEvents(in path: String) async throws -> DatabaseQueue {
     let other = try DatabaseQueue(path: path)
     try await other.write { db in
-        try db.execute(sql: """
-            CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
-            BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-            """)
+        try db.execute(
+            sql: """
+                CREATE TRIGGER refuse BEFORE INSERT ON event WHEN NEW.id LIKE 'refused-%'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
     }
     return other
 }
@@ -357,8 +359,10 @@ struct SQLiteJournalTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<300 {
                 group.addTask {
-                    _ = try await bridge.ingest(RawRead(device: "mock:barcode-1", driver: "mock", kind: .barcode,
-                                                        text: "item \(index)"))
+                    _ = try await bridge.ingest(
+                        RawRead(
+                            device: "mock:barcode-1", driver: "mock", kind: .barcode,
+                            text: "item \(index)"))
                 }
             }
             try await group.waitForAll()

@@ -19,7 +19,9 @@ final class SQLiteOrderRepositoryTests {
     func order(_ id: String, _ reference: String, devices: [String] = [], createdAt: Int64 = 1_000) -> RepairOrder {
         RepairOrder(
             id: id, reference: reference, status: "open", clientId: "cli_1", clientName: "Ada", createdAt: time(createdAt),
-            devices: devices.map { RepairDevice(id: $0, orderId: id, make: "Apple", model: "iPhone 13", serial: "SN-\($0)", status: "received") })
+            devices: devices.map {
+                RepairDevice(id: $0, orderId: id, make: "Apple", model: "iPhone 13", serial: "SN-\($0)", status: "received")
+            })
     }
 
     @Test("an order is stored with its devices in order, and read by id")
@@ -94,7 +96,9 @@ final class SQLiteOrderRepositoryTests {
     func deviceConflict() async throws {
         _ = try await orders.upsert([order("ord_1", "RM-1001", devices: ["dev_a"])])
         let error = await #expect(throws: ScanBridgeError.self) {
-            try await self.orders.upsert([self.order("ord_2", "RM-1002", devices: ["dev_b"]), self.order("ord_3", "RM-1003", devices: ["dev_a"])])
+            try await self.orders.upsert([
+                self.order("ord_2", "RM-1002", devices: ["dev_b"]), self.order("ord_3", "RM-1003", devices: ["dev_a"]),
+            ])
         }
         #expect(error?.code == .conflict)
         #expect(error?.field == "[1].devices[0].id")

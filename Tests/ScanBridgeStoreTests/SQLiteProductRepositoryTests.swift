@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import ScanBridgeCore
 import ScanBridgeModel
-@testable import ScanBridgeStore
 import Testing
+
+@testable import ScanBridgeStore
 
 @Suite("SQLiteProductRepository")
 final class SQLiteProductRepositoryTests {
@@ -89,8 +90,9 @@ final class SQLiteProductRepositoryTests {
         let error = await #expect(throws: ScanBridgeError.self) { try await products.upsert(batch) }
         #expect(error?.code == .conflict)
         #expect(error?.field == "[2].barcode")
-        #expect(error?.message == "GTIN 05901234123457 already belongs to product prod_7 in store store_1; "
-            + "delete prod_7 or give this product the id prod_7")
+        #expect(
+            error?.message == "GTIN 05901234123457 already belongs to product prod_7 in store store_1; "
+                + "delete prod_7 or give this product the id prod_7")
         #expect(try await products.count() == 1, "nothing of the batch is stored")
         #expect(try await products.product(id: "prod_a") == nil)
     }
@@ -113,8 +115,9 @@ final class SQLiteProductRepositoryTests {
         let error = await #expect(throws: ScanBridgeError.self) { try await products.upsert(batch) }
         #expect(error?.code == .conflict)
         #expect(error?.field == "[1].sku")
-        #expect(error?.message == "SKU CR-1 already belongs to product prod_9 in store store_1; "
-            + "delete prod_9 or give this product the id prod_9")
+        #expect(
+            error?.message == "SKU CR-1 already belongs to product prod_9 in store store_1; "
+                + "delete prod_9 or give this product the id prod_9")
         #expect(try await products.count() == 1)
         // The same SKU in another store is no conflict.
         _ = try await products.upsert([product("prod_b", store: "store_2", sku: "CR-1")])
@@ -174,9 +177,11 @@ final class SQLiteProductRepositoryTests {
         #expect(try await products.product(key, in: "store_1") == stored)
     }
 
-    @Test("every scan lookup searches an index: none scans the catalog or sorts", arguments: [
-        SQLiteProductRepository.byGTIN, SQLiteProductRepository.bySKU, SQLiteProductRepository.byBarcode,
-    ])
+    @Test(
+        "every scan lookup searches an index: none scans the catalog or sorts",
+        arguments: [
+            SQLiteProductRepository.byGTIN, SQLiteProductRepository.bySKU, SQLiteProductRepository.byBarcode,
+        ])
     func lookupsUseIndexes(sql: String) async throws {
         let plan = try await database.pool.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: ["store_1", "x"] as StatementArguments)
@@ -213,7 +218,9 @@ final class SQLiteProductRepositoryTests {
         try await database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
         let error = await #expect(throws: ScanBridgeError.self) { try await products.upsert([product("prod_1")]) }
         #expect(error?.code == .unavailable)
-        #expect(error?.message.hasPrefix("the database \(file.path) is read-only, so ScanBridge could not save the products: ") == true)
+        #expect(
+            error?.message.hasPrefix("the database \(file.path) is read-only, so ScanBridge could not save the products: ")
+                == true)
     }
 
     @Test("many concurrent lookups each find their product")

@@ -1,6 +1,7 @@
 import GRDB
-@testable import ScanBridgeStore
 import Testing
+
+@testable import ScanBridgeStore
 
 /// The operator's scanner claims and releases on a real file: the latest choice per key,
 /// kept when the database is opened again, a database from before them migrated.

@@ -1,4 +1,3 @@
-
 /// A device node udev (or sysfs) knows of: what it is and which USB device it belongs to.
 package struct DiscoveredNode: Sendable, Equatable, Hashable {
     /// `input`, `hidraw`, `tty`, `video4linux`.
@@ -61,12 +60,13 @@ package struct DiscoveredNode: Sendable, Equatable, Hashable {
         return id
     }
 
-
     /// Letters, digits, `.`, `-` and `_` of a serial; the rest becomes `_`.
     static func sanitized(_ text: String) -> String {
-        String(text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "_"
-        })
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
     }
 }

@@ -43,20 +43,26 @@ package final class DiscoveredReaders: Sendable {
     ///     nodes they lead to: see `namedNodes`).
     ///   - accepts: whether a node is of the kind this driver reads (a keyboard's event node,
     ///     a `ttyACM` port), before any question of whether it is a scanner.
-    package convenience init(driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
-                            events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
-                            accepts: @escaping @Sendable (DiscoveredNode) -> Bool, make: @escaping Make) {
+    package convenience init(
+        driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
+        events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
+        accepts: @escaping @Sendable (DiscoveredNode) -> Bool, make: @escaping Make
+    ) {
         // A discovered node is not waited for after an unplug: discovery starts a new loop when it is back.
-        self.init(driver: driver, subsystems: subsystems, named: named, choices: choices, events: events, logger: logger,
-                  threadName: threadName, accepts: accepts, judge: { $0.verdict($1, id: $2) }) { node, id in
+        self.init(
+            driver: driver, subsystems: subsystems, named: named, choices: choices, events: events, logger: logger,
+            threadName: threadName, accepts: accepts, judge: { $0.verdict($1, id: $2) }
+        ) { node, id in
             make(node, id).map { NodeReadLoop(reading: $0, events: events, reopens: false) }
         }
     }
 
     /// Any driver's: the loop `make` gives for each node `judge` says is read.
-    package init(driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
-                events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
-                accepts: @escaping @Sendable (DiscoveredNode) -> Bool, judge: @escaping Judge, makeLoop make: @escaping MakeLoop) {
+    package init(
+        driver: String, subsystems: [String], named: Set<String>, choices: ScannerChoices,
+        events: AsyncStream<DriverEvent>.Continuation, logger: Logger, threadName: String,
+        accepts: @escaping @Sendable (DiscoveredNode) -> Bool, judge: @escaping Judge, makeLoop make: @escaping MakeLoop
+    ) {
         self.driver = driver
         self.subsystems = subsystems
         self.named = Self.namedNodes(named)
@@ -86,8 +92,9 @@ package final class DiscoveredReaders: Sendable {
         let forwarding = Task {
             for await event in discovery { input.yield(.discovered(event)) }
         }
-        let token = choices.watch(ScannerChoices.Watcher(
-            changed: { input.yield(.reselect) }, candidates: { [self] in candidates() }))
+        let token = choices.watch(
+            ScannerChoices.Watcher(
+                changed: { input.yield(.reselect) }, candidates: { [self] in candidates() }))
         for await next in inputs {
             switch next {
             case .discovered(.added(let node)): added(node)
@@ -173,11 +180,12 @@ extension DiscoveredReaders {
     /// `/dev/input/by-id/…` or `/dev/v4l/by-id/…` link is the node discovery reports, and two
     /// loops on one device would read every scan twice, or leave one of them `busy`.
     static func namedNodes(_ paths: Set<String>) -> Set<String> {
-        paths.union(paths.compactMap { path in
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        })
+        paths.union(
+            paths.compactMap { path in
+                guard let resolved = realpath(path, nil) else { return nil }
+                defer { free(resolved) }
+                return String(cString: resolved)
+            })
     }
 
     /// A node driver's run: a `NodeReadLoop` for each reading named with `--device`, and, with
@@ -186,7 +194,9 @@ extension DiscoveredReaders {
         named: [any NodeReading & Sendable], discovered: DiscoveredReaders?, threadName: String,
         events: AsyncStream<DriverEvent>.Continuation
     ) {
-        serve(loops: named.map { NodeReadLoop(reading: $0, events: events) }, discovered: discovered, threadName: threadName, events: events)
+        serve(
+            loops: named.map { NodeReadLoop(reading: $0, events: events) }, discovered: discovered, threadName: threadName,
+            events: events)
     }
 
     /// The same with the driver's own loops for the devices named with `--device`.

@@ -16,9 +16,13 @@ package enum ScannerKey {
         }
         let allowed = "abcdefghijklmnopqrstuvwxyz0123456789.:_@#-"
         guard let driver = parts.first.map(String.init), drivers.contains(driver), key.count > driver.count + 1,
-              key.count <= 256, key.allSatisfy(allowed.contains) else {
-            return .failure(KeyError(description:
-                "'\(text)' is neither vvvv:pppp (a USB vendor and product id in hex, as lsusb shows them) nor the id of a device discovery finds (\(drivers.map { "\($0):…" }.joined(separator: ", ")); `scanbridge devices candidates` lists them)"))
+            key.count <= 256, key.allSatisfy(allowed.contains)
+        else {
+            return .failure(
+                KeyError(
+                    description:
+                        "'\(text)' is neither vvvv:pppp (a USB vendor and product id in hex, as lsusb shows them) nor the id of a device discovery finds (\(drivers.map { "\($0):…" }.joined(separator: ", ")); `scanbridge devices candidates` lists them)"
+                ))
         }
         return .success(key)
     }

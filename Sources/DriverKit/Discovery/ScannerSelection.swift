@@ -1,4 +1,3 @@
-
 /// Which discovered devices are scanners: those of a scanner maker (`ScannerVendors`), or
 /// named so ("Barcode", "Scanner"), or claimed; never one released. A keyboard is never taken
 /// by guess: a plain keyboard matches none of these.

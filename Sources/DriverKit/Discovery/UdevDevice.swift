@@ -5,8 +5,9 @@ import CUdev
 enum UdevDevice {
     static func node(_ device: OpaquePointer) -> DiscoveredNode? {
         guard let devnode = string(udev_device_get_devnode(device)),
-              let subsystem = string(udev_device_get_subsystem(device)),
-              let sysname = string(udev_device_get_sysname(device)) else { return nil }
+            let subsystem = string(udev_device_get_subsystem(device)),
+            let sysname = string(udev_device_get_sysname(device))
+        else { return nil }
         var node = DiscoveredNode(subsystem: subsystem, devnode: devnode, sysname: sysname)
         if let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device") {
             node.vendorId = attribute(usb, "idVendor").flatMap { UInt16($0, radix: 16) }
@@ -45,7 +46,8 @@ enum UdevDevice {
             node.isVideoCapture = capabilities.contains(":capture:")
         }
         guard node.vendorId == nil, let parent = udev_device_get_parent(device),
-              let subsystem = string(udev_device_get_subsystem(parent)), let name = string(udev_device_get_sysname(parent)) else { return }
+            let subsystem = string(udev_device_get_subsystem(parent)), let name = string(udev_device_get_sysname(parent))
+        else { return }
         // One device may have several video nodes (vivid: capture, output, VBI…); `index` numbers them.
         let index = attribute(device, "index").flatMap { Int($0) } ?? 0
         node.busPath = "\(subsystem)-\(name)" + (index > 0 ? "#\(index)" : "")

@@ -51,7 +51,9 @@ extension DeviceNode {
     package static func deviceID(driver: String, path: String) -> String {
         var id = ""
         for scalar in path.unicodeScalars {
-            let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-:".unicodeScalars.contains(scalar))
+            let keep =
+                scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-:".unicodeScalars.contains(scalar))
             if keep { id.unicodeScalars.append(scalar) } else if !id.hasSuffix("_") { id += "_" }
         }
         return driver + ":" + (id.hasPrefix("_") ? String(id.dropFirst()) : id)

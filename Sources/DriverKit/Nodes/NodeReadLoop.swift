@@ -111,7 +111,9 @@ package struct NodeReadLoop: Sendable {
 
     private func read(_ node: DeviceNode) -> Ending {
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var descriptors = [pollfd(fd: node.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: node.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             var timeout: Int32 = -1
             if let deadline = reading.deadline {

@@ -66,8 +66,9 @@ public struct BatchUploader: Sendable {
             } catch let error as RPCError {
                 if let (index, field) = refusedElement(error), entries.indices.contains(index) {
                     let entry = entries.remove(at: index)
-                    outcome.refused.append(ImportProblem(
-                        line: entry.lines.line(forField: field), message(error.message, element: index), field: field))
+                    outcome.refused.append(
+                        ImportProblem(
+                            line: entry.lines.line(forField: field), message(error.message, element: index), field: field))
                 } else if error.code == RPCError.overloaded, retries < Self.overloadRetries {
                     retries += 1
                     try? await Task.sleep(for: .milliseconds(50 << retries))
@@ -86,7 +87,7 @@ public struct BatchUploader: Sendable {
     /// The element an error names (`products[3].price` → 3, `price`), when it names one.
     func refusedElement(_ error: RPCError) -> (index: Int, field: String?)? {
         guard error.code == RPCError.invalidParams || error.code == RPCError.conflict,
-              let path = error.data?["field"]?.stringValue, path.hasPrefix(member + "[")
+            let path = error.data?["field"]?.stringValue, path.hasPrefix(member + "[")
         else { return nil }
         let rest = path.dropFirst(member.count + 1)
         guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]) else { return nil }

@@ -139,7 +139,8 @@ public struct CSVReader: ChunkedParser, Sendable {
                     } else if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn {
                         if let record = try fieldEnded(by: byte, at: &index) { return record }
                     } else {
-                        recordError = recordError ?? "a quoted field must end at a comma or the end of the line, "
+                        recordError =
+                            recordError ?? "a quoted field must end at a comma or the end of the line, "
                             + "but \(describeByte(byte)) follows its closing quote; write a quote inside a quoted field as \"\""
                         state = .skippingLine
                     }
@@ -210,7 +211,9 @@ public struct CSVReader: ChunkedParser, Sendable {
     /// Hands out the record just read, or throws what was wrong with it; skips empty lines.
     private mutating func endRecord(then next: State) throws(ImportProblem) -> Record? {
         state = next
-        let started = recordStarted, startLine = recordLine, error = recordError
+        let started = recordStarted
+        let startLine = recordLine
+        let error = recordError
         let record = fields
         fields.removeAll(keepingCapacity: true)
         field.removeAll(keepingCapacity: true)

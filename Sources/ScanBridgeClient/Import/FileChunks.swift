@@ -88,7 +88,7 @@ public struct FileChunks: AsyncSequence, Sendable {
 }
 
 /// A file descriptor, closed when the last reader lets go of it (if it was opened here).
-fileprivate final class Descriptor: Sendable {
+private final class Descriptor: Sendable {
     let value: Int32
     let closing: Bool
 
@@ -132,4 +132,6 @@ fileprivate final class Descriptor: Sendable {
 
 // The C calls, under names the types above do not shadow.
 private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -29,10 +29,11 @@ public struct ImportReader<Chunks: AsyncSequence>: AsyncSequence where Chunks.El
     }
 
     public func makeAsyncIterator() -> Iterator {
-        let decoder: any RecordDecoder = switch format {
-        case .csv: CSVRecordDecoder(schema: schema)
-        case .json: JSONRecordDecoder()
-        }
+        let decoder: any RecordDecoder =
+            switch format {
+            case .csv: CSVRecordDecoder(schema: schema)
+            case .json: JSONRecordDecoder()
+            }
         return Iterator(chunks: chunks.makeAsyncIterator(), decoder: decoder)
     }
 

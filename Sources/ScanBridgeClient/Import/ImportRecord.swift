@@ -29,9 +29,9 @@ public struct SourceLines: Sendable, Hashable {
     /// The line of the row that holds `field` (`devices[1].serial`); the record's line by default.
     public func line(forField field: String?) -> Int {
         guard let field, let open = field.firstIndex(of: "["),
-              let lines = children[String(field[..<open])],
-              let close = field[open...].firstIndex(of: "]"),
-              let index = Int(field[field.index(after: open)..<close]), lines.indices.contains(index)
+            let lines = children[String(field[..<open])],
+            let close = field[open...].firstIndex(of: "]"),
+            let index = Int(field[field.index(after: open)..<close]), lines.indices.contains(index)
         else { return line }
         return lines[index]
     }
@@ -56,7 +56,8 @@ struct RecordAssembler: Sendable {
     /// Takes a row; returns the record it completed, if any.
     mutating func add(_ row: ImportSchema.Row) -> ImportRecord? {
         guard let grouping else {
-            return ImportRecord(object: .object(row.members.merging(row.child) { first, _ in first }), lines: SourceLines(line: row.line))
+            return ImportRecord(
+                object: .object(row.members.merging(row.child) { first, _ in first }), lines: SourceLines(line: row.line))
         }
         let hasChild = row.child[grouping.childKey] != nil
         if var group = pending, let key = row.members[grouping.key], group.members[grouping.key] == key {
@@ -71,7 +72,8 @@ struct RecordAssembler: Sendable {
         let completed = finish()
         pending = (
             row.members, hasChild ? [.object(row.child)] : [],
-            SourceLines(line: row.line, children: hasChild ? [grouping.childrenKey: [row.line]] : [:]))
+            SourceLines(line: row.line, children: hasChild ? [grouping.childrenKey: [row.line]] : [:])
+        )
         return completed
     }
 

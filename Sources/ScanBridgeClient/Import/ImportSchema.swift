@@ -25,7 +25,8 @@ public struct ImportSchema: Sendable, Hashable {
         /// The header must have this column.
         public var isRequired: Bool
 
-        public init(_ name: String, _ type: FieldType = .string, key: String? = nil, child: Bool = false, required: Bool = false) {
+        public init(_ name: String, _ type: FieldType = .string, key: String? = nil, child: Bool = false, required: Bool = false)
+        {
             self.name = name
             self.type = type
             self.key = key ?? name
@@ -164,7 +165,7 @@ extension ImportSchema.FieldType {
 func trimmingSpaces(_ text: String) -> Substring {
     let isPadding = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
     guard let first = text.utf8.firstIndex(where: { !isPadding($0) }),
-          let last = text.utf8.lastIndex(where: { !isPadding($0) })
+        let last = text.utf8.lastIndex(where: { !isPadding($0) })
     else { return "" }
     return text[first...last]
 }

@@ -105,8 +105,9 @@ public struct Importer: Sendable {
     func entry(for record: ImportRecord) -> Result<BatchUploader.Entry, ImportProblem> {
         do throws(ScanBridgeError) {
             guard case .object = record.object else {
-                return .failure(ImportProblem(
-                    line: record.lines.line, "expected a JSON object with named fields, not \(record.object.typeName)"))
+                return .failure(
+                    ImportProblem(
+                        line: record.lines.line, "expected a JSON object with named fields, not \(record.object.typeName)"))
             }
             try target.validate(JSONFields(record.object))
         } catch {
@@ -114,8 +115,10 @@ public struct Importer: Sendable {
         }
         let json = JSONWriter.bytes(.value(record.object))
         guard json.count <= maxBatchBytes / 2 else {
-            return .failure(ImportProblem(
-                line: record.lines.line, "this \(target.noun) is \(json.count / 1024) KiB as JSON, more than one call may carry"))
+            return .failure(
+                ImportProblem(
+                    line: record.lines.line,
+                    "this \(target.noun) is \(json.count / 1024) KiB as JSON, more than one call may carry"))
         }
         return .success(BatchUploader.Entry(lines: record.lines, json: json))
     }

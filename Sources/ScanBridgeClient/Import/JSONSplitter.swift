@@ -139,7 +139,8 @@ public struct JSONSplitter: ChunkedParser, Sendable {
                 state = .line
             } else {
                 throw ImportProblem(
-                    line: line, "this is not JSON to import: that is one array of objects, or JSON Lines (one object "
+                    line: line,
+                    "this is not JSON to import: that is one array of objects, or JSON Lines (one object "
                         + "per line), but this line starts with \(describeByte(byte))")
             }
         case .beforeElement(let first):
@@ -159,7 +160,8 @@ public struct JSONSplitter: ChunkedParser, Sendable {
     }
 
     /// Reads an array element up to the comma or `]` that ends it.
-    private mutating func scanElement(_ buffer: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(ImportProblem) -> Element? {
+    private mutating func scanElement(_ buffer: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(ImportProblem) -> Element?
+    {
         var stop = index
         defer { index = stop }
         while stop < buffer.count {
@@ -186,13 +188,16 @@ public struct JSONSplitter: ChunkedParser, Sendable {
                     guard byte != UInt8(ascii: ",") else { break }
                     guard opener == (byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")) else {
                         throw ImportProblem(
-                            line: line, "\(describeByte(byte)) closes a '\(Character(Unicode.Scalar(opener)))': "
+                            line: line,
+                            "\(describeByte(byte)) closes a '\(Character(Unicode.Scalar(opener)))': "
                                 + "the brackets of the element that starts on line \(elementLine) do not match")
                     }
                     openers.removeLast()
                 } else {
                     guard byte != UInt8(ascii: "}") else {
-                        throw ImportProblem(line: line, "'}' closes nothing: the brackets of the element that starts on line \(elementLine) do not match")
+                        throw ImportProblem(
+                            line: line,
+                            "'}' closes nothing: the brackets of the element that starts on line \(elementLine) do not match")
                     }
                     try take(UnsafeBufferPointer(rebasing: buffer[index..<stop]))
                     stop += 1
@@ -220,7 +225,7 @@ public struct JSONSplitter: ChunkedParser, Sendable {
     private mutating func endElement() -> Element? {
         defer { element.removeAll(keepingCapacity: true) }
         guard let first = element.firstIndex(where: { !Self.isWhitespace($0) }),
-              let last = element.lastIndex(where: { !Self.isWhitespace($0) })
+            let last = element.lastIndex(where: { !Self.isWhitespace($0) })
         else { return nil }
         return Element(line: elementLine, bytes: Array(element[first...last]))
     }

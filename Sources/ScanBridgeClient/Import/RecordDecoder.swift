@@ -39,7 +39,8 @@ struct CSVRecordDecoder: ChunkedParser, Sendable {
                 guard isFinished else { return nil }
                 guard header != nil else {
                     throw ImportProblem(
-                        line: nil, "there is no header row: a CSV import starts with a line naming the columns, "
+                        line: nil,
+                        "there is no header row: a CSV import starts with a line naming the columns, "
                             + "e.g. name,price,barcode")
                 }
                 return assembler.finish().map(ImportItem.record)
@@ -76,7 +77,8 @@ struct JSONRecordDecoder: ChunkedParser, Sendable {
         do {
             let value = try JSONValue(parsing: element.bytes)
             guard case .object = value else {
-                return .problem(ImportProblem(line: element.line, "expected a JSON object with named fields, not \(value.typeName)"))
+                return .problem(
+                    ImportProblem(line: element.line, "expected a JSON object with named fields, not \(value.typeName)"))
             }
             return .record(ImportRecord(object: value, lines: SourceLines(line: element.line)))
         } catch {

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// A driver that can tell the person at the device how a read it produced was resolved:
 /// a beep and a green or red LED on an NFC reader, say. Optional: the host calls it only
 /// for drivers that adopt it, and the core knows nothing of how a driver signals.

@@ -1,6 +1,6 @@
-import ScanBridgeModel
 import Logging
 import ScanBridgeCodes
+import ScanBridgeModel
 
 /// Runs the drivers: applies their device changes to the registry and sends their reads
 /// through the bridge, one read at a time per driver so each device's reads keep their order.
@@ -64,11 +64,13 @@ public struct DriverHost: Sendable {
             } catch {
                 feedback?.resolved(deviceID: read.device, resolution: .error(handler: "scanbridge", message: "not recorded"))
                 // Logged in full so that a read the journal could not take is never silently lost.
-                logger.error("read not recorded", metadata: [
-                    "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",
-                    "read.uid": "\(read.uid.map { Hex.encode($0) } ?? "")",
-                    "error": "\(error)",
-                ])
+                logger.error(
+                    "read not recorded",
+                    metadata: [
+                        "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",
+                        "read.uid": "\(read.uid.map { Hex.encode($0) } ?? "")",
+                        "error": "\(error)",
+                    ])
             }
         }
     }

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// What the protocol's `mock.*` methods need from the mock driver. Both return once the
 /// registry shows the change, so a `devices.list` right after sees it.
 public protocol MockDeviceControl: Sendable {

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// What the protocol's `devices.claim`, `devices.release` and `devices.candidates` need from
 /// scanner discovery: the operator's say over which discovered USB devices are scanners,
 /// applied at once and kept across restarts. The core knows nothing of udev or of the store.

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// Looks a typed or scanned code up the way a domain handler resolves a scan, without
 /// journaling anything: `products.lookup` and `orders.lookup` answer with exactly what
 /// the handler would put in an event's resolution.

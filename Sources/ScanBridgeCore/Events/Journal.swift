@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// The durable, ordered record of every event (the SQLite journal, or memory in tests).
 ///
 /// A journal assigns `seq` (gap-free, never reused) when it stores an event, and hands

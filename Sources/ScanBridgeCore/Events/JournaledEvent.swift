@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// An event as the journal stored it: its `seq`, the fields subscriptions filter on, and
 /// its JSON, encoded once and sent as is to every subscriber and every replay.
 public struct JournaledEvent: Sendable, Hashable {

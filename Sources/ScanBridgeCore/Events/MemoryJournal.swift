@@ -1,5 +1,5 @@
-import ScanBridgeModel
 import Foundation
+import ScanBridgeModel
 import Synchronization
 
 /// A journal in memory, for tests and tools: the same contract as the SQLite journal,

@@ -1,5 +1,5 @@
-import ScanBridgeModel
 import DequeModule
+import ScanBridgeModel
 import Synchronization
 
 /// One client's interest in events: it replays journaled events first, holding live ones

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// Which events and device notices a subscription wants (docs/protocol.md `events.subscribe`).
 public struct SubscriptionFilter: Sendable, Hashable {
     /// Kinds of reading; nil means all.

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// Where a subscription's messages go: a client connection's outgoing queue.
 ///
 /// The sink owns the bounded queue; the subscription decides what to put in it.

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// The outcome of each element of a batch whose elements are checked one by one, then
 /// processed together: an element that fails its check keeps its error, and the others get
 /// what `process` gave them (one outcome each, in order), each in its element's place.

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// The flow of one scan, wired once: normalise, route to a handler, journal, publish.
 ///
 /// Drivers, the RPC server and tests all feed reads through `ingest(_:)`.

@@ -1,6 +1,6 @@
-import ScanBridgeModel
 import Foundation
 import ScanBridgeCodes
+import ScanBridgeModel
 
 /// Turns what a driver read into one normalised `ScanEvent` (not yet resolved or journaled).
 ///
@@ -57,14 +57,17 @@ public struct Normalizer: Sendable {
         // A scanner set to transmit AIM identifiers prefixes the data with one (`]C1…`): it
         // says what the code is, and is no part of the content.
         var reportedAIM = read.aim
-        if reportedAIM == nil, read.kind == .barcode, case let (aim?, body) = GS1ElementString.strippingSymbologyIdentifier(text), !body.isEmpty {
+        if reportedAIM == nil, read.kind == .barcode,
+            case (let aim?, let body) = GS1ElementString.strippingSymbologyIdentifier(text), !body.isEmpty
+        {
             reportedAIM = aim
             text = String(body)
             if raw == nil, let bytes = read.bytes ?? read.text.map({ Array($0.utf8) }) { raw = Data(bytes).base64EncodedString() }
         }
         guard !text.isEmpty else { throw .invalidParams("the scanned text is empty", field: "text") }
         try checkLength(text)
-        let symbology = try validated(read.symbology, in: Symbology.barcode)
+        let symbology =
+            try validated(read.symbology, in: Symbology.barcode)
             ?? reportedAIM.flatMap(Symbology.named(aim:))
             ?? (read.kind == .qr ? "qr" : Symbology.infer(fromText: text))
         let aim = reportedAIM ?? Symbology.aimIdentifier(for: symbology)

@@ -1,5 +1,5 @@
-import ScanBridgeModel
 import Foundation
+import ScanBridgeModel
 
 /// One read as a driver hands it over, before normalisation: whatever the device told.
 public struct RawRead: Sendable {

@@ -1,5 +1,5 @@
-import ScanBridgeModel
 import Logging
+import ScanBridgeModel
 import Synchronization
 
 /// Routes each event by content to the first handler (highest priority, then first
@@ -62,8 +62,12 @@ public final class Router: Sendable {
                 resolution.handler = handler.name
                 return resolution
             } catch {
-                logger.error("handler failed", metadata: ["handler": "\(handler.name)", "event.id": "\(event.id)",
-                                                          "error": "\(error)"])
+                logger.error(
+                    "handler failed",
+                    metadata: [
+                        "handler": "\(handler.name)", "event.id": "\(event.id)",
+                        "error": "\(error)",
+                    ])
                 return .error(handler: handler.name, message: "\(error)")
             }
         }

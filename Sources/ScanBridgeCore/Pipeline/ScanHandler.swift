@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// A domain handler: takes the events whose content it understands and resolves them
 /// (a product lookup, a card link, an order lookup, or an out-of-process plugin).
 public protocol ScanHandler: Sendable {

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

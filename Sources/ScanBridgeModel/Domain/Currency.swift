@@ -23,7 +23,8 @@ public enum Currency {
     public static func validated(_ text: String, field: String) throws(ScanBridgeError) -> String {
         let code = text.uppercased()
         guard codes.contains(code) else {
-            throw .invalidParams("\(field) must be an ISO 4217 currency code such as GBP or EUR; '\(text)' is not one", field: field)
+            throw .invalidParams(
+                "\(field) must be an ISO 4217 currency code such as GBP or EUR; '\(text)' is not one", field: field)
         }
         return code
     }

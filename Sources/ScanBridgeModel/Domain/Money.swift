@@ -43,8 +43,8 @@ public struct Money: Sendable, Hashable {
         }
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard !digits.isEmpty, let whole = parts.first, !whole.isEmpty, whole.count <= 10,
-              whole.allSatisfy({ $0.isASCII && $0.isNumber }),
-              parts.count == 1 || parts[1].allSatisfy({ $0.isASCII && $0.isNumber })
+            whole.allSatisfy({ $0.isASCII && $0.isNumber }),
+            parts.count == 1 || parts[1].allSatisfy({ $0.isASCII && $0.isNumber })
         else {
             throw .invalidParams("\(field) must be an amount such as \"3.50\"; got '\(text)'", field: field)
         }

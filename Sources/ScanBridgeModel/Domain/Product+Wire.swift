@@ -27,7 +27,8 @@ extension Product {
             throw .invalidParams("\(input.field("price")) is required", field: input.field("price"))
         }
         let price = try Money.parseAmount(priceValue, field: input.field("price"))
-        let currency = try input.text("currency", maxLength: 3)
+        let currency =
+            try input.text("currency", maxLength: 3)
             .map { code throws(ScanBridgeError) in try Currency.validated(code, field: input.field("currency")) }
             ?? settings.currency
         let sku = try input.text("sku", maxLength: 64)

@@ -6,10 +6,11 @@ extension RepairOrder {
         let id = try input.identifier("id")
         var devices: [RepairDevice] = []
         for device in try input.objects("devices") ?? [] {
-            devices.append(RepairDevice(
-                id: try device.identifier("id"), orderId: id, make: try device.text("make"),
-                model: try device.text("model"), serial: try device.text("serial", maxLength: 64),
-                status: try device.status("status") ?? "received"))
+            devices.append(
+                RepairDevice(
+                    id: try device.identifier("id"), orderId: id, make: try device.text("make"),
+                    model: try device.text("model"), serial: try device.text("serial", maxLength: 64),
+                    status: try device.status("status") ?? "received"))
         }
         self.init(
             id: id, reference: try input.requiredText("reference", maxLength: 64),
@@ -22,7 +23,11 @@ extension JSONFields {
     /// An id that can travel in a URL or a QR code: letters, digits and `._~-`.
     public func identifier(_ key: String) throws(ScanBridgeError) -> String {
         let id = try requiredText(key, maxLength: 128)
-        guard id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._~-".unicodeScalars.contains($0)) }) else {
+        guard
+            id.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._~-".unicodeScalars.contains($0))
+            })
+        else {
             throw .invalidParams("\(field(key)) may hold only letters, digits and . _ ~ -; got '\(id)'", field: field(key))
         }
         return id

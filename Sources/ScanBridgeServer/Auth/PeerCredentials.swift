@@ -20,7 +20,7 @@ package struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     package func groups() -> Set<UInt32> {
         var groups: Set<UInt32> = [gid]
         if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
         {
             for field in line.dropFirst("Groups:".count).split(whereSeparator: \.isWhitespace) {
                 if let gid = UInt32(field) { groups.insert(gid) }

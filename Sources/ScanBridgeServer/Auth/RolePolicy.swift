@@ -9,8 +9,10 @@ package struct RolePolicy: Sendable, Hashable {
     package var readerGroups: [UInt32]
     package var daemonUID: UInt32
 
-    package init(adminGroups: [UInt32] = [], operatorGroups: [UInt32] = [], readerGroups: [UInt32] = [],
-                daemonUID: UInt32 = getuid()) {
+    package init(
+        adminGroups: [UInt32] = [], operatorGroups: [UInt32] = [], readerGroups: [UInt32] = [],
+        daemonUID: UInt32 = getuid()
+    ) {
         self.adminGroups = adminGroups
         self.operatorGroups = operatorGroups
         self.readerGroups = readerGroups

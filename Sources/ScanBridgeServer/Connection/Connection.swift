@@ -58,8 +58,9 @@ final class Connection: Sendable {
         writer.attach(outbox) { [weak self] subscription in
             let dropped = subscription.closeAfterOverflow()
             self?.removeSubscription(subscription.id)
-            self?.logger.warning("subscriber too slow; subscription closed",
-                                 metadata: ["subscription": "\(subscription.id)", "dropped": "\(dropped)"])
+            self?.logger.warning(
+                "subscriber too slow; subscription closed",
+                metadata: ["subscription": "\(subscription.id)", "dropped": "\(dropped)"])
             return dropped
         }
     }
@@ -145,7 +146,10 @@ final class Connection: Sendable {
         }
         // A client that sends requests but reads no answers is not read from until it does.
         guard outbox.responsesQueued >= services.limits.pendingRequests,
-              !state.withLock({ state in defer { state.readingPaused = true }; return state.readingPaused })
+            !state.withLock({ state in
+                defer { state.readingPaused = true }
+                return state.readingPaused
+            })
         else { return }
         channel.setOption(ChannelOptions.autoRead, value: false).whenSuccess { [outbox, channel] in
             outbox.whenResponseRoom {
@@ -160,9 +164,12 @@ final class Connection: Sendable {
     /// The client sent a line over the limit: answer, then close once answered.
     func receivedTooLong(limit: Int) {
         logger.warning("message too large; closing", metadata: ["limit": "\(limit)"])
-        outbox.enqueue(RPCMessage.error(id: .null, RPCError(
-            code: RPCError.invalidRequest,
-            message: "message too large: a line may hold at most \(limit) bytes; the connection is closed")))
+        outbox.enqueue(
+            RPCMessage.error(
+                id: .null,
+                RPCError(
+                    code: RPCError.invalidRequest,
+                    message: "message too large: a line may hold at most \(limit) bytes; the connection is closed")))
         inputEnded()
     }
 
@@ -215,9 +222,13 @@ final class Connection: Sendable {
 
     private func overloaded(_ message: IncomingMessage) -> Payload {
         guard case .request(let id, _, _) = message else { return .emptyObject }
-        return RPCMessage.errorPayload(id: id, RPCError(
-            code: RPCError.overloaded,
-            message: "overloaded: more than \(services.limits.pendingRequests) requests are pending on this connection; wait for answers before sending more"))
+        return RPCMessage.errorPayload(
+            id: id,
+            RPCError(
+                code: RPCError.overloaded,
+                message:
+                    "overloaded: more than \(services.limits.pendingRequests) requests are pending on this connection; wait for answers before sending more"
+            ))
     }
 
     // MARK: Subscriptions

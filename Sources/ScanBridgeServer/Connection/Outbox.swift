@@ -212,7 +212,11 @@ final class Outbox: SubscriptionSink, Sendable {
             state.finished = true
             state.queue.removeAll()
             state.responses = 0
-            defer { state.drainWaiters = []; state.roomWaiters = []; state.responseRoomWaiters = [] }
+            defer {
+                state.drainWaiters = []
+                state.roomWaiters = []
+                state.responseRoomWaiters = []
+            }
             return (state.drainWaiters, state.roomWaiters, state.responseRoomWaiters)
         }
         for waiter in waiters.0 { waiter.resume() }
@@ -285,11 +289,12 @@ final class Outbox: SubscriptionSink, Sendable {
         var params: [(String, Payload)] = [("subscription", .string(subscription))]
         switch notice {
         case .deviceAdded(let device), .deviceRemoved(let device), .deviceChanged(let device):
-            method = switch notice {
-            case .deviceAdded: MethodCatalog.deviceAdded
-            case .deviceRemoved: MethodCatalog.deviceRemoved
-            default: MethodCatalog.deviceChanged
-            }
+            method =
+                switch notice {
+                case .deviceAdded: MethodCatalog.deviceAdded
+                case .deviceRemoved: MethodCatalog.deviceRemoved
+                default: MethodCatalog.deviceChanged
+                }
             params.append(("device", (try? Payload.encoding(device)) ?? .value(.null)))
         case .gap(let from, let to):
             method = MethodCatalog.eventsGap

@@ -25,8 +25,11 @@ struct RemoteHandler: ScanHandler {
         switch await requests.request(MethodCatalog.handlerResolve, params: params, timeout: timeout, send: send) {
         case .result(let result):
             guard case .object(var members) = result, case .string(let status)? = members["status"], !status.isEmpty else {
-                return .error(handler: name, message:
-                    "handler \(name) answered \(result.typeName) without a status string; a handler.resolve result must be an object such as {\"status\": \"found\"}")
+                return .error(
+                    handler: name,
+                    message:
+                        "handler \(name) answered \(result.typeName) without a status string; a handler.resolve result must be an object such as {\"status\": \"found\"}"
+                )
             }
             members["status"] = nil
             members["handler"] = nil

@@ -5,20 +5,23 @@ enum BridgeMethods {
     static let all: [String: RPCMethod] = [
         "bridge.hello": { params, connection in
             if let client = params.members["client"]?.objectValue {
-                connection.logger.info("client said hello", metadata: [
-                    "client.name": "\(client["name"]?.stringValue ?? "?")",
-                    "client.version": "\(client["version"]?.stringValue ?? "?")",
-                ])
+                connection.logger.info(
+                    "client said hello",
+                    metadata: [
+                        "client.name": "\(client["name"]?.stringValue ?? "?")",
+                        "client.version": "\(client["version"]?.stringValue ?? "?")",
+                    ])
             }
             let services = connection.services
-            return MethodOutcome(.object([
-                ("name", .string("scanbridge")),
-                ("version", .string(services.version)),
-                ("protocol", .int(1)),
-                ("role", .string(connection.role.description)),
-                ("drivers", .array(services.drivers.map(Payload.string))),
-                ("handlers", .array(services.bridge.router.handlerNames.map(Payload.string))),
-            ]))
+            return MethodOutcome(
+                .object([
+                    ("name", .string("scanbridge")),
+                    ("version", .string(services.version)),
+                    ("protocol", .int(1)),
+                    ("role", .string(connection.role.description)),
+                    ("drivers", .array(services.drivers.map(Payload.string))),
+                    ("handlers", .array(services.bridge.router.handlerNames.map(Payload.string))),
+                ]))
         }
     ]
 }

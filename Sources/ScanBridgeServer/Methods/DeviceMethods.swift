@@ -12,10 +12,11 @@ enum DeviceMethods {
         "devices.candidates": { _, connection in
             let scanners = try scanners(connection)
             let overrides = scanners.overrides
-            return MethodOutcome(.object([
-                ("candidates", try Payload.encoding(scanners.candidates())),
-                ("claimed", try Payload.encoding(overrides.claimed)), ("released", try Payload.encoding(overrides.released)),
-            ]))
+            return MethodOutcome(
+                .object([
+                    ("candidates", try Payload.encoding(scanners.candidates())),
+                    ("claimed", try Payload.encoding(overrides.claimed)), ("released", try Payload.encoding(overrides.released)),
+                ]))
         },
         "devices.claim": { params, connection in
             MethodOutcome(try Payload.encoding(try await scanners(connection).claim(try params.requiredString("id"))))
@@ -28,7 +29,8 @@ enum DeviceMethods {
     private static func scanners(_ connection: Connection) throws -> any ScannerControl {
         guard let scanners = connection.services.scanners else {
             throw ScanBridgeError.unavailable(
-                "scanner discovery is off in this daemon (scanners.discover: false in its config); turn it on to claim or release scanners")
+                "scanner discovery is off in this daemon (scanners.discover: false in its config); turn it on to claim or release scanners"
+            )
         }
         return scanners
     }

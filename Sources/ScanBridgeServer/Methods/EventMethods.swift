@@ -25,11 +25,14 @@ enum EventMethods {
         let filter = SubscriptionFilter(kinds: try params.kinds("kinds"), devices: try params.strings("devices").map(Set.init))
         let since = try params.integer("since", in: 0...Int64.max).map(UInt64.init)
         let bridge = connection.services.bridge
-        guard let (subscription, head) = connection.addSubscription({ id in
-            bridge.publisher.subscribe(id: id, filter: filter, sink: connection.outbox, replaying: since != nil)
-        }) else {
+        guard
+            let (subscription, head) = connection.addSubscription({ id in
+                bridge.publisher.subscribe(id: id, filter: filter, sink: connection.outbox, replaying: since != nil)
+            })
+        else {
             throw ScanBridgeError.overloaded(
-                "this connection has \(connection.services.limits.subscriptionsPerConnection) subscriptions already; unsubscribe one first")
+                "this connection has \(connection.services.limits.subscriptionsPerConnection) subscriptions already; unsubscribe one first"
+            )
         }
         let result = Payload.object([("subscription", .string(subscription.id)), ("seq", .int(head))])
         guard let since else { return MethodOutcome(result) }
@@ -37,7 +40,8 @@ enum EventMethods {
             do {
                 try await bridge.replay(subscription, after: since, through: head)
             } catch {
-                connection.logger.warning("replay stopped", metadata: ["subscription": "\(subscription.id)", "error": "\(error)"])
+                connection.logger.warning(
+                    "replay stopped", metadata: ["subscription": "\(subscription.id)", "error": "\(error)"])
                 connection.removeSubscription(subscription.id)
             }
         }

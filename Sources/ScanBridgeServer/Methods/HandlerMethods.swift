@@ -10,15 +10,18 @@ enum HandlerMethods {
             let name = try params.requiredText("name", maxLength: 64)
             let match = try params.object("match")
             let symbologies = try match?.strings("symbologies")
-            for symbology in symbologies ?? [] where !Symbology.barcode.contains(symbology) && !Symbology.nfc.contains(symbology) {
-                throw ScanBridgeError.invalidParams("match.symbologies: unknown symbology '\(symbology)'", field: "match.symbologies")
+            for symbology in symbologies ?? [] where !Symbology.barcode.contains(symbology) && !Symbology.nfc.contains(symbology)
+            {
+                throw ScanBridgeError.invalidParams(
+                    "match.symbologies: unknown symbology '\(symbology)'", field: "match.symbologies")
             }
             var pattern: Regex<AnyRegexOutput>?
             if let text = try match?.string("pattern") {
                 do {
                     pattern = try Regex(text)
                 } catch {
-                    throw ScanBridgeError.invalidParams("match.pattern is not a regular expression: \(error)", field: "match.pattern")
+                    throw ScanBridgeError.invalidParams(
+                        "match.pattern is not a regular expression: \(error)", field: "match.pattern")
                 }
             }
             let kinds = try match?.kinds("kinds")
@@ -30,7 +33,9 @@ enum HandlerMethods {
                     timeout: connection.services.limits.handlerTimeout, requests: connection.daemonRequests,
                     send: { [outbox = connection.outbox] in outbox.enqueue($0) })
             }
-            connection.logger.info("handler registered", metadata: ["handler.name": "\(name)", "handler.id": "\(id)", "handler.priority": "\(priority)"])
+            connection.logger.info(
+                "handler registered",
+                metadata: ["handler.name": "\(name)", "handler.id": "\(id)", "handler.priority": "\(priority)"])
             return MethodOutcome(.object([("handler", .string(id))]))
         }
     ]

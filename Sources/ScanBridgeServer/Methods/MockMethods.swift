@@ -9,7 +9,9 @@ enum MockMethods {
     static let all: [String: RPCMethod] = [
         "mock.attach": { params, connection in
             let mock = try control(connection)
-            guard let kind = try params.kind("kind") else { throw ScanBridgeError.invalidParams("kind is required", field: "kind") }
+            guard let kind = try params.kind("kind") else {
+                throw ScanBridgeError.invalidParams("kind is required", field: "kind")
+            }
             let device = try await mock.attach(kind: kind, id: try params.string("id"), name: try params.string("name"))
             return MethodOutcome(.object([("device", try Payload.encoding(device))]))
         },
@@ -33,7 +35,7 @@ enum MockMethods {
                     outcome.map { MethodOutcome(.object([("event", .raw($0.json))])) }
                 }
             }
-        },
+        }
     ]
 
     private static func control(_ connection: Connection) throws -> any MockDeviceControl {

@@ -65,8 +65,10 @@ final class Guest: Sendable {
         let share = folder.appendingPathComponent("share")
         let qmpSocket = folder.appendingPathComponent("qmp.sock").path
         guard qmpSocket.utf8.count < 108 else {
-            throw LabFailure(step: "boot", reason: "the QMP socket path \(qmpSocket) is longer than a Unix socket path may be; "
-                             + "set SCANBRIDGE_LAB_DIR to a shorter folder")
+            throw LabFailure(
+                step: "boot",
+                reason: "the QMP socket path \(qmpSocket) is longer than a Unix socket path may be; "
+                    + "set SCANBRIDGE_LAB_DIR to a shorter folder")
         }
         try writeShare(share, configuration: configuration)
 
@@ -128,8 +130,11 @@ final class Guest: Sendable {
         // passthrough keeps the host's owners and modes, which needs root; otherwise files are the user's.
         let model = getuid() == 0 ? "passthrough" : "none"
         func share(_ tag: String, _ path: String, readOnly: Bool) -> [String] {
-            ["-fsdev", "local,id=\(tag),path=\(path),security_model=\(model),multidevs=remap" + (readOnly ? ",readonly=on" : ""),
-             "-device", "virtio-9p-pci,fsdev=\(tag),mount_tag=\(tag)"]
+            [
+                "-fsdev",
+                "local,id=\(tag),path=\(path),security_model=\(model),multidevs=remap" + (readOnly ? ",readonly=on" : ""),
+                "-device", "virtio-9p-pci,fsdev=\(tag),mount_tag=\(tag)",
+            ]
         }
         var arguments = [
             // Software emulation only: the lab's hosts have a /dev/kvm that is not hardware
@@ -157,12 +162,15 @@ final class Guest: Sendable {
             try await ScanBridgeTesting.waitUntil("the guest to be ready (it was killed)", timeout: configuration.readyTimeout) {
                 if FileManager.default.fileExists(atPath: ready) { return true }
                 if let reason = try? String(contentsOfFile: failed, encoding: .utf8) {
-                    throw LabFailure(step: "boot: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
-                                     reason: "the guest's job failed; its log is \(share.path)/job.log")
+                    throw LabFailure(
+                        step: "boot: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
+                        reason: "the guest's job failed; its log is \(share.path)/job.log")
                 }
                 guard process.isRunning else {
-                    throw LabFailure(step: "boot", reason: "QEMU exited with status \(process.terminationStatus) before the guest was ready; "
-                                     + "QEMU's own log: \(tail(folder.appendingPathComponent("qemu.log").path))")
+                    throw LabFailure(
+                        step: "boot",
+                        reason: "QEMU exited with status \(process.terminationStatus) before the guest was ready; "
+                            + "QEMU's own log: \(tail(folder.appendingPathComponent("qemu.log").path))")
                 }
                 return false
             }
@@ -194,18 +202,24 @@ final class Guest: Sendable {
         }
         return try await LabFailure.timing(step, consoleLog: consoleLog, onTimeout: hung) {
             try await waitFor("the guest's answer (the guest was killed)", timeout: timeout) { () throws -> String? in
-                if let text = try? String(contentsOfFile: status, encoding: .utf8), let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                    let output = (try? String(contentsOfFile: share.appendingPathComponent("out/\(number).out").path, encoding: .utf8)) ?? ""
+                if let text = try? String(contentsOfFile: status, encoding: .utf8),
+                    let code = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                {
+                    let output =
+                        (try? String(contentsOfFile: share.appendingPathComponent("out/\(number).out").path, encoding: .utf8))
+                        ?? ""
                     guard code == 0 else {
-                        throw LabFailure(step: step, reason: "exited with status \(code) in the guest:\n\(output.suffix(3000))",
-                                         consoleLog: consoleLog)
+                        throw LabFailure(
+                            step: step, reason: "exited with status \(code) in the guest:\n\(output.suffix(3000))",
+                            consoleLog: consoleLog)
                     }
                     return output
                 }
                 guard process.isRunning else {
                     markKilled("QEMU exited during step \"\(step)\"")
-                    throw LabFailure(step: step, reason: "the guest stopped (QEMU exited with status \(process.terminationStatus))",
-                                     consoleLog: consoleLog)
+                    throw LabFailure(
+                        step: step, reason: "the guest stopped (QEMU exited with status \(process.terminationStatus))",
+                        consoleLog: consoleLog)
                 }
                 return nil
             }
@@ -215,7 +229,9 @@ final class Guest: Sendable {
     /// Waits in the guest until `condition` (a shell test) holds, polling every 0.1 s.
     func waitUntil(_ step: String, _ condition: String, timeout: Duration = .seconds(30)) async throws {
         let seconds = Int(timeout.components.seconds)
-        try await run(step, """
+        try await run(
+            step,
+            """
             i=0
             until \(condition); do
                 i=$((i + 1)); [ $i -le \(seconds * 10) ] || { echo "still not true after \(seconds) s: \(condition.replacingOccurrences(of: "\"", with: "'"))"; exit 1; }

@@ -51,7 +51,8 @@ struct GuestDaemon: Sendable {
         (guest.sharedFile(events) ?? "").split(separator: "\n").compactMap { line in
             // `watch --json` prints each notification's params: a scan's are {"event": …, "subscription": …}.
             guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)),
-                  let event = value["event"], event["seq"] != nil else { return nil }
+                let event = value["event"], event["seq"] != nil
+            else { return nil }
             return event
         }
     }
@@ -66,7 +67,9 @@ struct GuestDaemon: Sendable {
     /// Waits until the watcher has seen at least `count` scans, then returns them all.
     func waitForScans(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [JSONValue] {
         try await LabFailure.timing("\(name): wait for \(count) scan event(s)") {
-            try await waitFor("\(count) scans; the daemon published \(scans().count), its log: share/\(name).log", timeout: timeout) {
+            try await waitFor(
+                "\(count) scans; the daemon published \(scans().count), its log: share/\(name).log", timeout: timeout
+            ) {
                 let seen = scans()
                 return seen.count >= count ? seen : nil
             }
@@ -75,7 +78,9 @@ struct GuestDaemon: Sendable {
 
     /// Stops the daemon with SIGTERM, and its watcher and helpers with it.
     func stop() async throws {
-        try await guest.run("\(name): stop", """
+        try await guest.run(
+            "\(name): stop",
+            """
             for pid in $(cat /run/\(name)/*.pid 2>/dev/null); do kill $pid 2>/dev/null; done
             i=0; while [ -S \(socket) ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
             """)
@@ -85,7 +90,9 @@ struct GuestDaemon: Sendable {
     /// its output goes to `stdout` (a path in the guest), else with its errors to `share/<name>-<what>.log`.
     func background(_ what: String, _ command: String, stdout: String? = nil) async throws {
         let log = "/lab/\(name)-\(what).log"
-        try await guest.run("\(name): start \(what)", """
+        try await guest.run(
+            "\(name): start \(what)",
+            """
             nohup \(command) >\(stdout ?? log) 2>>\(log) &
             echo $! >/run/\(name)/\(what).pid
             """)
@@ -110,7 +117,9 @@ extension Guest {
         let daemon = GuestDaemon(guest: self, name: name ?? "daemon-\(UUID().uuidString.prefix(6).lowercased())")
         let options = (["--socket", daemon.socket, "--database", "/run/\(daemon.name)/scanbridge.sqlite"] + arguments)
             .map(shellQuoted).joined(separator: " ")
-        try await run("\(daemon.name): start scanbridged", """
+        try await run(
+            "\(daemon.name): start scanbridged",
+            """
             mkdir -p /run/\(daemon.name)
             nohup "$SCANBRIDGE_BIN_DIR/scanbridged" \(options) >\(daemon.log) 2>&1 &
             echo $! >/run/\(daemon.name)/scanbridged.pid

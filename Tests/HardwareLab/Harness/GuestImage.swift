@@ -18,8 +18,11 @@ struct GuestImage: Sendable {
 
     /// Built to the end, and nothing of it deleted since (else it is built again).
     var isWhole: Bool {
-        [folder.appendingPathComponent("complete"), kernel, initramfs, extras.appendingPathComponent(Self.modulesPath(kernelVersion))]
-            .allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
+        [
+            folder.appendingPathComponent("complete"), kernel, initramfs,
+            extras.appendingPathComponent(Self.modulesPath(kernelVersion)),
+        ]
+        .allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// The modules the initramfs loads, in dependency order, to mount the 9p root and its overlay.
@@ -68,7 +71,8 @@ struct GuestImage: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: LabFolder.images.path)) ?? []
         for name in names where !name.hasPrefix(".") {
             let folder = LabFolder.images.appendingPathComponent(name)
-            if let version = try? String(contentsOf: folder.appendingPathComponent("complete"), encoding: .utf8), !version.isEmpty {
+            if let version = try? String(contentsOf: folder.appendingPathComponent("complete"), encoding: .utf8), !version.isEmpty
+            {
                 let image = GuestImage(folder: folder, kernelVersion: version)
                 if image.isWhole { return image }
             }
@@ -87,13 +91,14 @@ struct GuestImage: Sendable {
     static func currentPackages() async throws -> Packages {
         let step = "find the kernel package"
         let depends = try await HostCommand.run(["apt-cache", "depends", "linux-image-amd64"], in: LabFolder.images, step: step)
-        guard let kernel = depends.output.split(separator: "\n")
-            .compactMap({ line -> String? in
-                let parts = line.split(separator: " ")
-                guard parts.count == 2, parts[0] == "Depends:", parts[1].hasPrefix("linux-image-") else { return nil }
-                return String(parts[1])
-            })
-            .first(where: { !$0.contains("cloud") && $0.first(where: \.isNumber) != nil })
+        guard
+            let kernel = depends.output.split(separator: "\n")
+                .compactMap({ line -> String? in
+                    let parts = line.split(separator: " ")
+                    guard parts.count == 2, parts[0] == "Depends:", parts[1].hasPrefix("linux-image-") else { return nil }
+                    return String(parts[1])
+                })
+                .first(where: { !$0.contains("cloud") && $0.first(where: \.isNumber) != nil })
         else { throw LabFailure(step: step, reason: "linux-image-amd64 depends on no kernel package:\n\(depends.output)") }
         return Packages(
             kernel: kernel,
@@ -141,7 +146,8 @@ struct GuestImage: Sendable {
 
     private static func mergeIntoUsr(_ extras: URL, folder: URL) async throws {
         guard usrIsMerged else { return }
-        for top in ["lib", "bin", "sbin", "lib64"] where FileManager.default.fileExists(atPath: extras.appendingPathComponent(top).path) {
+        for top in ["lib", "bin", "sbin", "lib64"]
+        where FileManager.default.fileExists(atPath: extras.appendingPathComponent(top).path) {
             try await HostCommand.run(
                 ["sh", "-c", "mkdir -p extras/usr/\(top) && cp -a extras/\(top)/. extras/usr/\(top)/ && rm -rf extras/\(top)"],
                 in: folder, step: "lay out the guest's extras like the host's /")
@@ -189,7 +195,8 @@ struct GuestImage: Sendable {
         try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: initPath)
         // The kernel gives init /dev/console from the initramfs; root can make the node, and
         // /init reopens it from devtmpfs anyway when it cannot.
-        _ = try await HostCommand.run(["mknod", "initramfs/dev/console", "c", "5", "1"], in: folder, step: step, allowFailure: true)
+        _ = try await HostCommand.run(
+            ["mknod", "initramfs/dev/console", "c", "5", "1"], in: folder, step: step, allowFailure: true)
         try await HostCommand.run(
             ["sh", "-c", "cd initramfs && find . | busybox cpio -o -H newc > ../initramfs.cpio"], in: folder, step: step)
         try LabFolder.remove(tree)

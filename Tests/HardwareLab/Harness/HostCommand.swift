@@ -31,7 +31,9 @@ enum HostCommand {
             throw LabFailure(step: step, reason: "could not start \(command[0]): \(error)")
         }
         try await LabFailure.timing(step, onTimeout: { kill(process.processIdentifier, SIGKILL) }) {
-            try await waitUntil("\(command.joined(separator: " ")) to exit (it was killed)", timeout: timeout) { !process.isRunning }
+            try await waitUntil("\(command.joined(separator: " ")) to exit (it was killed)", timeout: timeout) {
+                !process.isRunning
+            }
         }
         let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
         let result = Result(status: process.terminationStatus, output: output)

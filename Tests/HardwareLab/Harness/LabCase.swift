@@ -40,8 +40,9 @@ struct LabCase: Sendable {
                 do {
                     try await step.perform(in: guest, daemon: daemon, plugged: &plugged)
                 } catch let failure as LabFailure {
-                    throw LabFailure(step: "\(name), step \(index + 1) of \(steps.count): \(step) → \(failure.step)",
-                                     reason: failure.reason, consoleLog: failure.consoleLog)
+                    throw LabFailure(
+                        step: "\(name), step \(index + 1) of \(steps.count): \(step) → \(failure.step)",
+                        reason: failure.reason, consoleLog: failure.consoleLog)
                 }
             }
             let scans = try await expect.isEmpty ? daemon.scans() : daemon.waitForScans(expect.count)
@@ -56,10 +57,13 @@ struct LabCase: Sendable {
     }
 
     private func check(_ scans: [JSONValue], daemon: GuestDaemon) throws {
-        let seen = scans.map { "\($0["device"]?.stringValue ?? "?") \($0["symbology"]?.stringValue ?? "?") \(($0["text"] ?? $0["uid"])?.stringValue ?? "?")" }
+        let seen = scans.map {
+            "\($0["device"]?.stringValue ?? "?") \($0["symbology"]?.stringValue ?? "?") \(($0["text"] ?? $0["uid"])?.stringValue ?? "?")"
+        }
         guard scans.count == expect.count, zip(expect, scans).allSatisfy({ $0.matches($1) }) else {
-            throw LabFailure(step: "\(name): expected scans",
-                             reason: "expected \(expect), the daemon published \(seen); its log: share/\(daemon.name).log")
+            throw LabFailure(
+                step: "\(name): expected scans",
+                reason: "expected \(expect), the daemon published \(seen); its log: share/\(daemon.name).log")
         }
     }
 

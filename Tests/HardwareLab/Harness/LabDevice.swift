@@ -125,7 +125,11 @@ struct KeyStroke {
     /// Press and release in one `input-send-event` (with shift around it when needed).
     var events: [[String: any Sendable]] {
         func key(_ code: String, down: Bool) -> [String: any Sendable] {
-            ["type": "key", "data": ["down": down, "key": ["type": "qcode", "data": code] as [String: any Sendable]] as [String: any Sendable]]
+            [
+                "type": "key",
+                "data": ["down": down, "key": ["type": "qcode", "data": code] as [String: any Sendable]]
+                    as [String: any Sendable],
+            ]
         }
         let stroke = [key(qcode, down: true), key(qcode, down: false)]
         return shift ? [key("shift", down: true)] + stroke + [key("shift", down: false)] : stroke

@@ -66,8 +66,8 @@ enum LabFolder {
         for name in names {
             let run = runs.appendingPathComponent(name)
             if let text = try? String(contentsOf: run.appendingPathComponent("qemu.pid"), encoding: .utf8),
-               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-               isQEMU(pid, of: run)
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                isQEMU(pid, of: run)
             {
                 kill(pid, SIGKILL)
             }

@@ -23,7 +23,9 @@ enum LabRequirements {
         }
         for product in ["scanbridged", "scanbridge"] {
             let path = DaemonHarness.productsDirectory.appendingPathComponent(product).path
-            if !FileManager.default.isExecutableFile(atPath: path) { return "no \(product) binary at \(path); run `swift build` first" }
+            if !FileManager.default.isExecutableFile(atPath: path) {
+                return "no \(product) binary at \(path); run `swift build` first"
+            }
         }
         return nil
     }()

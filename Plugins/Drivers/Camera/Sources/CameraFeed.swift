@@ -24,8 +24,10 @@ final class CameraFeed {
     /// The sentence of the last `error` reported, so a problem that lasts is said once.
     private var lastProblem: String?
 
-    init(id: String, driver: String, name: String, path: String, settings: CameraSettings,
-         events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    init(
+        id: String, driver: String, name: String, path: String, settings: CameraSettings,
+        events: AsyncStream<DriverEvent>.Continuation, logger: Logger
+    ) {
         self.id = id
         self.driver = driver
         self.name = name

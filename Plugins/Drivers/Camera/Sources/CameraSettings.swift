@@ -26,7 +26,9 @@ package struct CameraSettings: Sendable, Equatable {
     /// The settings every camera takes, from the camera's `read` settings.
     init(_ settings: DeviceSettings) throws(FrameError) {
         if let value = settings["fps"] {
-            guard let fps = Double(value), fps >= 0.1, fps <= 120 else { throw .unreadable("fps takes 0.1 to 120, not '\(value)'") }
+            guard let fps = Double(value), fps >= 0.1, fps <= 120 else {
+                throw .unreadable("fps takes 0.1 to 120, not '\(value)'")
+            }
             self.fps = fps
         }
         if let value = settings["symbologies"] { symbologies = try CameraSymbologies(parsing: value) }

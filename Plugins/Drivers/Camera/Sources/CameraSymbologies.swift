@@ -5,8 +5,10 @@
 package struct CameraSymbologies: Sendable, Equatable {
     package private(set) var names: Set<String>
 
-    package static let supported = ["qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128",
-                                   "code-39", "code-93", "itf", "codabar", "databar", "data-matrix"]
+    package static let supported = [
+        "qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128",
+        "code-39", "code-93", "itf", "codabar", "databar", "data-matrix",
+    ]
     package static let `default` = CameraSymbologies(checked: ["qr", "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128"])
 
     private init(checked names: Set<String>) {
@@ -23,7 +25,9 @@ package struct CameraSymbologies: Sendable, Equatable {
             case "code-128", "gs1-128": names.formUnion(["code-128", "gs1-128"])
             case _ where Self.supported.contains(name): names.insert(name)
             default:
-                throw .unreadable("symbology '\(name)' is not decoded from camera frames (known: ean, \(Self.supported.joined(separator: ", ")))")
+                throw .unreadable(
+                    "symbology '\(name)' is not decoded from camera frames (known: ean, \(Self.supported.joined(separator: ", ")))"
+                )
             }
         }
         guard !names.isEmpty else { throw .unreadable("symbologies lists none") }

@@ -25,7 +25,9 @@ final class DataMatrixScanner {
         var timeout = dmtxTimeAdd(dmtxTimeNow(), milliseconds)
         var codes: [DecodedCode] = []
         pixels.withUnsafeMutableBytes { buffer in
-            var image = dmtxImageCreate(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(DmtxPack8bppK.rawValue))
+            var image = dmtxImageCreate(
+                buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height),
+                Int32(DmtxPack8bppK.rawValue))
             guard image != nil else { return }
             defer { dmtxImageDestroy(&image) }
             // Row 0 is the top of a camera frame; libdmtx's default is the bottom, which

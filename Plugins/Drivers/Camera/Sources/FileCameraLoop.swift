@@ -16,9 +16,10 @@ final class FileCameraLoop: DeviceLoop, @unchecked Sendable {
 
     init(spec: FileCameraSpec, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
-        feed = CameraFeed(id: DeviceNode.deviceID(driver: FileCameraDriver.driverName, path: spec.path),
-                          driver: FileCameraDriver.driverName, name: "file camera \(spec.path)", path: spec.path,
-                          settings: spec.camera, events: events, logger: logger)
+        feed = CameraFeed(
+            id: DeviceNode.deviceID(driver: FileCameraDriver.driverName, path: spec.path),
+            driver: FileCameraDriver.driverName, name: "file camera \(spec.path)", path: spec.path,
+            settings: spec.camera, events: events, logger: logger)
     }
 
     var id: String { feed.id }

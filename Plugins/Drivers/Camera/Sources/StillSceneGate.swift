@@ -54,7 +54,8 @@ struct BlockMeans: Equatable {
 
     init(_ frame: GrayFrame) {
         let size = StillSceneGate.block
-        let columns = frame.width / size, rows = frame.height / size
+        let columns = frame.width / size
+        let rows = frame.height / size
         var sums = [Int](repeating: 0, count: columns * rows)
         frame.bytes.withUnsafeBufferPointer { pixels in
             for y in 0..<(rows * size) {

@@ -22,7 +22,10 @@ package final class Y4MReader {
         let header = try Self.line(from: handle, path: path)
         let fields = header.split(separator: " ")
         guard fields.first == "YUV4MPEG2" else { throw .unreadable("\(path) is not a YUV4MPEG2 file") }
-        var width = 0, height = 0, chroma = "420", rate: Double?
+        var width = 0
+        var height = 0
+        var chroma = "420"
+        var rate: Double?
         for field in fields.dropFirst() {
             let value = field.dropFirst()
             switch field.first {
@@ -38,7 +41,8 @@ package final class Y4MReader {
         guard (1...GrayFrame.maxSide).contains(width), (1...GrayFrame.maxSide).contains(height) else {
             throw .unreadable("\(path): a frame size of \(width)×\(height) pixels")
         }
-        let halfWidth = (width + 1) / 2, halfHeight = (height + 1) / 2
+        let halfWidth = (width + 1) / 2
+        let halfHeight = (height + 1) / 2
         switch chroma {
         case _ where chroma.hasPrefix("420"): chromaBytes = 2 * halfWidth * halfHeight
         case _ where chroma.hasPrefix("422"): chromaBytes = 2 * halfWidth * height
@@ -90,7 +94,9 @@ package final class Y4MReader {
         var bytes: [UInt8] = []
         while true {
             let byte: Data?
-            do { byte = try handle.read(upToCount: 1) } catch { throw .unreadable("cannot read \(path): \(error.localizedDescription)") }
+            do { byte = try handle.read(upToCount: 1) } catch {
+                throw .unreadable("cannot read \(path): \(error.localizedDescription)")
+            }
             guard let value = byte?.first else {
                 if bytes.isEmpty { throw .unreadable("\(path) ends") }
                 throw .malformed("\(path): a header line with no newline")

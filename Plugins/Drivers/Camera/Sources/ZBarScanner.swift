@@ -49,12 +49,16 @@ final class ZBarScanner {
             var symbol = zbar_image_first_symbol(image)
             while let current = symbol {
                 let length = Int(zbar_symbol_get_data_length(current))
-                let bytes = zbar_symbol_get_data(current).map { data in
-                    data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
-                } ?? []
+                let bytes =
+                    zbar_symbol_get_data(current).map { data in
+                        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                            Array(UnsafeBufferPointer(start: $0, count: length))
+                        }
+                    } ?? []
                 let modifiers = zbar_symbol_get_modifiers(current)
                 if let code = Self.code(type: zbar_symbol_get_type(current), bytes: bytes, modifiers: modifiers),
-                   symbologies.contains(code.symbology) {
+                    symbologies.contains(code.symbology)
+                {
                     codes.append(code)
                 }
                 symbol = zbar_symbol_next(current)
@@ -80,7 +84,9 @@ final class ZBarScanner {
             return DecodedCode(symbology: "ean-13", aim: "]E0", bytes: bytes)
         case ZBAR_EAN8: return DecodedCode(symbology: "ean-8", aim: "]E4", bytes: bytes)
         case ZBAR_CODE128:
-            return gs1 ? DecodedCode(symbology: "gs1-128", aim: "]C1", bytes: bytes) : DecodedCode(symbology: "code-128", aim: "]C0", bytes: bytes)
+            return gs1
+                ? DecodedCode(symbology: "gs1-128", aim: "]C1", bytes: bytes)
+                : DecodedCode(symbology: "code-128", aim: "]C0", bytes: bytes)
         case ZBAR_CODE39: return DecodedCode(symbology: "code-39", aim: "]A0", bytes: bytes)
         case ZBAR_CODE93: return DecodedCode(symbology: "code-93", aim: "]G0", bytes: bytes)
         case ZBAR_I25: return DecodedCode(symbology: "itf", aim: "]I0", bytes: bytes)

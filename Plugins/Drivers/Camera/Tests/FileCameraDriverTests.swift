@@ -1,9 +1,10 @@
-@testable import CameraDriver
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
+
+@testable import CameraDriver
 
 /// The file camera as the daemon runs it, on real files; its events read until what the
 /// test waits for (no timing assertions: the stream is read until the expected event).
@@ -48,7 +49,10 @@ struct FileCameraDriverTests {
     @Test func aLoopShowsACodeAgainOnlyAfterItWasOutOfView() async throws {
         let path = try Self.folder([
             ("01.png", { try CodeImages.qr("RO-2024-0042", to: $0) }),
-            ("02.pgm", { try Data(FrameFilesTests.pgm(GrayFrame.make(width: 64, height: 64))).write(to: URL(fileURLWithPath: $0)) }),
+            (
+                "02.pgm",
+                { try Data(FrameFilesTests.pgm(GrayFrame.make(width: 64, height: 64))).write(to: URL(fileURLWithPath: $0)) }
+            ),
         ])
         // At 20 fps a frame with no code lasts 50 ms: over the 10 ms out-of-view time, so
         // every pass is a new scan.
@@ -58,7 +62,8 @@ struct FileCameraDriverTests {
 
     @Test func aY4MFile() async throws {
         let qr = try TestFrames.qr("FROM-Y4M")
-        let path = try FrameFilesTests.write(FrameFilesTests.y4m([GrayFrame.make(width: qr.width, height: qr.height), qr, qr]), "cam.y4m")
+        let path = try FrameFilesTests.write(
+            FrameFilesTests.y4m([GrayFrame.make(width: qr.width, height: qr.height), qr, qr]), "cam.y4m")
         #expect(try await Self.reads(try FileCameraSpec(path: path), count: 1).map(\.text) == ["FROM-Y4M"])
     }
 

@@ -1,9 +1,10 @@
-@testable import CameraDriver
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
+
+@testable import CameraDriver
 
 /// Frames drawn by qrencode and zint, changed as a camera would, decoded.
 ///
@@ -41,25 +42,38 @@ struct FrameDecoderTests {
     }
 
     @Test func eanAndUPC() async throws {
-        #expect(try await Self.decode { try TestFrames.zint(.ean13, "590123412345") } == [Self.code("ean-13", "]E0", "5901234123457")])
+        #expect(
+            try await Self.decode { try TestFrames.zint(.ean13, "590123412345") } == [Self.code("ean-13", "]E0", "5901234123457")]
+        )
         // zbar reads a UPC-A as an EAN-13 with a leading 0: it is a UPC-A again.
-        #expect(try await Self.decode { try TestFrames.zint(.upcA, "03600029145") } == [Self.code("upc-a", "]E0", "036000291452")])
+        #expect(
+            try await Self.decode { try TestFrames.zint(.upcA, "03600029145") } == [Self.code("upc-a", "]E0", "036000291452")])
     }
 
     @Test func code128AndGS1_128WithItsSeparator() async throws {
-        #expect(try await Self.decode { try TestFrames.zint(.code128, "RO-2024-0042") } == [Self.code("code-128", "]C0", "RO-2024-0042")])
-        let gs1 = try await Self.decode { try TestFrames.zint(.gs1_128, "[01]09506000134352[10]ABC1[21]XYZ") }
+        #expect(
+            try await Self.decode { try TestFrames.zint(.code128, "RO-2024-0042") } == [
+                Self.code("code-128", "]C0", "RO-2024-0042")
+            ])
+        let gs1 = try await Self.decode { try TestFrames.zint(.gs1128, "[01]09506000134352[10]ABC1[21]XYZ") }
         #expect(gs1 == [Self.code("gs1-128", "]C1", "0109506000134352" + "10ABC1\u{1D}21XYZ")])
     }
 
     @Test func dataMatrixPlainAndGS1() async throws {
-        #expect(try await Self.decode(Self.everything) { try TestFrames.zint(.dataMatrix, "SN 4711-A", scale: 4) } == [Self.code("data-matrix", "]d1", "SN 4711-A")])
-        let gs1 = try await Self.decode(Self.everything) { try TestFrames.zint(.gs1DataMatrix, "[01]09506000134352[10]ABC1[17]251231", scale: 4) }
+        #expect(
+            try await Self.decode(Self.everything) { try TestFrames.zint(.dataMatrix, "SN 4711-A", scale: 4) } == [
+                Self.code("data-matrix", "]d1", "SN 4711-A")
+            ])
+        let gs1 = try await Self.decode(Self.everything) {
+            try TestFrames.zint(.gs1DataMatrix, "[01]09506000134352[10]ABC1[17]251231", scale: 4)
+        }
         #expect(gs1 == [Self.code("data-matrix", "]d2", "0109506000134352" + "10ABC1\u{1D}17251231")])
     }
 
     @Test func theNormalizerTakesTheReadAsItIs() async throws {
-        let codes = try await Self.decode(Self.everything) { try TestFrames.zint(.gs1DataMatrix, "[01]09506000134352[17]251231", scale: 4) }
+        let codes = try await Self.decode(Self.everything) {
+            try TestFrames.zint(.gs1DataMatrix, "[01]09506000134352[17]251231", scale: 4)
+        }
         let read = try #require(codes.first).rawRead(device: "file-camera:x", driver: "file-camera")
         let event = try Normalizer().normalize(read)
         #expect(event.kind == .qr)
@@ -78,12 +92,18 @@ struct FrameDecoderTests {
 
     @Test(arguments: [15.0, 30, 45, 90, 180, 270])
     func aTurnedQRCode(degrees: Double) async throws {
-        #expect(try await Self.decode { try TestFrames.qr("RO-2024-0042").rotated(by: degrees) } == [Self.code("qr", "]Q1", "RO-2024-0042")])
+        #expect(
+            try await Self.decode { try TestFrames.qr("RO-2024-0042").rotated(by: degrees) } == [
+                Self.code("qr", "]Q1", "RO-2024-0042")
+            ])
     }
 
     @Test func aTurnedBarcodeAndDataMatrix() async throws {
         #expect(try await Self.texts { try TestFrames.zint(.ean13, "590123412345").rotated(by: 20) } == ["5901234123457"])
-        #expect(try await Self.texts(Self.everything) { try TestFrames.zint(.dataMatrix, "SN 4711-A", scale: 4).rotated(by: 30) } == ["SN 4711-A"])
+        #expect(
+            try await Self.texts(Self.everything) { try TestFrames.zint(.dataMatrix, "SN 4711-A", scale: 4).rotated(by: 30) } == [
+                "SN 4711-A"
+            ])
     }
 
     @Test(arguments: [0.6, 1.5, 3])
@@ -94,11 +114,15 @@ struct FrameDecoderTests {
     @Test func outOfFocusAndNoisy() async throws {
         #expect(try await Self.texts { try TestFrames.qr("RO-2024-0042", moduleSize: 6).blurred(radius: 1) } == ["RO-2024-0042"])
         #expect(try await Self.texts { try TestFrames.qr("RO-2024-0042", moduleSize: 6).blurred(radius: 3) } == ["RO-2024-0042"])
-        #expect(try await Self.texts { try TestFrames.qr("RO-2024-0042", moduleSize: 6).noisy(amplitude: 60) } == ["RO-2024-0042"])
+        #expect(
+            try await Self.texts { try TestFrames.qr("RO-2024-0042", moduleSize: 6).noisy(amplitude: 60) } == ["RO-2024-0042"])
         #expect(try await Self.texts { try TestFrames.zint(.ean13, "590123412345").noisy(amplitude: 40) } == ["5901234123457"])
         // zbar's Code 128 reader (0.23.92) gives up from ±10 of per-pixel noise, where EAN
         // and QR take ±40 and more (README, "Quirk Use").
-        #expect(try await Self.texts { try TestFrames.zint(.code128, "RO-2024-0042").blurred(radius: 1).noisy(amplitude: 5) } == ["RO-2024-0042"])
+        #expect(
+            try await Self.texts { try TestFrames.zint(.code128, "RO-2024-0042").blurred(radius: 1).noisy(amplitude: 5) } == [
+                "RO-2024-0042"
+            ])
     }
 
     /// libdmtx searches the whole frame after the Data Matrix, uncapped: seconds in a debug build.
@@ -118,7 +142,8 @@ struct FrameDecoderTests {
         let codes = try await Self.decode {
             var frame = GrayFrame.make(width: 10 * 120, height: 5 * 120)
             for index in 0..<50 {
-                frame = frame.placing(try TestFrames.qr("ITEM-\(index)", moduleSize: 3), x: (index % 10) * 120, y: (index / 10) * 120)
+                frame = frame.placing(
+                    try TestFrames.qr("ITEM-\(index)", moduleSize: 3), x: (index % 10) * 120, y: (index / 10) * 120)
             }
             return frame
         }
@@ -150,17 +175,20 @@ struct FrameDecoderTests {
     }
 
     @Test func paddedRowsAreRead() async throws {
-        #expect(try await Self.texts {
-            let qr = try TestFrames.qr("PADDED")
-            var padded: [UInt8] = []
-            for row in 0..<qr.height { padded += qr.bytes[row * qr.width..<(row + 1) * qr.width] + [0, 0, 0, 0, 0, 0, 0, 0] }
-            return try GrayFrame(width: qr.width, height: qr.height, bytesPerLine: qr.width + 8, bytes: padded)
-        } == ["PADDED"])
+        #expect(
+            try await Self.texts {
+                let qr = try TestFrames.qr("PADDED")
+                var padded: [UInt8] = []
+                for row in 0..<qr.height { padded += qr.bytes[row * qr.width..<(row + 1) * qr.width] + [0, 0, 0, 0, 0, 0, 0, 0] }
+                return try GrayFrame(width: qr.width, height: qr.height, bytesPerLine: qr.width + 8, bytes: padded)
+            } == ["PADDED"])
     }
 
     @Test func badFrameGeometryIsAnError() {
         #expect(throws: FrameError.self) { try GrayFrame(width: 0, height: 10, bytes: []) }
         #expect(throws: FrameError.self) { try GrayFrame(width: 10, height: 10, bytes: [UInt8](repeating: 0, count: 99)) }
-        #expect(throws: FrameError.self) { try GrayFrame(width: 10, height: 10, bytesPerLine: 9, bytes: [UInt8](repeating: 0, count: 100)) }
+        #expect(throws: FrameError.self) {
+            try GrayFrame(width: 10, height: 10, bytesPerLine: 9, bytes: [UInt8](repeating: 0, count: 100))
+        }
     }
 }

@@ -1,7 +1,8 @@
-@testable import CameraDriver
 import Foundation
 import ScanBridgeTesting
 import Testing
+
+@testable import CameraDriver
 
 struct FrameFilesTests {
     static func write(_ bytes: [UInt8], _ name: String) throws -> String {
@@ -51,7 +52,8 @@ struct FrameFilesTests {
     }
 
     @Test func aY4MFileFrameByFrameAndRewound() throws {
-        let a = try TestFrames.qr("FRAME-A"), b = GrayFrame.make(width: a.width, height: a.height, fill: 200)
+        let a = try TestFrames.qr("FRAME-A")
+        let b = GrayFrame.make(width: a.width, height: a.height, fill: 200)
         let reader = try Y4MReader(path: try Self.write(Self.y4m([a, b]), "a.y4m"))
         #expect(reader.frameRate == 10)
         #expect(try reader.next() == a)
@@ -66,7 +68,9 @@ struct FrameFilesTests {
     @Test func aBadY4MFileIsAnError() throws {
         let a = try TestFrames.qr("FRAME-A")
         #expect(throws: FrameError.self) { try Y4MReader(path: try Self.write(Array("YUV4MPEG2 W0 H10\n".utf8), "z.y4m")) }
-        #expect(throws: FrameError.self) { try Y4MReader(path: try Self.write(Array("YUV4MPEG2 W10 H10 Cweird\n".utf8), "c.y4m")) }
+        #expect(throws: FrameError.self) {
+            try Y4MReader(path: try Self.write(Array("YUV4MPEG2 W10 H10 Cweird\n".utf8), "c.y4m"))
+        }
         #expect(throws: FrameError.self) { try Y4MReader(path: try Self.write(Array("RIFF....".utf8), "r.y4m")) }
         let cut = try Y4MReader(path: try Self.write(Array(Self.y4m([a, a]).dropLast(100)), "t.y4m"))
         #expect(try cut.next() == a)

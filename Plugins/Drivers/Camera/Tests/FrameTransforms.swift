@@ -1,7 +1,8 @@
-@testable import CameraDriver
 import Foundation
 import ScanBridgeTesting
 import Synchronization
+
+@testable import CameraDriver
 
 /// What a camera does to a printed label, done to test frames: turned, scaled, out of
 /// focus, noisy, several in one picture.
@@ -44,8 +45,14 @@ extension GrayFrame {
         var out = [UInt8](repeating: 255, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
-                var sum = 0, count = 0
-                for dy in -radius...radius { for dx in -radius...radius { sum += Int(pixel(x + dx, y + dy)); count += 1 } }
+                var sum = 0
+                var count = 0
+                for dy in -radius...radius {
+                    for dx in -radius...radius {
+                        sum += Int(pixel(x + dx, y + dy))
+                        count += 1
+                    }
+                }
                 out[y * width + x] = UInt8(sum / count)
             }
         }
@@ -55,9 +62,11 @@ extension GrayFrame {
     /// Every pixel moved by up to ±`amplitude`, from a seeded generator (the same frame each run).
     func noisy(amplitude: Int, seed: UInt64 = 7) -> GrayFrame {
         var noise = SeededNoise(seed: seed)
-        let out = (0..<height).flatMap { y in (0..<width).map { x in
-            UInt8(clamping: Int(pixel(x, y)) + noise.next(amplitude: amplitude))
-        } }
+        let out = (0..<height).flatMap { y in
+            (0..<width).map { x in
+                UInt8(clamping: Int(pixel(x, y)) + noise.next(amplitude: amplitude))
+            }
+        }
         return try! GrayFrame(width: width, height: height, bytes: out)
     }
 

@@ -1,6 +1,7 @@
-@testable import CameraDriver
 import CTurboJPEG
 import Testing
+
+@testable import CameraDriver
 
 /// MJPEG frames as a UVC camera sends them (4:2:2 colour JPEGs, made here with libjpeg-turbo's
 /// compressor from a qrencode label), decoded to grayscale; frames cut short or garbled are
@@ -15,9 +16,10 @@ struct MJPEGDecoderTests {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let result = pixels.withUnsafeBufferPointer { source in
-            tjCompress2(handle, source.baseAddress, Int32(frame.width), 0, Int32(frame.height),
-                        Int32((colour ? TJPF_RGB : TJPF_GRAY).rawValue), &output, &size,
-                        Int32((colour ? TJSAMP_422 : TJSAMP_GRAY).rawValue), 85, 0)
+            tjCompress2(
+                handle, source.baseAddress, Int32(frame.width), 0, Int32(frame.height),
+                Int32((colour ? TJPF_RGB : TJPF_GRAY).rawValue), &output, &size,
+                Int32((colour ? TJSAMP_422 : TJSAMP_GRAY).rawValue), 85, 0)
         }
         defer { tjFree(output) }
         try #require(result == 0, "\(String(cString: tjGetErrorStr2(handle)))")

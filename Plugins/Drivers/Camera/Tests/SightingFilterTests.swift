@@ -1,5 +1,6 @@
-@testable import CameraDriver
 import Testing
+
+@testable import CameraDriver
 
 struct SightingFilterTests {
     static let order = DecodedCode(symbology: "qr", aim: "]Q1", bytes: Array("RO-2024-0042".utf8))

@@ -1,5 +1,6 @@
-@testable import CameraDriver
 import Testing
+
+@testable import CameraDriver
 
 /// Skipped frames are told once per interval, with how many went unsaid.
 struct SkippedFramesTests {

@@ -1,5 +1,6 @@
-@testable import CameraDriver
 import Testing
+
+@testable import CameraDriver
 
 /// Which frames a camera decodes: a still scene rarely, anything that changes at once.
 struct StillSceneGateTests {

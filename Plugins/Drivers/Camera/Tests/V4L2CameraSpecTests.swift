@@ -1,5 +1,6 @@
-@testable import CameraDriver
 import Testing
+
+@testable import CameraDriver
 
 /// `--device v4l2:PATH,…` settings: the size asked for, and every camera's settings, parsed
 /// by the code the file camera uses.
@@ -12,9 +13,12 @@ struct V4L2CameraSpecTests {
     }
 
     @Test func everySettingIsTaken() throws {
-        let spec = try V4L2CameraSpec(path: "/dev/video2", settings: [
-            "width": "640", "height": "480", "fps": "5", "symbologies": "qr+data-matrix", "out-of-view": "2500", "datamatrix-ms": "40",
-        ])
+        let spec = try V4L2CameraSpec(
+            path: "/dev/video2",
+            settings: [
+                "width": "640", "height": "480", "fps": "5", "symbologies": "qr+data-matrix", "out-of-view": "2500",
+                "datamatrix-ms": "40",
+            ])
         #expect(spec.width == 640 && spec.height == 480 && spec.camera.fps == 5)
         #expect(spec.camera.symbologies == (try CameraSymbologies(parsing: "qr+data-matrix")))
         #expect(spec.camera.outOfView == .milliseconds(2500) && spec.camera.dataMatrixTimeLimit == .milliseconds(40))
@@ -27,7 +31,10 @@ struct V4L2CameraSpecTests {
             (["fps": "500"], "fps takes 0.1 to 120, not '500'"),
             (["symbologies": "aztec"], "symbology 'aztec' is not decoded"),
             // `loop` is the file camera's: a live camera has no end to start again from.
-            (["loop": "yes"], "unknown setting 'loop' for a V4L2 camera (known: fps, symbologies, out-of-view, datamatrix-ms, width, height)"),
+            (
+                ["loop": "yes"],
+                "unknown setting 'loop' for a V4L2 camera (known: fps, symbologies, out-of-view, datamatrix-ms, width, height)"
+            ),
         ]
         for (settings, sentence) in cases {
             #expect {

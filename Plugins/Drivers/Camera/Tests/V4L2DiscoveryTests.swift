@@ -1,8 +1,9 @@
-@testable import CameraDriver
+import DriverKit
 import ScanBridgeCore
 import ScanBridgeModel
 import Testing
-import DriverKit
+
+@testable import CameraDriver
 
 /// Which discovered video nodes the v4l2 driver takes, and under which id.
 struct V4L2DiscoveryTests {

@@ -1,12 +1,15 @@
-@testable import CameraDriver
 import Testing
+
+@testable import CameraDriver
 
 /// The luma of GREY and YUYV buffers, with the rows as far apart as the driver says.
 struct V4L2FrameConversionTests {
     @Test func yuyvGivesEveryOtherByteOfEachRowPaddingLeftOut() throws {
         // 3×2 pixels, 8 bytes a row (6 of pixels, 2 of padding): Y U Y V Y U pad pad.
-        let buffer: [UInt8] = [10, 128, 11, 129, 12, 128, 0xEE, 0xEE,
-                               20, 128, 21, 129, 22, 128]
+        let buffer: [UInt8] = [
+            10, 128, 11, 129, 12, 128, 0xEE, 0xEE,
+            20, 128, 21, 129, 22, 128,
+        ]
         let frame = try buffer.withUnsafeBytes { bytes throws(FrameError) in
             try V4L2FrameConversion.gray(bytes, format: .yuyv, width: 3, height: 2, bytesPerLine: 8)
         }

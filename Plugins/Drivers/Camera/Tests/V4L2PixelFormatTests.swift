@@ -1,5 +1,6 @@
-@testable import CameraDriver
 import Testing
+
+@testable import CameraDriver
 
 /// Which of the formats a camera offers is read: GREY, then YUYV, then MJPEG.
 struct V4L2PixelFormatTests {
@@ -20,10 +21,12 @@ struct V4L2PixelFormatTests {
     }
 
     @Test func aCameraWithNoneOfThemIsToldWhatItOffers() {
-        #expect(V4L2PixelFormat.noneSupported(offered: Self.offered("RGB3", "NV12"), path: "/dev/video0")
-            == "/dev/video0 offers RGB3, NV12, none of the formats this driver reads (GREY, YUYV, MJPG)")
-        #expect(V4L2PixelFormat.noneSupported(offered: [], path: "/dev/video4")
-            == "/dev/video4 offers no video capture format (this driver reads GREY, YUYV, MJPG)")
+        #expect(
+            V4L2PixelFormat.noneSupported(offered: Self.offered("RGB3", "NV12"), path: "/dev/video0")
+                == "/dev/video0 offers RGB3, NV12, none of the formats this driver reads (GREY, YUYV, MJPG)")
+        #expect(
+            V4L2PixelFormat.noneSupported(offered: [], path: "/dev/video4")
+                == "/dev/video4 offers no video capture format (this driver reads GREY, YUYV, MJPG)")
     }
 
     @Test func fourccsReadBack() {

@@ -18,7 +18,10 @@ struct EvdevIdentity: Sendable, Equatable {
 extension DeviceNode {
     /// The node's identity, nil when it is not an input device.
     var evdevIdentity: EvdevIdentity? {
-        var bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0
+        var bus: UInt16 = 0
+        var vendor: UInt16 = 0
+        var product: UInt16 = 0
+        var version: UInt16 = 0
         guard cevdev_id(fd, &bus, &vendor, &product, &version) >= 0 else { return nil }
         return EvdevIdentity(
             name: text(cevdev_name), vendorId: vendor, productId: product,

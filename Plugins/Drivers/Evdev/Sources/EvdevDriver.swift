@@ -16,8 +16,10 @@ package final class EvdevDriver: DeviceDriver {
     private let logger: Logger
 
     /// - Parameter discovery: nil to read only `devices`.
-    package init(devices: [EvdevDeviceSpec], discovery: EvdevDiscoverySettings? = nil,
-                logger: Logger = Logger(label: "scanbridge.driver.evdev")) {
+    package init(
+        devices: [EvdevDeviceSpec], discovery: EvdevDiscoverySettings? = nil,
+        logger: Logger = Logger(label: "scanbridge.driver.evdev")
+    ) {
         self.devices = devices
         self.discovery = discovery
         self.logger = logger

@@ -25,7 +25,9 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     private var hint: String?
 
     /// - Parameter id: the device id; by default, from the path.
-    init(spec: EvdevDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) throws(EvdevError) {
+    init(spec: EvdevDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger)
+        throws(EvdevError)
+    {
         self.spec = spec
         self.id = id ?? DeviceNode.deviceID(driver: "evdev", path: spec.path)
         self.keys = try KeyStream(layout: spec.layout, settings: spec.timing)
@@ -89,7 +91,9 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         switch decoded.output {
         case .scan(let text, let unmapped):
             if !unmapped.isEmpty {
-                logger.warning("\(unmapped.count) key(s) with no character in layout '\(spec.layout)' (evdev codes \(unmapped.map(String.init).joined(separator: " "))): is the scanner set to another layout?")
+                logger.warning(
+                    "\(unmapped.count) key(s) with no character in layout '\(spec.layout)' (evdev codes \(unmapped.map(String.init).joined(separator: " "))): is the scanner set to another layout?"
+                )
             }
             note(decoded.betterLayout, text: text)
             guard !text.isEmpty else { return }
@@ -97,9 +101,13 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         case .humanTyping(let length):
             logger.debug("\(length) key(s) typed too slowly for a scanner: not a scan")
         case .tooLong(let length):
-            logger.warning("dropped a burst of \(length) keys, over the \(spec.timing.maxLength) a scan may have: a key held down, or a keyboard read as a scanner?")
+            logger.warning(
+                "dropped a burst of \(length) keys, over the \(spec.timing.maxLength) a scan may have: a key held down, or a keyboard read as a scanner?"
+            )
         case .incomplete(let length):
-            logger.warning("key events were lost (SYN_DROPPED or an unplug): \(length) key(s) of a scan in progress discarded; scan the label again")
+            logger.warning(
+                "key events were lost (SYN_DROPPED or an unplug): \(length) key(s) of a scan in progress discarded; scan the label again"
+            )
         }
     }
 
@@ -109,7 +117,9 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     private func note(_ guess: LayoutGuess?, text: String) {
         var hint = self.hint
         if let guess {
-            logger.warning("read \(text.debugDescription) looks wrong in layout '\(spec.layout)', and reads \(guess.text.debugDescription) in layout '\(guess.layout)': is the scanner set to \(guess.layout)? Then set layout=\(guess.layout)")
+            logger.warning(
+                "read \(text.debugDescription) looks wrong in layout '\(spec.layout)', and reads \(guess.text.debugDescription) in layout '\(guess.layout)': is the scanner set to \(guess.layout)? Then set layout=\(guess.layout)"
+            )
             hint = "reads look like layout \(guess.layout), not \(spec.layout): set layout=\(guess.layout)"
         } else if GTIN.gtin14(text) != nil {
             hint = nil  // a valid GTIN in the declared layout: the layout is right after all

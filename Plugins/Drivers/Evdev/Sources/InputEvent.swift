@@ -10,9 +10,9 @@ struct InputEvent: Equatable, Sendable {
 
     static let size = 24
     static let synchronization: UInt16 = 0  // EV_SYN
-    static let key: UInt16 = 1              // EV_KEY
-    static let report: UInt16 = 0           // SYN_REPORT
-    static let dropped: UInt16 = 3          // SYN_DROPPED
+    static let key: UInt16 = 1  // EV_KEY
+    static let report: UInt16 = 0  // SYN_REPORT
+    static let dropped: UInt16 = 3  // SYN_DROPPED
 
     init(microseconds: Int64, type: UInt16, code: UInt16, value: Int32) {
         self.microseconds = microseconds
@@ -56,7 +56,9 @@ struct InputEventSplitter {
         let whole = pending.count / InputEvent.size
         guard whole > 0 else { return [] }
         let events = pending.withUnsafeBytes { raw in
-            (0..<whole).map { InputEvent(UnsafeRawBufferPointer(rebasing: raw[($0 * InputEvent.size)...].prefix(InputEvent.size))) }
+            (0..<whole).map {
+                InputEvent(UnsafeRawBufferPointer(rebasing: raw[($0 * InputEvent.size)...].prefix(InputEvent.size)))
+            }
         }
         pending.removeFirst(whole * InputEvent.size)
         return events

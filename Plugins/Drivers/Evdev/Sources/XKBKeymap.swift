@@ -44,7 +44,8 @@ final class XKBKeymap: @unchecked Sendable {
             "pc105".withCString { model in
                 name.withCString { layoutName in
                     (variant ?? "").withCString { variantName in
-                        var names = xkb_rule_names(rules: rules, model: model, layout: layoutName, variant: variantName, options: nil)
+                        var names = xkb_rule_names(
+                            rules: rules, model: model, layout: layoutName, variant: variantName, options: nil)
                         return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
                     }
                 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EvdevDriver
 
 /// Key codes → text through the real libxkbcommon and xkb-data layouts.
@@ -11,7 +12,9 @@ struct KeyDecoderTests {
             for modifier in stroke.holding { if let out = decoder.key(code: modifier, value: 1) { outputs.append(out) } }
             if let out = decoder.key(code: stroke.code, value: 1) { outputs.append(out) }
             if let out = decoder.key(code: stroke.code, value: 0) { outputs.append(out) }
-            for modifier in stroke.holding.reversed() { if let out = decoder.key(code: modifier, value: 0) { outputs.append(out) } }
+            for modifier in stroke.holding.reversed() {
+                if let out = decoder.key(code: modifier, value: 0) { outputs.append(out) }
+            }
         }
         let text = outputs.compactMap { if case .text(let t) = $0 { t } else { nil } }.joined()
         return (text, outputs)

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import EvdevDriver
 
 struct KeystrokeAssemblerTests {
     /// Feeds `text` one character every `gap` from `start`, then a terminator after one more gap.
-    static func burst(_ text: String, gap: Duration, start: Duration = .zero, terminated: Bool = true,
-                      into assembler: inout KeystrokeAssembler) -> [KeystrokeAssembler.Output] {
+    static func burst(
+        _ text: String, gap: Duration, start: Duration = .zero, terminated: Bool = true,
+        into assembler: inout KeystrokeAssembler
+    ) -> [KeystrokeAssembler.Output] {
         var outputs: [KeystrokeAssembler.Output] = []
         var time = start
         for character in text {
@@ -58,8 +61,9 @@ struct KeystrokeAssemblerTests {
         var assembler = KeystrokeAssembler()
         let outputs = Self.burst(String(repeating: "7", count: 10_001), gap: .microseconds(100), into: &assembler)
         #expect(outputs == [.tooLong(length: 10_001)])
-        #expect(Self.burst("5901234123457", gap: .milliseconds(2), start: .seconds(10), into: &assembler)
-            == [.scan("5901234123457", unmapped: [])])
+        #expect(
+            Self.burst("5901234123457", gap: .milliseconds(2), start: .seconds(10), into: &assembler)
+                == [.scan("5901234123457", unmapped: [])])
     }
 
     @Test func unmappedKeysTravelWithTheScan() {
@@ -77,7 +81,8 @@ struct KeystrokeAssemblerTests {
         _ = Self.burst("40063", gap: .milliseconds(3), terminated: false, into: &assembler)
         #expect(assembler.dropped() == .incomplete(length: 5))
         #expect(assembler.dropped() == nil)
-        #expect(Self.burst("4006381333931", gap: .milliseconds(3), start: .seconds(2), into: &assembler)
-            == [.scan("4006381333931", unmapped: [])])
+        #expect(
+            Self.burst("4006381333931", gap: .milliseconds(3), start: .seconds(2), into: &assembler)
+                == [.scan("4006381333931", unmapped: [])])
     }
 }

@@ -1,5 +1,6 @@
 import ScanBridgeTesting
 import Testing
+
 @testable import EvdevDriver
 
 /// A scanner set to another layout than declared: its reads come out as decoded, with a

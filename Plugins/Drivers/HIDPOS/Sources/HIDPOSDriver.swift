@@ -36,8 +36,10 @@ package final class HIDPOSDriver: DeviceDriver {
         let named = paths.map { HIDPOSReading(path: $0, events: continuation, logger: logger) }
         let found = discovery.map { choices in
             // Every hidraw node of a scanner: its report descriptor says whether it is HID POS.
-            DiscoveredReaders(driver: name, subsystems: ["hidraw"], named: Set(paths), choices: choices, events: continuation,
-                              logger: logger, threadName: "scanbridge-hidpos", accepts: { _ in true }) { [logger] node, id in
+            DiscoveredReaders(
+                driver: name, subsystems: ["hidraw"], named: Set(paths), choices: choices, events: continuation,
+                logger: logger, threadName: "scanbridge-hidpos", accepts: { _ in true }
+            ) { [logger] node, id in
                 HIDPOSReading(path: node.devnode, id: id, events: continuation, logger: logger)
             }
         }

@@ -50,7 +50,9 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
             layout = .common
             return node
         }
-        var bus: UInt32 = 0, vendor: UInt16 = 0, product: UInt16 = 0
+        var bus: UInt32 = 0
+        var vendor: UInt16 = 0
+        var product: UInt16 = 0
         if chidraw_info(node.fd, &bus, &vendor, &product) >= 0 { identity = (vendor, product) }
         let parsed: HIDReportDescriptor
         do {
@@ -105,7 +107,8 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
 
     private func take(_ report: [UInt8]) {
         guard let chunk = layout.chunk(of: report) else {
-            logger.debug("skipped a report that is not a scanned-data report (\(report.count) bytes, first byte \(report.first ?? 0))")
+            logger.debug(
+                "skipped a report that is not a scanned-data report (\(report.count) bytes, first byte \(report.first ?? 0))")
             return
         }
         for output in assembler.add(chunk, at: ContinuousClock.now - start) { handle(output) }
@@ -115,7 +118,10 @@ final class HIDPOSReading: NodeReading, @unchecked Sendable {
         switch output {
         case .read(let bytes, let aim):
             let text = String(validating: bytes, as: UTF8.self)
-            events.yield(.read(RawRead(device: id, driver: "hidpos", kind: .barcode, text: text, bytes: text == nil ? bytes : nil, aim: aim)))
+            events.yield(
+                .read(
+                    RawRead(device: id, driver: "hidpos", kind: .barcode, text: text, bytes: text == nil ? bytes : nil, aim: aim))
+            )
         case .tooLong(let length):
             logger.warning("dropped a read of \(length) bytes, over the \(assembler.maxLength) a scan may have")
         case .incomplete(let length):

@@ -24,7 +24,10 @@ struct HIDPOSReportLayout: Equatable, Sendable {
         reportID: 2, numbered: true, dataOffset: 4, dataCount: 56, symbologyOffsets: [1, 2, 3], lengthOffset: 0,
         continuedBit: 62 * 8)
 
-    init(reportID: UInt8, numbered: Bool, dataOffset: Int, dataCount: Int, symbologyOffsets: [Int], lengthOffset: Int?, continuedBit: Int?) {
+    init(
+        reportID: UInt8, numbered: Bool, dataOffset: Int, dataCount: Int, symbologyOffsets: [Int], lengthOffset: Int?,
+        continuedBit: Int?
+    ) {
         self.reportID = reportID
         self.numbered = numbered
         self.dataOffset = dataOffset
@@ -38,7 +41,8 @@ struct HIDPOSReportLayout: Equatable, Sendable {
     /// is not a HID POS scanner, or the descriptor hides it).
     init?(descriptor: HIDReportDescriptor) {
         guard let data = descriptor.inputs.first(where: { $0.has(page: Self.page, usage: Self.decodedData) }),
-              data.bitSize == 8, data.bitOffset % 8 == 0 else { return nil }
+            data.bitSize == 8, data.bitOffset % 8 == 0
+        else { return nil }
         let report = descriptor.inputs.filter { $0.reportID == data.reportID }
         func byteOffset(of usage: UInt16) -> Int? {
             report.first { $0.has(page: Self.page, usage: usage) && $0.bitSize == 8 && $0.bitOffset % 8 == 0 }
@@ -77,7 +81,9 @@ struct HIDPOSReportLayout: Equatable, Sendable {
         }
         let aim = symbologyOffsets.map { bytes[$0] }
         let more = continuedBit.map { bit in bit / 8 < bytes.count && bytes[bit / 8] & (1 << (bit % 8)) != 0 } ?? false
-        return HIDPOSChunk(data: data, aim: aim.count == 3 && aim[0] == UInt8(ascii: "]") ? String(decoding: aim, as: UTF8.self) : nil, more: more)
+        return HIDPOSChunk(
+            data: data, aim: aim.count == 3 && aim[0] == UInt8(ascii: "]") ? String(decoding: aim, as: UTF8.self) : nil,
+            more: more)
     }
 }
 

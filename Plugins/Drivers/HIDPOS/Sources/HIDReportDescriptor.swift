@@ -51,7 +51,9 @@ struct HIDReportDescriptor: Equatable, Sendable {
         while index < bytes.count {
             let prefix = bytes[index]
             if prefix == 0xFE {  // a long item: its size is in the next byte
-                guard index + 2 < bytes.count else { throw Malformed(description: "a long item runs past the end at byte \(index)") }
+                guard index + 2 < bytes.count else {
+                    throw Malformed(description: "a long item runs past the end at byte \(index)")
+                }
                 index += 3 + Int(bytes[index + 1])
                 continue
             }
@@ -76,16 +78,18 @@ struct HIDReportDescriptor: Equatable, Sendable {
                     if isVariable, data & 0x01 == 0 {
                         for element in 0..<globals.reportCount {
                             let usage = pages.usages.isEmpty ? 0 : pages.usages[min(element, pages.usages.count - 1)]
-                            inputs.append(Field(
-                                reportID: globals.reportID, usagePage: pages.page, usages: [usage],
-                                bitOffset: offset + element * globals.reportSize, bitSize: globals.reportSize, count: 1,
-                                isConstant: false, isVariable: true))
+                            inputs.append(
+                                Field(
+                                    reportID: globals.reportID, usagePage: pages.page, usages: [usage],
+                                    bitOffset: offset + element * globals.reportSize, bitSize: globals.reportSize, count: 1,
+                                    isConstant: false, isVariable: true))
                         }
                     } else {
-                        inputs.append(Field(
-                            reportID: globals.reportID, usagePage: pages.page, usages: pages.usages, bitOffset: offset,
-                            bitSize: globals.reportSize, count: globals.reportCount, isConstant: data & 0x01 != 0,
-                            isVariable: isVariable))
+                        inputs.append(
+                            Field(
+                                reportID: globals.reportID, usagePage: pages.page, usages: pages.usages, bitOffset: offset,
+                                bitSize: globals.reportSize, count: globals.reportCount, isConstant: data & 0x01 != 0,
+                                isVariable: isVariable))
                     }
                     offsets[globals.reportID] = offset + globals.reportSize * globals.reportCount
                 case 0x9, 0xB, 0xA, 0xC: break  // Output, Feature, Collection, End Collection

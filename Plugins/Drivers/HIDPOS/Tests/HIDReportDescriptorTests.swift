@@ -1,5 +1,6 @@
 import ScanBridgeTesting
 import Testing
+
 @testable import HIDPOSDriver
 
 /// Report descriptors as scanners describe their HID POS reports, parsed into layouts.
@@ -7,8 +8,8 @@ struct HIDReportDescriptorTests {
     /// A scanner with the data at bytes 2–57 of report 4 (QUIO-style): no length, no AIM.
     static let dataFirst: [UInt8] = [
         0x05, 0x8C, 0x09, 0x02, 0xA1, 0x01, 0x85, 0x04, 0x75, 0x08,
-        0x95, 0x01, 0x81, 0x03,                          // one constant byte
-        0x09, 0xFE, 0x95, 0x38, 0x81, 0x00,              // Decoded Data, 56 bytes (array)
+        0x95, 0x01, 0x81, 0x03,  // one constant byte
+        0x09, 0xFE, 0x95, 0x38, 0x81, 0x00,  // Decoded Data, 56 bytes (array)
         0x09, 0xFF, 0x75, 0x01, 0x95, 0x01, 0x81, 0x02, 0x75, 0x07, 0x81, 0x03,
         0xC0,
     ]
@@ -62,8 +63,9 @@ struct HIDReportDescriptorTests {
         #expect(assembler.flush() == .incomplete(length: 2))
         // A report after the pause starts a new read.
         #expect(assembler.add(HIDPOSChunk(data: [0x33], aim: nil, more: true), at: .seconds(1)).isEmpty)
-        #expect(assembler.add(HIDPOSChunk(data: [0x34], aim: nil, more: false), at: .seconds(3))
-            == [.incomplete(length: 1), .read([0x34], aim: nil)])
+        #expect(
+            assembler.add(HIDPOSChunk(data: [0x34], aim: nil, more: false), at: .seconds(3))
+                == [.incomplete(length: 1), .read([0x34], aim: nil)])
     }
 
     @Test func aLengthLargerThanTheDataIsIgnoredAndPaddingTrimmed() {
@@ -79,10 +81,14 @@ struct HIDReportDescriptorTests {
         #expect(throws: HIDReportDescriptor.Malformed.self) { try HIDReportDescriptor(parsing: [0xB4]) }
         #expect(throws: HIDReportDescriptor.Malformed.self) { try HIDReportDescriptor(parsing: [0x19, 0x00, 0x2A, 0xFF, 0xFF]) }
         #expect(throws: HIDReportDescriptor.Malformed.self) { try HIDReportDescriptor(parsing: [0x85, 0x00]) }
-        #expect(throws: HIDReportDescriptor.Malformed.self) { try HIDReportDescriptor(parsing: [0x75, 0x40, 0x95, 0x01, 0x81, 0x02]) }
+        #expect(throws: HIDReportDescriptor.Malformed.self) {
+            try HIDReportDescriptor(parsing: [0x75, 0x40, 0x95, 0x01, 0x81, 0x02])
+        }
         // A keyboard: parses, but is no HID POS scanner.
-        let keyboard: [UInt8] = [0x05, 0x01, 0x09, 0x06, 0xA1, 0x01, 0x05, 0x07, 0x19, 0xE0, 0x29, 0xE7, 0x75, 0x01,
-                                 0x95, 0x08, 0x81, 0x02, 0x95, 0x06, 0x75, 0x08, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xC0]
+        let keyboard: [UInt8] = [
+            0x05, 0x01, 0x09, 0x06, 0xA1, 0x01, 0x05, 0x07, 0x19, 0xE0, 0x29, 0xE7, 0x75, 0x01,
+            0x95, 0x08, 0x81, 0x02, 0x95, 0x06, 0x75, 0x08, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xC0,
+        ]
         #expect(HIDPOSReportLayout(descriptor: try! HIDReportDescriptor(parsing: keyboard)) == nil)
     }
 
@@ -90,11 +96,14 @@ struct HIDReportDescriptorTests {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
             let bytes = (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            if let descriptor = try? HIDReportDescriptor(parsing: bytes), let layout = HIDPOSReportLayout(descriptor: descriptor) {
+            if let descriptor = try? HIDReportDescriptor(parsing: bytes), let layout = HIDPOSReportLayout(descriptor: descriptor)
+            {
                 _ = layout.chunk(of: bytes)
             }
         }
         // Every prefix of a real descriptor, too.
-        for end in 0...HIDPOSReports.commonDescriptor.count { _ = try? HIDReportDescriptor(parsing: Array(HIDPOSReports.commonDescriptor.prefix(end))) }
+        for end in 0...HIDPOSReports.commonDescriptor.count {
+            _ = try? HIDReportDescriptor(parsing: Array(HIDPOSReports.commonDescriptor.prefix(end)))
+        }
     }
 }

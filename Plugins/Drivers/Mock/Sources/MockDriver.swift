@@ -21,7 +21,9 @@ package final class MockDriver: DeviceDriver, MockDeviceControl {
     private let specs: [MockDeviceSpec]
     private let logger: Logger
 
-    package init(devices specs: [MockDeviceSpec] = [], logger: Logger = Logger(label: "scanbridge.driver.mock")) throws(ScanBridgeError) {
+    package init(devices specs: [MockDeviceSpec] = [], logger: Logger = Logger(label: "scanbridge.driver.mock"))
+        throws(ScanBridgeError)
+    {
         self.specs = specs
         self.logger = logger
         try state.withLock { state throws(ScanBridgeError) in
@@ -65,7 +67,8 @@ package final class MockDriver: DeviceDriver, MockDeviceControl {
                     throw ScanBridgeError.conflict("device \(existing.id) is already attached; detach it first to replug it")
                 }
                 guard existing.kind == kind else {
-                    throw ScanBridgeError.conflict("device \(existing.id) is a \(existing.kind.rawValue) device, not \(kind.rawValue)")
+                    throw ScanBridgeError.conflict(
+                        "device \(existing.id) is a \(existing.kind.rawValue) device, not \(kind.rawValue)")
                 }
                 device = existing
                 device.state = .ready
@@ -107,16 +110,20 @@ package final class MockDriver: DeviceDriver, MockDeviceControl {
         }
     }
 
-    private func play(_ script: MockScript, on id: String, loop: Bool, into continuation: AsyncStream<DriverEvent>.Continuation) async {
+    private func play(_ script: MockScript, on id: String, loop: Bool, into continuation: AsyncStream<DriverEvent>.Continuation)
+        async
+    {
         repeat {
             for step in script.steps {
                 do { try await Task.sleep(for: step.delay) } catch { return }
                 // Checked and yielded under the lock: no read slips in after the device's unplug.
                 state.withLock { state in
                     guard let device = state.devices[id], device.state == .ready else { return }
-                    continuation.yield(.read(RawRead(
-                        device: device.id, driver: name, kind: device.kind, text: step.text, symbology: step.symbology,
-                        uid: step.uid)))
+                    continuation.yield(
+                        .read(
+                            RawRead(
+                                device: device.id, driver: name, kind: device.kind, text: step.text, symbology: step.symbology,
+                                uid: step.uid)))
                 }
             }
         } while loop && !Task.isCancelled
@@ -128,7 +135,9 @@ package final class MockDriver: DeviceDriver, MockDeviceControl {
         id.hasPrefix("mock:") ? id : "mock:" + id
     }
 
-    private static func makeDevice(kind: DeviceKind, id: String?, name: String?, in state: State) throws(ScanBridgeError) -> Device {
+    private static func makeDevice(kind: DeviceKind, id: String?, name: String?, in state: State) throws(ScanBridgeError)
+        -> Device
+    {
         let deviceID: String
         if let id {
             deviceID = Self.deviceID(id)
@@ -142,11 +151,12 @@ package final class MockDriver: DeviceDriver, MockDeviceControl {
             let number = (1...).first { state.devices["mock:\(kind.rawValue)-\($0)"] == nil }!
             deviceID = "mock:\(kind.rawValue)-\(number)"
         }
-        let defaultName = switch kind {
-        case .nfc: "Mock NFC reader"
-        case .barcode: "Mock barcode scanner"
-        case .qr: "Mock QR camera"
-        }
+        let defaultName =
+            switch kind {
+            case .nfc: "Mock NFC reader"
+            case .barcode: "Mock barcode scanner"
+            case .qr: "Mock QR camera"
+            }
         return Device(id: deviceID, driver: "mock", kind: kind, name: name ?? "\(defaultName) \(deviceID.dropFirst(5))")
     }
 }

@@ -30,10 +30,10 @@ package struct MockScript: Sendable, Hashable {
         for (index, rawLine) in source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingPrefix(while: \.isWhitespace)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let where_ = "\(name) line \(index + 1)"
+            let place = "\(name) line \(index + 1)"
             var rest = Substring(line)
             guard let seconds = Double(Self.takeWord(&rest)), seconds >= 0, seconds < 86_400 else {
-                throw CodeError("\(where_): start with the seconds to wait (e.g. 1.5)")
+                throw CodeError("\(place): start with the seconds to wait (e.g. 1.5)")
             }
             var step = Step(delay: .milliseconds(Int((seconds * 1000).rounded())))
             while true {
@@ -41,7 +41,7 @@ package struct MockScript: Sendable, Hashable {
                 if word.hasPrefix("symbology=") {
                     let name = String(word.dropFirst("symbology=".count))
                     guard Symbology.barcode.contains(name) || Symbology.nfc.contains(name) else {
-                        throw CodeError("\(where_): unknown symbology '\(name)'")
+                        throw CodeError("\(place): unknown symbology '\(name)'")
                     }
                     step.symbology = name
                     _ = Self.takeWord(&rest)
@@ -49,7 +49,7 @@ package struct MockScript: Sendable, Hashable {
                     do throws(CodeError) {
                         step.uid = try NFCUID(parsing: String(word.dropFirst("uid=".count))).bytes
                     } catch {
-                        throw CodeError("\(where_): \(error.message)")
+                        throw CodeError("\(place): \(error.message)")
                     }
                     _ = Self.takeWord(&rest)
                 } else {
@@ -59,7 +59,7 @@ package struct MockScript: Sendable, Hashable {
             let text = rest.trimmingPrefix(while: \.isWhitespace)
             if !text.isEmpty { step.text = String(text.reversed().drop(while: \.isWhitespace).reversed()) }
             guard step.text != nil || step.uid != nil else {
-                throw CodeError("\(where_): say what is scanned: the text, or uid=HEX for a card")
+                throw CodeError("\(place): say what is scanned: the text, or uid=HEX for a card")
             }
             steps.append(step)
         }

@@ -2,10 +2,9 @@ import Foundation
 import MockDriver
 import ScanBridgeCore
 import ScanBridgeModel
-import Synchronization
 import ScanBridgeTesting
+import Synchronization
 import Testing
-
 
 /// Consumes a driver's events as the driver host would, applying barriers, and records them.
 final class EventRecorder: Sendable {
@@ -26,8 +25,10 @@ final class EventRecorder: Sendable {
                 case .device(let device): self.append(.device(device))
                 case .gone(let id): self.append(.gone(id))
                 case .read(let read):
-                    self.append(.read(device: read.device, kind: read.kind, text: read.text, uid: read.uid,
-                                      symbology: read.symbology))
+                    self.append(
+                        .read(
+                            device: read.device, kind: read.kind, text: read.text, uid: read.uid,
+                            symbology: read.symbology))
                 case .barrier(let done): done()
                 }
             }
@@ -68,12 +69,13 @@ struct MockDriverTests {
         let recorder = EventRecorder(driver)
         defer { Task { await recorder.stop() } }
         try await waitUntil("the four initial devices; have \(recorder.all)") { recorder.all.count == 4 }
-        #expect(recorder.all == [
-            .device(Device(id: "mock:barcode-1", driver: "mock", kind: .barcode, name: "Mock barcode scanner barcode-1")),
-            .device(Device(id: "mock:door", driver: "mock", kind: .nfc, name: "Door reader")),
-            .device(Device(id: "mock:barcode-2", driver: "mock", kind: .barcode, name: "Mock barcode scanner barcode-2")),
-            .device(Device(id: "mock:cam", driver: "mock", kind: .qr, name: "Mock QR camera cam")),
-        ])
+        #expect(
+            recorder.all == [
+                .device(Device(id: "mock:barcode-1", driver: "mock", kind: .barcode, name: "Mock barcode scanner barcode-1")),
+                .device(Device(id: "mock:door", driver: "mock", kind: .nfc, name: "Door reader")),
+                .device(Device(id: "mock:barcode-2", driver: "mock", kind: .barcode, name: "Mock barcode scanner barcode-2")),
+                .device(Device(id: "mock:cam", driver: "mock", kind: .qr, name: "Mock QR camera cam")),
+            ])
     }
 
     @Test("bad or duplicate initial device ids are refused")
@@ -81,8 +83,9 @@ struct MockDriverTests {
         #expect { try MockDriver(devices: [MockDeviceSpec(kind: .nfc, id: "front door")]) } throws: {
             code(of: $0) == .invalidParams
         }
-        #expect { try MockDriver(devices: [MockDeviceSpec(kind: .nfc, id: "a"), MockDeviceSpec(kind: .qr, id: "mock:a")]) }
-            throws: { code(of: $0) == .conflict }
+        #expect {
+            try MockDriver(devices: [MockDeviceSpec(kind: .nfc, id: "a"), MockDeviceSpec(kind: .qr, id: "mock:a")])
+        } throws: { code(of: $0) == .conflict }
     }
 
     @Test("mock.* needs the driver running")
@@ -183,10 +186,11 @@ struct MockDriverTests {
 
     @Test("a script plays its reads on its device")
     func scriptPlayback() async throws {
-        let script = try MockScript(parsing: """
-            0.01 5901234123457
-            0.01 symbology=qr ORDER:ord_1001
-            """)
+        let script = try MockScript(
+            parsing: """
+                0.01 5901234123457
+                0.01 symbology=qr ORDER:ord_1001
+                """)
         let cardScript = try MockScript(parsing: "0.01 uid=04A1B2C3D4E5F6")
         let driver = try MockDriver(devices: [
             MockDeviceSpec(kind: .barcode, id: "till", script: script),
@@ -198,12 +202,15 @@ struct MockDriverTests {
         try await waitUntil("the script's three reads; have \(recorder.reads)") { recorder.reads.count == 3 }
         let reads = recorder.reads
         let till = reads.filter { if case .read(device: "mock:till", _, _, _, _) = $0 { true } else { false } }
-        #expect(till == [
-            .read(device: "mock:till", kind: .barcode, text: "5901234123457", uid: nil, symbology: nil),
-            .read(device: "mock:till", kind: .barcode, text: "ORDER:ord_1001", uid: nil, symbology: "qr"),
-        ])
-        #expect(reads.contains(
-            .read(device: "mock:door", kind: .nfc, text: nil, uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], symbology: nil)))
+        #expect(
+            till == [
+                .read(device: "mock:till", kind: .barcode, text: "5901234123457", uid: nil, symbology: nil),
+                .read(device: "mock:till", kind: .barcode, text: "ORDER:ord_1001", uid: nil, symbology: "qr"),
+            ])
+        #expect(
+            reads.contains(
+                .read(
+                    device: "mock:door", kind: .nfc, text: nil, uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], symbology: nil)))
         // Devices come first, reads after.
         #expect(recorder.all.prefix(3).allSatisfy { if case .device = $0 { true } else { false } })
     }

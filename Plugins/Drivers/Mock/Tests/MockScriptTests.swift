@@ -8,12 +8,13 @@ import Testing
 struct MockScriptTests {
     @Test("the documented example")
     func example() throws {
-        let script = try MockScript(parsing: """
-            # wait  what
-            1.5     5901234123457
-            0.8     uid=04A1B2C3D4E5F6
-            2       symbology=qr ORDER:ord_1001
-            """)
+        let script = try MockScript(
+            parsing: """
+                # wait  what
+                1.5     5901234123457
+                0.8     uid=04A1B2C3D4E5F6
+                2       symbology=qr ORDER:ord_1001
+                """)
         #expect(script.steps.count == 3)
         #expect(script.steps[0].delay == .milliseconds(1500))
         #expect(script.steps[0].text == "5901234123457")
@@ -27,28 +28,34 @@ struct MockScriptTests {
         #expect(script.steps[2].text == "ORDER:ord_1001")
     }
 
-    @Test("delays", arguments: [
-        ("0 x", Duration.zero), ("0.01 x", .milliseconds(10)), ("1 x", .seconds(1)), ("2.25 x", .milliseconds(2250)),
-        ("0.0004 x", .zero), ("   3 x", .seconds(3)), ("\t0.5\tx", .milliseconds(500)), ("1e1 x", .seconds(10)),
-    ])
+    @Test(
+        "delays",
+        arguments: [
+            ("0 x", Duration.zero), ("0.01 x", .milliseconds(10)), ("1 x", .seconds(1)), ("2.25 x", .milliseconds(2250)),
+            ("0.0004 x", .zero), ("   3 x", .seconds(3)), ("\t0.5\tx", .milliseconds(500)), ("1e1 x", .seconds(10)),
+        ])
     func delays(_ line: String, delay: Duration) throws {
         #expect(try MockScript(parsing: line).steps.first?.delay == delay)
     }
 
-    @Test("text keeps its inner spaces and loses the outer ones", arguments: [
-        ("0 hello world", "hello world"),
-        ("0    two   spaces  inside   ", "two   spaces  inside"),
-        ("0 # not a comment here", "# not a comment here"),
-        ("0 symbology=code-128  ABC 123 ", "ABC 123"),
-        ("0 https://example.com/orders/1?x=a b", "https://example.com/orders/1?x=a b"),
-    ])
+    @Test(
+        "text keeps its inner spaces and loses the outer ones",
+        arguments: [
+            ("0 hello world", "hello world"),
+            ("0    two   spaces  inside   ", "two   spaces  inside"),
+            ("0 # not a comment here", "# not a comment here"),
+            ("0 symbology=code-128  ABC 123 ", "ABC 123"),
+            ("0 https://example.com/orders/1?x=a b", "https://example.com/orders/1?x=a b"),
+        ])
     func text(_ line: String, text: String) throws {
         #expect(try MockScript(parsing: line).steps.first?.text == text)
     }
 
-    @Test("uid= takes every UID spelling", arguments: [
-        "0 uid=04A1B2C3", "0 uid=04:a1:b2:c3", "0 uid=04-A1-B2-C3", "0    uid=04a1b2c3   ",
-    ])
+    @Test(
+        "uid= takes every UID spelling",
+        arguments: [
+            "0 uid=04A1B2C3", "0 uid=04:a1:b2:c3", "0 uid=04-A1-B2-C3", "0    uid=04a1b2c3   ",
+        ])
     func uid(_ line: String) throws {
         let step = try #require(try MockScript(parsing: line).steps.first)
         #expect(step.uid == [0x04, 0xA1, 0xB2, 0xC3])
@@ -57,11 +64,12 @@ struct MockScriptTests {
 
     @Test("symbology= and uid= in either order, with text after")
     func options() throws {
-        let script = try MockScript(parsing: """
-            0 symbology=iso15693 uid=E004015012345678
-            0 uid=E004015012345678 symbology=iso15693
-            0 uid=04A1B2C3 card label
-            """)
+        let script = try MockScript(
+            parsing: """
+                0 symbology=iso15693 uid=E004015012345678
+                0 uid=E004015012345678 symbology=iso15693
+                0 uid=04A1B2C3 card label
+                """)
         for step in script.steps.prefix(2) {
             #expect(step.symbology == "iso15693")
             #expect(step.uid == [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78])
@@ -85,17 +93,19 @@ struct MockScriptTests {
         #expect(script.steps.map(\.delay) == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
     }
 
-    @Test("errors name the line", arguments: [
-        ("0 ok\nsoon 123", "script line 2: start with the seconds to wait"),
-        ("# c\n\n-1 x", "script line 3: start with the seconds to wait"),
-        ("86400 x", "script line 1: start with the seconds to wait"),
-        ("nan x", "script line 1: start with the seconds to wait"),
-        ("0 a\n0 b\n0 c\n1.5", "script line 4: say what is scanned"),
-        ("1 symbology=qr", "script line 1: say what is scanned"),
-        ("0 uid=04A1B", "script line 1: '04A1B' is not a card UID"),
-        ("0 x\n0 uid=010203", "script line 2: a card UID has 4, 7, 8 or 10 bytes"),
-        ("0 x\n0 symbology=morse x", "script line 2: unknown symbology 'morse'"),
-    ])
+    @Test(
+        "errors name the line",
+        arguments: [
+            ("0 ok\nsoon 123", "script line 2: start with the seconds to wait"),
+            ("# c\n\n-1 x", "script line 3: start with the seconds to wait"),
+            ("86400 x", "script line 1: start with the seconds to wait"),
+            ("nan x", "script line 1: start with the seconds to wait"),
+            ("0 a\n0 b\n0 c\n1.5", "script line 4: say what is scanned"),
+            ("1 symbology=qr", "script line 1: say what is scanned"),
+            ("0 uid=04A1B", "script line 1: '04A1B' is not a card UID"),
+            ("0 x\n0 uid=010203", "script line 2: a card UID has 4, 7, 8 or 10 bytes"),
+            ("0 x\n0 symbology=morse x", "script line 2: unknown symbology 'morse'"),
+        ])
     func errors(_ source: String, message: String) {
         #expect {
             try MockScript(parsing: source)
@@ -119,10 +129,12 @@ struct MockScriptTests {
 
 @Suite("MockDeviceSpec")
 struct MockDeviceSpecTests {
-    @Test("KIND[:ID]", arguments: [
-        ("barcode", DeviceKind.barcode, nil), ("nfc", .nfc, nil), ("qr", .qr, nil),
-        ("barcode:till-1", .barcode, "till-1"), ("nfc:door:2", .nfc, "door:2"),
-    ] as [(String, DeviceKind, String?)])
+    @Test(
+        "KIND[:ID]",
+        arguments: [
+            ("barcode", DeviceKind.barcode, nil), ("nfc", .nfc, nil), ("qr", .qr, nil),
+            ("barcode:till-1", .barcode, "till-1"), ("nfc:door:2", .nfc, "door:2"),
+        ] as [(String, DeviceKind, String?)])
     func parses(_ option: String, kind: DeviceKind, id: String?) throws {
         let spec = try MockDeviceSpec(option: option)
         #expect(spec.kind == kind)

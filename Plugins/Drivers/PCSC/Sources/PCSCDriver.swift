@@ -1,6 +1,6 @@
-import PCSCKit
 import Foundation
 import Logging
+import PCSCKit
 import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
@@ -29,7 +29,10 @@ package final class PCSCDriver: DeviceDriver, DeviceFeedback {
         thread.name = "scanbridge-pcsc"
         thread.start()
         let worker = settings.feedback.enabled ? PCSCFeedbackWorker(settings: settings.feedback, logger: logger) : nil
-        feedback.withLock { $0?.stop(); $0 = worker }
+        feedback.withLock {
+            $0?.stop()
+            $0 = worker
+        }
         continuation.onTermination = { _ in
             control.stop()
             worker?.stop()
@@ -54,8 +57,10 @@ package struct PCSCSettings: Sendable {
     /// Beep and LED after each tap's resolution; off by default.
     package var feedback: PCSCFeedbackSettings
 
-    package init(relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10,
-                feedback: PCSCFeedbackSettings = PCSCFeedbackSettings()) {
+    package init(
+        relistMilliseconds: UInt32 = 2000, firstBackoff: Double = 0.5, longestBackoff: Double = 10,
+        feedback: PCSCFeedbackSettings = PCSCFeedbackSettings()
+    ) {
         self.relistMilliseconds = relistMilliseconds
         self.firstBackoff = firstBackoff
         self.longestBackoff = longestBackoff

@@ -1,7 +1,7 @@
-import PCSCKit
 import CPCSCLite
 import Foundation
 import Logging
+import PCSCKit
 import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
@@ -88,8 +88,10 @@ struct PCSCFeedbackSender {
             if self.context == nil { self.context = try PCSCContext.establish() }
             guard let context else { return }
             // The session names devices after their readers; the first reader of a name is the one it reads.
-            guard let reader = try context.readerNames().first(where: { PCSCReaderIdentity.deviceID(readerName: $0) == deviceID }),
-                  settings.covers(readerName: reader) else { return }
+            guard
+                let reader = try context.readerNames().first(where: { PCSCReaderIdentity.deviceID(readerName: $0) == deviceID }),
+                settings.covers(readerName: reader)
+            else { return }
             if let refusal = Self.deliver(command, to: reader, context: context), refusing.insert(reader).inserted {
                 logger.debug("reader takes no beep/LED command: \(refusal)", metadata: ["device.id": "\(deviceID)"])
             }

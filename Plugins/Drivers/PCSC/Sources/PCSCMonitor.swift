@@ -1,6 +1,6 @@
-import PCSCKit
 import CPCSCLite
 import Logging
+import PCSCKit
 import ScanBridgeCore
 import ScanBridgeModel
 

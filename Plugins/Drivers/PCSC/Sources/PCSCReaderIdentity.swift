@@ -44,7 +44,10 @@ enum PCSCReaderIdentity {
         let hashed = id + "_" + nameHash(readerName)
         var unique = hashed
         var extra = 2
-        while taken.contains(unique) { unique = "\(hashed)_\(extra)"; extra += 1 }  // the very same name twice
+        while taken.contains(unique) {
+            unique = "\(hashed)_\(extra)"
+            extra += 1
+        }  // the very same name twice
         return unique
     }
 

@@ -1,5 +1,5 @@
-import PCSCKit
 import CPCSCLite
+import PCSCKit
 
 /// A connection to a reader itself, not to a card (`SCARD_SHARE_DIRECT`): for reader commands
 /// when no card is on it, sent as a CCID escape with `SCardControl`.

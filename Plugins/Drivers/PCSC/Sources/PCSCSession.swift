@@ -1,7 +1,7 @@
-import PCSCKit
 import CPCSCLite
 import Glibc
 import Logging
+import PCSCKit
 import ScanBridgeCore
 import ScanBridgeModel
 
@@ -27,8 +27,10 @@ final class PCSCSession {
     static let mostStates = Int(PCSCLITE_MAX_READERS_CONTEXTS)
     private let plugAndPlayName = strdup(PCSCContext.plugAndPlayReader)!
 
-    init(context: PCSCContext, settings: PCSCSettings, control: PCSCControl,
-         events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    init(
+        context: PCSCContext, settings: PCSCSettings, control: PCSCControl,
+        events: AsyncStream<DriverEvent>.Continuation, logger: Logger
+    ) {
         self.context = context
         self.settings = settings
         self.control = control
@@ -50,7 +52,8 @@ final class PCSCSession {
                 // 16 listed no reader can come, so the PnP pseudo-reader makes room for the 16th.
                 // A reader that goes shows in its own state (and in the re-list).
                 let plugAndPlay = readers.count < Self.mostStates
-                var states = (plugAndPlay ? [readerState(name: plugAndPlayName, current: plugAndPlayState)] : [])
+                var states =
+                    (plugAndPlay ? [readerState(name: plugAndPlayName, current: plugAndPlayState)] : [])
                     + readers.map { readerState(name: $0.cName, current: $0.currentState) }
                 let code = context.waitForChange(&states, milliseconds: settings.relistMilliseconds)
                 if control.isStopped { return .stopped }
@@ -66,7 +69,9 @@ final class PCSCSession {
                     var watched = readers
                     defer { readers = watched }
                     var settling = false
-                    for index in watched.indices { settling = try update(&watched[index], with: states[index + first]) || settling }
+                    for index in watched.indices {
+                        settling = try update(&watched[index], with: states[index + first]) || settling
+                    }
                     // A reader pcscd has not polled yet: ask again shortly rather than spin.
                     if settling, !control.sleep(seconds: 0.1) { return .stopped }
                 case Int(SCARD_E_CANCELLED), Int(SCARD_E_UNKNOWN_READER):
@@ -184,10 +189,12 @@ final class PCSCSession {
         }
         if reader.device.state != .ready { setState(&reader, .ready) }
         if let problem = tap.problem { logger.info("\(problem)", metadata: ["device.id": "\(reader.device.id)"]) }
-        events.yield(.read(RawRead(
-            device: reader.device.id, driver: "pcsc", kind: .nfc, symbology: tap.symbology, uid: uid,
-            atr: atr.isEmpty ? nil : atr, cardType: tap.cardType,
-            ndef: tap.ndef.map { $0.map { NDEFRecord(type: $0.type, value: $0.value) } })))
+        events.yield(
+            .read(
+                RawRead(
+                    device: reader.device.id, driver: "pcsc", kind: .nfc, symbology: tap.symbology, uid: uid,
+                    atr: atr.isEmpty ? nil : atr, cardType: tap.cardType,
+                    ndef: tap.ndef.map { $0.map { NDEFRecord(type: $0.type, value: $0.value) } })))
     }
 
     private func setState(_ reader: inout PCSCWatchedReader, _ state: Device.State, error: String? = nil) {

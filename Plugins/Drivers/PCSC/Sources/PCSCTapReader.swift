@@ -24,7 +24,8 @@ enum PCSCTapReader {
         do {
             let response = try card.transmit(getUID)
             guard response.ok, NFCUID.validLengths.contains(response.data.count) else {
-                tap.problem = response.ok
+                tap.problem =
+                    response.ok
                     ? "the card gave a UID of \(response.data.count) bytes to GET DATA"
                     : "the card or reader refused GET DATA (status \(response.statusHex))"
                 return tap
@@ -47,7 +48,8 @@ enum PCSCTapReader {
     /// A card pulled mid-read, or one that answers nonsense, leaves the tap as far as it got.
     static func readType2(_ card: borrowing PCSCCard, into tap: inout Tap) {
         guard let first = try? readPages(card, from: 3), first.count >= 4,
-              let container = Type2Tag.CapabilityContainer(page3: Array(first.prefix(4))) else { return }
+            let container = Type2Tag.CapabilityContainer(page3: Array(first.prefix(4)))
+        else { return }
         if let type = container.cardType { tap.cardType = type }
         var data = Array(first.dropFirst(4))
         let limit = min(container.dataAreaSize, maxDataArea)

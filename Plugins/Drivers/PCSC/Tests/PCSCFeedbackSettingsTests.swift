@@ -1,7 +1,8 @@
-@testable import PCSCDriver
 import ScanBridgeCore
 import ScanBridgeModel
 import Testing
+
+@testable import PCSCDriver
 
 @Suite("PC/SC feedback settings and commands")
 struct PCSCFeedbackSettingsTests {
@@ -21,8 +22,12 @@ struct PCSCFeedbackSettingsTests {
             #expect(command.count == 9 && command.starts(with: [0xFF, 0x00, 0x40]) && command[4] == 0x04)
             #expect(command[7] > 0, "the buzzer sounds only with repetitions")
         }
-        #expect(PCSCFeedbackSignal.accepted[3] & 0x0F == 0 && PCSCFeedbackSignal.accepted[3] & 0xA0 == 0xA0, "green blinks, no LED state changed")
-        #expect(PCSCFeedbackSignal.refused[3] & 0x0F == 0 && PCSCFeedbackSignal.refused[3] & 0x50 == 0x50, "red blinks, no LED state changed")
+        #expect(
+            PCSCFeedbackSignal.accepted[3] & 0x0F == 0 && PCSCFeedbackSignal.accepted[3] & 0xA0 == 0xA0,
+            "green blinks, no LED state changed")
+        #expect(
+            PCSCFeedbackSignal.refused[3] & 0x0F == 0 && PCSCFeedbackSignal.refused[3] & 0x50 == 0x50,
+            "red blinks, no LED state changed")
         #expect(PCSCFeedbackSignal.succeeded([0x90, 0x02]) && !PCSCFeedbackSignal.succeeded([0x63, 0x00]))
         #expect(!PCSCFeedbackSignal.succeeded([0x90]) && !PCSCFeedbackSignal.succeeded([]))
     }

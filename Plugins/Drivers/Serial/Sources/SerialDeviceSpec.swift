@@ -30,7 +30,8 @@ package struct SerialDeviceSpec: Sendable, Equatable {
         }
         if let suffix = given["suffix"] {
             guard let value = SerialFramer.Suffix(rawValue: suffix) else {
-                throw .badSetting("suffix takes \(SerialFramer.Suffix.allCases.map(\.rawValue).joined(separator: ", ")), not '\(suffix)'")
+                throw .badSetting(
+                    "suffix takes \(SerialFramer.Suffix.allCases.map(\.rawValue).joined(separator: ", ")), not '\(suffix)'")
             }
             framing.suffix = value
         }

@@ -16,8 +16,10 @@ package final class SerialDriver: DeviceDriver {
     private let logger: Logger
 
     /// - Parameter discovery: which discovered `ttyACM` nodes are scanners; nil to read only `devices`.
-    package init(devices: [SerialDeviceSpec], discovery: ScannerChoices? = nil,
-                logger: Logger = Logger(label: "scanbridge.driver.serial")) {
+    package init(
+        devices: [SerialDeviceSpec], discovery: ScannerChoices? = nil,
+        logger: Logger = Logger(label: "scanbridge.driver.serial")
+    ) {
         self.devices = devices
         self.discovery = discovery
         self.logger = logger
@@ -28,10 +30,14 @@ package final class SerialDriver: DeviceDriver {
         let named = devices.map { SerialReading(spec: $0, events: continuation, logger: logger) }
         let found = discovery.map { choices in
             // USB CDC-ACM ports only: a ttyS or ttyUSB port may be anything.
-            DiscoveredReaders(driver: name, subsystems: ["tty"], named: Set(devices.map(\.path)), choices: choices,
-                              events: continuation, logger: logger, threadName: "scanbridge-serial",
-                              accepts: { $0.sysname.hasPrefix("ttyACM") }) { [logger] node, id in
-                (try? SerialDeviceSpec(path: node.devnode)).map { SerialReading(spec: $0, id: id, events: continuation, logger: logger) }
+            DiscoveredReaders(
+                driver: name, subsystems: ["tty"], named: Set(devices.map(\.path)), choices: choices,
+                events: continuation, logger: logger, threadName: "scanbridge-serial",
+                accepts: { $0.sysname.hasPrefix("ttyACM") }
+            ) { [logger] node, id in
+                (try? SerialDeviceSpec(path: node.devnode)).map {
+                    SerialReading(spec: $0, id: id, events: continuation, logger: logger)
+                }
             }
         }
         DiscoveredReaders.serve(named: named, discovered: found, threadName: "scanbridge-serial", events: continuation)

@@ -36,12 +36,16 @@ final class SerialReading: NodeReading, @unchecked Sendable {
         let node = try DeviceNode(path: spec.path, flags: O_RDWR | O_NOCTTY)
         if isatty(node.fd) == 1 {
             var settings = termios()
-            guard tcgetattr(node.fd, &settings) == 0 else { throw DeviceNodeError(errno: errno, doing: "cannot read the settings of \(spec.path)") }
+            guard tcgetattr(node.fd, &settings) == 0 else {
+                throw DeviceNodeError(errno: errno, doing: "cannot read the settings of \(spec.path)")
+            }
             cfmakeraw(&settings)
             cfsetispeed(&settings, spec.baud)
             cfsetospeed(&settings, spec.baud)
             settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
-            guard tcsetattr(node.fd, TCSANOW, &settings) == 0 else { throw DeviceNodeError(errno: errno, doing: "cannot set \(spec.path) to raw mode") }
+            guard tcsetattr(node.fd, TCSANOW, &settings) == 0 else {
+                throw DeviceNodeError(errno: errno, doing: "cannot set \(spec.path) to raw mode")
+            }
         }
         return node
     }
@@ -80,7 +84,9 @@ final class SerialReading: NodeReading, @unchecked Sendable {
                 events.yield(.read(RawRead(device: id, driver: "serial", kind: .barcode, bytes: bytes)))
             }
         case .tooLong(let length):
-            logger.warning("dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?")
+            logger.warning(
+                "dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?"
+            )
         }
     }
 }

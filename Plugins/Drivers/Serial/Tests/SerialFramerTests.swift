@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SerialDriver
 
 struct SerialFramerTests {
@@ -17,7 +18,10 @@ struct SerialFramerTests {
     }
 
     @Test func anySuffixTakesCRLFAndCRLF() {
-        #expect(Self.reads("4006381333931\r5901234123457\n036000291452\r\nA\n\n") == ["4006381333931", "5901234123457", "036000291452", "A"])
+        #expect(
+            Self.reads("4006381333931\r5901234123457\n036000291452\r\nA\n\n") == [
+                "4006381333931", "5901234123457", "036000291452", "A",
+            ])
     }
 
     @Test func aChosenSuffixLeavesTheOthersInTheData() {
@@ -60,6 +64,7 @@ struct SerialFramerTests {
         #expect(throws: SerialError.self) { try SerialDeviceSpec(path: "/dev/ttyACM0", settings: ["baud": "300"]) }
         #expect(throws: SerialError.self) { try SerialDeviceSpec(path: "/dev/ttyACM0", settings: ["parity": "even"]) }
         let spec = try SerialDeviceSpec(path: "/dev/ttyACM0", settings: ["suffix": "none", "idle": "40", "prefix": "]E0"])
-        #expect(spec.framing.suffix == .none && spec.framing.idle == .milliseconds(40) && spec.framing.prefix == Array("]E0".utf8))
+        #expect(
+            spec.framing.suffix == .none && spec.framing.idle == .milliseconds(40) && spec.framing.prefix == Array("]E0".utf8))
     }
 }

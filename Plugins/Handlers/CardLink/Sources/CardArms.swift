@@ -27,12 +27,16 @@ package final class CardArms: CardArming, Sendable {
         self.now = now
     }
 
-    package func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date) {
-        let expiresAt = now().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+    package func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (
+        token: String, expiresAt: Date
+    ) {
+        let expiresAt = now().addingTimeInterval(
+            Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
         return state.withLock { state in
             let token = "arm\(state.next)-\(String(UInt32.random(in: .min ... .max), radix: 36))"
             state.next += 1
-            state.arms.append(Arm(token: token, walletAddress: walletAddress, cardName: cardName, device: device, expiresAt: expiresAt))
+            state.arms.append(
+                Arm(token: token, walletAddress: walletAddress, cardName: cardName, device: device, expiresAt: expiresAt))
             return (token, expiresAt)
         }
     }

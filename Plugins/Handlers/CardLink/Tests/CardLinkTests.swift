@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import CardLink
 
 /// One-shot arms, with a manual clock.

@@ -23,9 +23,13 @@ package struct OrderLookup: CodeLookup {
 
     package func lookup(code: String) async throws -> Resolution {
         guard let orderCode = OrderCode.parse(code, references: nil) else {
-            return Resolution(handler: nil, status: "invalid", details: [
-                "reason": .string("'\(code.prefix(80))' names no repair order: give a reference (RM-1001), ORDER:<id>, DEVICE:<id> or an order link"),
-            ])
+            return Resolution(
+                handler: nil, status: "invalid",
+                details: [
+                    "reason": .string(
+                        "'\(code.prefix(80))' names no repair order: give a reference (RM-1001), ORDER:<id>, DEVICE:<id> or an order link"
+                    )
+                ])
         }
         return try await resolve(orderCode)
     }

@@ -1,7 +1,8 @@
-import Testing
-@testable import OrderLookup
 import ScanBridgeCore
 import ScanBridgeModel
+import Testing
+
+@testable import OrderLookup
 
 /// The forms of an order code (docs/protocol.md "Resolutions", `order-lookup`).
 @Suite struct OrderCodeTests {

@@ -42,8 +42,11 @@ package enum ProductCode: Sendable, Hashable {
         if let symbology, labelSymbologies.contains(symbology) { return label(body) }
         // Digits only: a byte is a character, and counting bytes does not walk the grapheme rules.
         let digits = digitsOnly ? body.utf8.count : 0
-        if digitsOnly, symbology == "upc-e" || (digits == 8 && symbology != "ean-8" && !GTIN.hasValidCheckDigit(body)
-                                                  && (try? UPCE.expand(body)) != nil) {
+        if digitsOnly,
+            symbology == "upc-e"
+                || (digits == 8 && symbology != "ean-8" && !GTIN.hasValidCheckDigit(body)
+                    && (try? UPCE.expand(body)) != nil)
+        {
             return gtin { () throws(CodeError) in try GTIN.normalize(UPCE.expand(body)) }
         }
         if digits == 8 || (12...14).contains(digits) {
@@ -90,7 +93,7 @@ package enum ProductCode: Sendable, Hashable {
         // Printable ASCII, the usual label, is checked byte by byte; other text by its scalars.
         let printableASCII = text.utf8.allSatisfy { (0x20..<0x7F).contains($0) }
         guard (1...64).contains(printableASCII ? text.utf8.count : text.count),
-              printableASCII || text.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControl })
+            printableASCII || text.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControl })
         else { return nil }
         return .label(String(text))
     }

@@ -21,9 +21,12 @@ package struct ProductLookup: CodeLookup {
 
     package func lookup(code: String) async throws -> Resolution {
         guard let productCode = classify(code, symbology: nil, aim: nil) else {
-            return Resolution(handler: nil, status: "invalid", details: [
-                "reason": .string("'\(code)' is neither a GTIN nor a catalog label; give the digits under the barcode or a SKU"),
-            ])
+            return Resolution(
+                handler: nil, status: "invalid",
+                details: [
+                    "reason": .string(
+                        "'\(code)' is neither a GTIN nor a catalog label; give the digits under the barcode or a SKU")
+                ])
         }
         return try await resolve(productCode)
     }
@@ -37,9 +40,11 @@ package struct ProductLookup: CodeLookup {
             return answer(product, details: ["gtin": .string(gtin)], missing: "no product with GTIN \(gtin)")
         case .variableMeasure(let measure, let gtin):
             let product = try await products.product(.gtin(gtin), in: catalog.storeId)
-            return answer(product, details: [
-                "gtin": .string(gtin), "embedded": embedded(measure.value, product: product),
-            ], missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
+            return answer(
+                product,
+                details: [
+                    "gtin": .string(gtin), "embedded": embedded(measure.value, product: product),
+                ], missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
         case .label(let label):
             let product = try await products.product(.skuOrBarcode(label), in: catalog.storeId)
             return answer(product, details: [:], missing: "no product with SKU or barcode '\(label)'")
@@ -61,13 +66,17 @@ package struct ProductLookup: CodeLookup {
         let currency = product?.price.currency ?? catalog.currency
         switch value {
         case .price(let minorUnits):
-            return .object(["price": .string(Money(minorUnits: minorUnits, currency: currency).amount), "currency": .string(currency)])
+            return .object([
+                "price": .string(Money(minorUnits: minorUnits, currency: currency).amount), "currency": .string(currency),
+            ])
         case .weight(let grams):
             var members: [String: JSONValue] = ["weightKg": .double(Double(grams) / 1000)]
             // Price per kg × weight, rounded half up to the penny.
-            if let product, case let (total, overflow) = product.price.minorUnits.multipliedReportingOverflow(by: grams),
-               !overflow {
-                members["price"] = .string(Money(minorUnits: total / 1000 + (total % 1000 >= 500 ? 1 : 0), currency: currency).amount)
+            if let product, case (let total, let overflow) = product.price.minorUnits.multipliedReportingOverflow(by: grams),
+                !overflow
+            {
+                members["price"] = .string(
+                    Money(minorUnits: total / 1000 + (total % 1000 >= 500 ? 1 : 0), currency: currency).amount)
                 members["currency"] = .string(currency)
             }
             return .object(members)

@@ -2,27 +2,31 @@ import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 import Testing
+
 @testable import ProductLookup
 
 /// Which product code a scanned or typed text is, by content and symbology.
 @Suite struct ProductCodeTests {
-    static func classify(_ text: String, _ symbology: String? = nil, aim: String? = nil, region: VariableMeasure.Region = .gb) -> ProductCode? {
+    static func classify(_ text: String, _ symbology: String? = nil, aim: String? = nil, region: VariableMeasure.Region = .gb)
+        -> ProductCode?
+    {
         ProductCode.classify(text: text, symbology: symbology, aim: aim, region: region)
     }
 
-    @Test(arguments: [
-        ("5901234123457", "ean-13", "05901234123457"),
-        ("5901234123457", nil, "05901234123457"),
-        ("036000291452", "upc-a", "00036000291452"),
-        ("0036000291452", "ean-13", "00036000291452"),
-        ("96385074", "ean-8", "00000096385074"),
-        ("04252614", "upc-e", "00042100005264"),
-        ("425261", "upc-e", "00042100005264"),
-        ("15400141288763", "itf", "15400141288763"),
-        ("0105901234123457\u{1D}10ABC", "gs1-128", "05901234123457"),
-        ("(01)05901234123457(10)ABC", nil, "05901234123457"),
-        ("https://id.gs1.org/01/05901234123457?17=251231", "qr", "05901234123457"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("5901234123457", "ean-13", "05901234123457"),
+            ("5901234123457", nil, "05901234123457"),
+            ("036000291452", "upc-a", "00036000291452"),
+            ("0036000291452", "ean-13", "00036000291452"),
+            ("96385074", "ean-8", "00000096385074"),
+            ("04252614", "upc-e", "00042100005264"),
+            ("425261", "upc-e", "00042100005264"),
+            ("15400141288763", "itf", "15400141288763"),
+            ("0105901234123457\u{1D}10ABC", "gs1-128", "05901234123457"),
+            ("(01)05901234123457(10)ABC", nil, "05901234123457"),
+            ("https://id.gs1.org/01/05901234123457?17=251231", "qr", "05901234123457"),
+        ] as [(String, String?, String)])
     func gtinForms(text: String, symbology: String?, gtin: String) {
         #expect(Self.classify(text, symbology) == .gtin(gtin))
     }
@@ -48,9 +52,11 @@ import Testing
     }
 
     @Test func invalidCodesSayWhy() throws {
-        for (text, symbology) in [("5901234123450", "ean-13"), ("5901234123450", nil), ("04252615", "upc-e"),
-                                  ("12345", "ean-13"), ("0105901234123450", "gs1-128"),
-                                  ("https://id.gs1.org/01/05901234123450", "qr")] as [(String, String?)] {
+        for (text, symbology) in [
+            ("5901234123450", "ean-13"), ("5901234123450", nil), ("04252615", "upc-e"),
+            ("12345", "ean-13"), ("0105901234123450", "gs1-128"),
+            ("https://id.gs1.org/01/05901234123450", "qr"),
+        ] as [(String, String?)] {
             guard case .invalid(let reason)? = Self.classify(text, symbology) else {
                 Issue.record("\(text) should be invalid, is \(String(describing: Self.classify(text, symbology)))")
                 continue
@@ -61,10 +67,16 @@ import Testing
 
     @Test func variableMeasureDependsOnTheRegion() throws {
         let code = try #require(Self.classify("2011122912346", "ean-13"))
-        guard case .variableMeasure(let measure, let gtin) = code else { Issue.record("\(code)"); return }
+        guard case .variableMeasure(let measure, let gtin) = code else {
+            Issue.record("\(code)")
+            return
+        }
         #expect(gtin == "02011122000005" && measure.value == .price(minorUnits: 1234))
         #expect(Self.classify("2011122912346", "ean-13", region: .de) == .gtin("02011122912346"))
-        guard case .invalid? = Self.classify("2011122812349", "ean-13") else { Issue.record("bad price check digit"); return }
+        guard case .invalid? = Self.classify("2011122812349", "ean-13") else {
+            Issue.record("bad price check digit")
+            return
+        }
     }
 }
 
@@ -89,10 +101,15 @@ import Testing
     }
 
     static let catalog = Catalog([
-        Product(id: "p1", storeId: "store_1", name: "Cappuccino", price: Money(minorUnits: 350, currency: "GBP"), sku: "SKU001",
-                barcode: "5901234123457", trackStock: true, quantity: 50, lowStockThreshold: 10),
-        Product(id: "p2", storeId: "store_2", name: "Elsewhere", price: Money(minorUnits: 100, currency: "GBP"), barcode: "4006381333931"),
-        Product(id: "p3", storeId: "store_1", name: "Cheese", price: Money(minorUnits: 1250, currency: "GBP"), barcode: "2012345000002"),
+        Product(
+            id: "p1", storeId: "store_1", name: "Cappuccino", price: Money(minorUnits: 350, currency: "GBP"), sku: "SKU001",
+            barcode: "5901234123457", trackStock: true, quantity: 50, lowStockThreshold: 10),
+        Product(
+            id: "p2", storeId: "store_2", name: "Elsewhere", price: Money(minorUnits: 100, currency: "GBP"),
+            barcode: "4006381333931"),
+        Product(
+            id: "p3", storeId: "store_1", name: "Cheese", price: Money(minorUnits: 1250, currency: "GBP"),
+            barcode: "2012345000002"),
     ])
 
     @Test func foundNotFoundAndInvalid() async throws {

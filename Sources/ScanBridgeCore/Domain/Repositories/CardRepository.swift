@@ -1,6 +1,6 @@
-import ScanBridgeModel
 import Foundation
 import ScanBridgeCodes
+import ScanBridgeModel
 
 /// What linking a card to a wallet did.
 public enum CardLinkOutcome: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// Repair orders and their devices.
 public protocol OrderRepository: Sendable {
     func order(id: String) async throws -> RepairOrder?

@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// How a scanned code finds a product.
 public enum ProductKey: Sendable, Hashable {
     /// A GTIN-14 (every EAN/UPC/ITF-14 form normalised to it).

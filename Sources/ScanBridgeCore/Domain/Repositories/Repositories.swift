@@ -1,4 +1,5 @@
 import ScanBridgeModel
+
 /// The repositories the domain handlers and methods work on, whatever stores them.
 public struct Repositories: Sendable {
     public let products: any ProductRepository

@@ -27,7 +27,8 @@ enum CardMethods {
                     throw ScanBridgeError.notFound("no device '\(device)'; devices.list shows the attached ones")
                 }
                 guard known.kind == .nfc else {
-                    throw ScanBridgeError.invalidParams("\(device) is a \(known.kind.rawValue) device, not an NFC reader", field: "device")
+                    throw ScanBridgeError.invalidParams(
+                        "\(device) is a \(known.kind.rawValue) device, not an NFC reader", field: "device")
                 }
             }
             let timeout = try params.integer("timeoutMs", in: 100...600_000) ?? 30_000
@@ -59,7 +60,8 @@ enum CardMethods {
             guard let status = try params.cardStatus("status") else {
                 throw ScanBridgeError.invalidParams("status is required: active, inactive or blocked", field: "status")
             }
-            guard let card = try await DomainMethod.services(connection).repositories.cards.setStatus(uid: uid, status: status) else {
+            guard let card = try await DomainMethod.services(connection).repositories.cards.setStatus(uid: uid, status: status)
+            else {
                 throw notLinked(uid.display)
             }
             return MethodOutcome(.object([("card", .value(card.wire))]))

@@ -8,8 +8,11 @@ enum CustomerMethods {
     static let all: [String: RPCMethod] = [
         "customers.get": { params, connection in
             let wallet = try params.walletAddress("walletAddress")
-            guard let customer = try await DomainMethod.services(connection).repositories.customers.customer(walletAddress: wallet) else {
-                throw ScanBridgeError.notFound("no customer with wallet \(wallet); linking a card creates one, or use customers.upsert")
+            guard
+                let customer = try await DomainMethod.services(connection).repositories.customers.customer(walletAddress: wallet)
+            else {
+                throw ScanBridgeError.notFound(
+                    "no customer with wallet \(wallet); linking a card creates one, or use customers.upsert")
             }
             return MethodOutcome(.object([("customer", .value(customer.wire))]))
         },

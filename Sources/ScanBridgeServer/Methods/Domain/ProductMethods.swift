@@ -12,7 +12,8 @@ enum ProductMethods {
         },
         "products.upsert": { params, connection in
             let domain = try DomainMethod.services(connection)
-            let products = try DomainMethod.oneOrMany(params, single: "product", plural: "products") { fields throws(ScanBridgeError) in
+            let products = try DomainMethod.oneOrMany(params, single: "product", plural: "products") {
+                fields throws(ScanBridgeError) in
                 try Product(input: fields, settings: domain.catalog)
             }
             let stored = try await DomainMethod.batch(single: "product", plural: "products", isBatch: params.has("products")) {
@@ -21,9 +22,10 @@ enum ProductMethods {
             // A product of another store is stored but never found here: say so, rather than
             // let an integrator load a catalog that silently finds nothing.
             let elsewhere = stored.filter { $0.storeId != domain.catalog.storeId }.map { JSONValue.string($0.id) }
-            return MethodOutcome(.object([
-                ("products", .value(.array(stored.map(\.wire)))), ("notVisibleHere", .value(.array(elsewhere))),
-            ]))
+            return MethodOutcome(
+                .object([
+                    ("products", .value(.array(stored.map(\.wire)))), ("notVisibleHere", .value(.array(elsewhere))),
+                ]))
         },
         "products.delete": { params, connection in
             let id = try params.requiredText("id", maxLength: 128)

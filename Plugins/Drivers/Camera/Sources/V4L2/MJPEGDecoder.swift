@@ -20,7 +20,10 @@ package final class MJPEGDecoder {
         guard let base = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count > 0 else {
             throw .malformed("an empty MJPEG frame")
         }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         guard tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
             throw .malformed("MJPEG: \(Self.reason(handle))")
         }
@@ -30,8 +33,10 @@ package final class MJPEGDecoder {
         let count = Int(width) * Int(height)
         var failed = false
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            failed = tjDecompress2(handle, base, UInt(jpeg.count), buffer.baseAddress, width, 0, height,
-                                   Int32(TJPF_GRAY.rawValue), TJFLAG_STOPONWARNING) != 0
+            failed =
+                tjDecompress2(
+                    handle, base, UInt(jpeg.count), buffer.baseAddress, width, 0, height,
+                    Int32(TJPF_GRAY.rawValue), TJFLAG_STOPONWARNING) != 0
             // Written in full or not used: the frame is thrown away on failure.
             initialized = count
         }

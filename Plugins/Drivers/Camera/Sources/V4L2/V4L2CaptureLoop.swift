@@ -30,8 +30,9 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
 
     init(spec: V4L2CameraSpec, id: String, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
-        feed = CameraFeed(id: id, driver: V4L2Driver.driverName, name: "V4L2 camera \(spec.path)", path: spec.path,
-                          settings: spec.camera, events: events, logger: logger)
+        feed = CameraFeed(
+            id: id, driver: V4L2Driver.driverName, name: "V4L2 camera \(spec.path)", path: spec.path,
+            settings: spec.camera, events: events, logger: logger)
     }
 
     var id: String { feed.id }
@@ -61,7 +62,9 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
             // Stopped while opening (discovery saw the node go): no `ready` after its `gone`.
             guard !stop.isStopped else { return }
             if !stream.card.isEmpty { feed.name = stream.card }
-            feed.logger.info("capturing \(stream.format.rawValue) \(stream.width)×\(stream.height) from \(spec.path), decoding up to \(spec.camera.fps) frames a second")
+            feed.logger.info(
+                "capturing \(stream.format.rawValue) \(stream.width)×\(stream.height) from \(spec.path), decoding up to \(spec.camera.fps) frames a second"
+            )
             feed.ready()
             unplugged = false
             let ending = capture(stream)
@@ -88,7 +91,9 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
         var due = ContinuousClock.now
         var lastFrame = ContinuousClock.now
         var saidSilent = false
-        var descriptors = [pollfd(fd: stream.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: stream.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             // A deadline, though the stop signal wakes poll too: a silent camera is noticed.
             let ready = poll(&descriptors, 2, 1000)
@@ -134,8 +139,9 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
     private func luma(of bytes: UnsafeRawBufferPointer, from stream: V4L2Stream, jpeg: MJPEGDecoder?) -> GrayFrame? {
         do throws(FrameError) {
             if let jpeg { return try jpeg.gray(bytes) }
-            return try V4L2FrameConversion.gray(bytes, format: stream.format, width: stream.width, height: stream.height,
-                                                bytesPerLine: stream.bytesPerLine)
+            return try V4L2FrameConversion.gray(
+                bytes, format: stream.format, width: stream.width, height: stream.height,
+                bytesPerLine: stream.bytesPerLine)
         } catch {
             skip("\(error)")
             return nil

@@ -19,7 +19,9 @@ package final class V4L2Driver: DeviceDriver {
 
     /// - Parameter discovery: the choices that say which discovered cameras to leave alone
     ///   (released); nil to capture only `devices`.
-    package init(devices: [V4L2CameraSpec], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.v4l2")) {
+    package init(
+        devices: [V4L2CameraSpec], discovery: ScannerChoices? = nil, logger: Logger = Logger(label: "scanbridge.driver.v4l2")
+    ) {
         self.devices = devices
         self.discovery = discovery
         self.logger = logger
@@ -28,12 +30,14 @@ package final class V4L2Driver: DeviceDriver {
     package func events() -> AsyncStream<DriverEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DriverEvent.self)
         let named = devices.map { spec in
-            V4L2CaptureLoop(spec: spec, id: DeviceNode.deviceID(driver: name, path: spec.path), events: continuation, logger: logger)
+            V4L2CaptureLoop(
+                spec: spec, id: DeviceNode.deviceID(driver: name, path: spec.path), events: continuation, logger: logger)
         }
         let found = discovery.map { choices in
-            DiscoveredReaders(driver: name, subsystems: ["video4linux"], named: Set(devices.map(\.path)), choices: choices,
-                              events: continuation, logger: logger, threadName: "scanbridge-v4l2", accepts: Self.accepts,
-                              judge: { $0.cameraVerdict($1, id: $2) }, makeLoop: Self.make(events: continuation, logger: logger))
+            DiscoveredReaders(
+                driver: name, subsystems: ["video4linux"], named: Set(devices.map(\.path)), choices: choices,
+                events: continuation, logger: logger, threadName: "scanbridge-v4l2", accepts: Self.accepts,
+                judge: { $0.cameraVerdict($1, id: $2) }, makeLoop: Self.make(events: continuation, logger: logger))
         }
         DiscoveredReaders.serve(loops: named, discovered: found, threadName: "scanbridge-v4l2", events: continuation)
         return stream

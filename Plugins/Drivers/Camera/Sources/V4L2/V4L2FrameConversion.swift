@@ -3,8 +3,10 @@
 /// `bytesPerLine` apart, as the driver's `VIDIOC_S_FMT` said (it may pad them).
 enum V4L2FrameConversion {
     /// The frame in `buffer` (the bytes the driver filled); throws when it holds too few.
-    static func gray(_ buffer: UnsafeRawBufferPointer, format: V4L2PixelFormat, width: Int, height: Int,
-                     bytesPerLine: Int) throws(FrameError) -> GrayFrame {
+    static func gray(
+        _ buffer: UnsafeRawBufferPointer, format: V4L2PixelFormat, width: Int, height: Int,
+        bytesPerLine: Int
+    ) throws(FrameError) -> GrayFrame {
         switch format {
         case .grey:
             return try GrayFrame(width: width, height: height, bytesPerLine: bytesPerLine, bytes: [UInt8](buffer))

@@ -20,7 +20,10 @@ package enum V4L2PixelFormat: String, Sendable, CaseIterable {
 
     /// The format of a fourcc (`JPEG` is MJPEG), nil for one not read.
     package init?(fourcc: UInt32) {
-        if fourcc == Self.jpeg { self = .mjpeg; return }
+        if fourcc == Self.jpeg {
+            self = .mjpeg
+            return
+        }
         guard let format = Self.allCases.first(where: { $0.fourcc == fourcc }) else { return nil }
         self = format
     }
@@ -29,6 +32,7 @@ package enum V4L2PixelFormat: String, Sendable, CaseIterable {
     package static func noneSupported(offered: [UInt32], path: String) -> String {
         let wanted = allCases.map(\.rawValue).joined(separator: ", ")
         guard !offered.isEmpty else { return "\(path) offers no video capture format (this driver reads \(wanted))" }
-        return "\(path) offers \(offered.map(FourCC.name).joined(separator: ", ")), none of the formats this driver reads (\(wanted))"
+        return
+            "\(path) offers \(offered.map(FourCC.name).joined(separator: ", ")), none of the formats this driver reads (\(wanted))"
     }
 }

@@ -56,7 +56,8 @@ final class V4L2Stream {
 
     /// A filled buffer, nil when none is ready (EAGAIN). Give it back with `requeue` once read.
     func dequeue() throws(V4L2Error) -> (index: Int, bytes: UnsafeRawBufferPointer, damaged: Bool)? {
-        var index: UInt32 = 0, used: UInt32 = 0
+        var index: UInt32 = 0
+        var used: UInt32 = 0
         var damaged: Int32 = 0
         guard cv4l2_dequeue_buffer(fd, &index, &used, &damaged) == 0 else {
             let failure = errno
@@ -107,8 +108,11 @@ final class V4L2Stream {
         guard let chosen = V4L2PixelFormat.choose(offered: offered) else {
             throw V4L2Error(V4L2PixelFormat.noneSupported(offered: offered, path: path))
         }
-        var wide = UInt32(width), high = UInt32(height), given = chosen.fourcc
-        var stride: UInt32 = 0, size: UInt32 = 0
+        var wide = UInt32(width)
+        var high = UInt32(height)
+        var given = chosen.fourcc
+        var stride: UInt32 = 0
+        var size: UInt32 = 0
         try call("cannot set \(path) to \(chosen.rawValue) at \(width)×\(height)") {
             cv4l2_set_format(fd, &wide, &high, &given, &stride, &size)
         }
@@ -125,11 +129,13 @@ final class V4L2Stream {
     private func mapBuffers() throws(V4L2Error) {
         let granted = cv4l2_request_buffers(fd, Self.bufferCount)
         guard granted > 0 else {
-            throw granted < 0 ? V4L2Error(errno: errno, doing: "cannot get capture buffers from \(path)")
-                              : V4L2Error("\(path) granted no capture buffer")
+            throw granted < 0
+                ? V4L2Error(errno: errno, doing: "cannot get capture buffers from \(path)")
+                : V4L2Error("\(path) granted no capture buffer")
         }
         for index in 0..<UInt32(granted) {
-            var offset: UInt32 = 0, length: UInt32 = 0
+            var offset: UInt32 = 0
+            var length: UInt32 = 0
             try call("cannot find capture buffer \(index) of \(path)") { cv4l2_query_buffer(fd, index, &offset, &length) }
             let address = mmap(nil, Int(length), PROT_READ, MAP_SHARED, fd, off_t(offset))
             guard let address, address != MAP_FAILED else {
