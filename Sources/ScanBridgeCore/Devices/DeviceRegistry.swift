@@ -3,7 +3,7 @@ import Synchronization
 
 /// Every device the drivers reported, in the order they first appeared, with its state.
 /// Changes are announced to subscribers as `device.added`, `device.removed`, `device.changed`.
-public final class DeviceRegistry: Sendable {
+package final class DeviceRegistry: Sendable {
     private struct State {
         var order: [String] = []
         var devices: [String: Device] = [:]
@@ -12,20 +12,20 @@ public final class DeviceRegistry: Sendable {
     private let state = Mutex(State())
     private let publisher: Publisher
 
-    public init(publisher: Publisher) {
+    package init(publisher: Publisher) {
         self.publisher = publisher
     }
 
-    public var devices: [Device] {
+    package var devices: [Device] {
         state.withLock { state in state.order.compactMap { state.devices[$0] } }
     }
 
-    public func device(_ id: String) -> Device? {
+    package func device(_ id: String) -> Device? {
         state.withLock { $0.devices[id] }
     }
 
     /// A device appeared (or came back after being gone) or changed.
-    public func update(_ device: Device) {
+    package func update(_ device: Device) {
         let previous: Device? = state.withLock { state in
             let previous = state.devices[device.id]
             if previous == nil { state.order.append(device.id) }
@@ -44,7 +44,7 @@ public final class DeviceRegistry: Sendable {
     }
 
     /// The device was unplugged: it stays listed as `gone`.
-    public func markGone(_ id: String) {
+    package func markGone(_ id: String) {
         guard var device = self.device(id), device.state != .gone else { return }
         device.state = .gone
         device.error = nil

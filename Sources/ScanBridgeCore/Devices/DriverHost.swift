@@ -5,14 +5,14 @@ import ScanBridgeModel
 /// Runs the drivers: applies their device changes to the registry and sends their reads
 /// through the bridge, one read at a time per driver so each device's reads keep their order.
 /// A driver that stops is restarted with backoff; it never stops the daemon.
-public struct DriverHost: Sendable {
-    public let drivers: [any DeviceDriver]
+package struct DriverHost: Sendable {
+    package let drivers: [any DeviceDriver]
     let bridge: Bridge
     let logger: Logger
     /// The first wait before restarting a stopped driver; it doubles up to 10 s.
     let restartDelay: Duration
 
-    public init(
+    package init(
         drivers: [any DeviceDriver], bridge: Bridge, logger: Logger, restartDelay: Duration = .milliseconds(500)
     ) {
         self.drivers = drivers
@@ -22,7 +22,7 @@ public struct DriverHost: Sendable {
     }
 
     /// Runs until cancelled.
-    public func run() async {
+    package func run() async {
         await withDiscardingTaskGroup { group in
             for driver in drivers {
                 group.addTask { await supervise(driver) }

@@ -5,7 +5,7 @@ import ScanBridgeModel
 /// A journal assigns `seq` (gap-free, never reused) when it stores an event, and hands
 /// every committed batch to its commit observer in `seq` order, before `append` returns:
 /// that is how the publisher learns of events, so nothing is published that is not stored.
-public protocol Journal: Sendable {
+package protocol Journal: Sendable {
     /// Stores the events durably, in order and together (one wait for all of them), and
     /// returns them with their `seq`s. All are stored, or none.
     func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent]
@@ -25,7 +25,7 @@ public protocol Journal: Sendable {
 
 extension Journal {
     /// Stores the event durably and returns it with its `seq`.
-    public func append(_ event: ScanEvent) async throws -> JournaledEvent {
+    package func append(_ event: ScanEvent) async throws -> JournaledEvent {
         try await append(contentsOf: [event])[0]
     }
 }

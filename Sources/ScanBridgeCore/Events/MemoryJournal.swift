@@ -4,7 +4,7 @@ import Synchronization
 
 /// A journal in memory, for tests and tools: the same contract as the SQLite journal,
 /// without durability.
-public final class MemoryJournal: Journal {
+package final class MemoryJournal: Journal {
     private struct State {
         var events: [JournaledEvent] = []
         var lastSeq: UInt64 = 0
@@ -15,14 +15,14 @@ public final class MemoryJournal: Journal {
     private let retention: Int
 
     /// - Parameter onCommit: receives each stored event, in `seq` order (the publisher).
-    public init(retention: Int = .max, onCommit: @escaping @Sendable ([JournaledEvent]) -> Void) {
+    package init(retention: Int = .max, onCommit: @escaping @Sendable ([JournaledEvent]) -> Void) {
         self.retention = retention
         self.onCommit = onCommit
     }
 
-    public var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
+    package var latestSeq: UInt64 { state.withLock { $0.lastSeq } }
 
-    public func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
+    package func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
         state.withLock { state in
             let stored = events.map { event in
                 var event = event
@@ -38,7 +38,7 @@ public final class MemoryJournal: Journal {
         }
     }
 
-    public func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
+    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
         -> [JournaledEvent]
     {
         state.withLock { state in
@@ -46,13 +46,13 @@ public final class MemoryJournal: Journal {
         }
     }
 
-    public func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
+    package func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
         state.withLock { state in
             Array(state.events.filter { kinds?.contains($0.kind) ?? true }.suffix(limit))
         }
     }
 
-    public func oldestRetainedSeq() async throws -> UInt64? {
+    package func oldestRetainedSeq() async throws -> UInt64? {
         state.withLock { $0.events.first?.seq }
     }
 }

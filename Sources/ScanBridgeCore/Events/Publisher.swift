@@ -6,7 +6,7 @@ import Synchronization
 /// `publish(_:)` is called by the journal's single writer, one committed batch at a time,
 /// so every subscription sees events in `seq` order. Delivery never blocks: each
 /// subscriber has its own bounded queue, so a stalled client never slows the others.
-public final class Publisher: Sendable {
+package final class Publisher: Sendable {
     private struct State {
         var subscriptions: [ObjectIdentifier: Subscription] = [:]
         var lastSeq: UInt64
@@ -14,26 +14,26 @@ public final class Publisher: Sendable {
 
     private let state: Mutex<State>
     /// How many live events a subscription may hold back while it replays.
-    public let holdCapacity: Int
+    package let holdCapacity: Int
 
-    public init(lastSeq: UInt64 = 0, holdCapacity: Int = 4096) {
+    package init(lastSeq: UInt64 = 0, holdCapacity: Int = 4096) {
         self.state = Mutex(State(lastSeq: lastSeq))
         self.holdCapacity = holdCapacity
     }
 
     /// The `seq` of the last event published.
-    public var lastSeq: UInt64 { state.withLock { $0.lastSeq } }
+    package var lastSeq: UInt64 { state.withLock { $0.lastSeq } }
 
-    public var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+    package var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
 
     /// Starts the published sequence after what a journal already holds.
-    public func resume(after seq: UInt64) {
+    package func resume(after seq: UInt64) {
         state.withLock { $0.lastSeq = max($0.lastSeq, seq) }
     }
 
     /// Registers a subscription. Returns it with the last published `seq`: every later event
     /// reaches it live; a replaying one holds them until `finishReplay(through:)`.
-    public func subscribe(
+    package func subscribe(
         id: String, filter: SubscriptionFilter, sink: any SubscriptionSink, replaying: Bool
     ) -> (subscription: Subscription, head: UInt64) {
         let subscription = Subscription(
@@ -45,13 +45,13 @@ public final class Publisher: Sendable {
         return (subscription, head)
     }
 
-    public func remove(_ subscription: Subscription) {
+    package func remove(_ subscription: Subscription) {
         subscription.close()
         _ = state.withLock { $0.subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) }
     }
 
     /// Delivers one committed batch, in `seq` order.
-    public func publish(_ events: [JournaledEvent]) {
+    package func publish(_ events: [JournaledEvent]) {
         guard let last = events.last else { return }
         let subscriptions = state.withLock { state in
             state.lastSeq = last.seq
@@ -65,7 +65,7 @@ public final class Publisher: Sendable {
     }
 
     /// Tells every subscription interested in the device that it was added, removed or changed.
-    public func publish(_ notice: SubscriptionNotice, about device: Device) {
+    package func publish(_ notice: SubscriptionNotice, about device: Device) {
         let subscriptions = state.withLock { Array($0.subscriptions.values) }
         for subscription in subscriptions where subscription.filter.matches(device) {
             subscription.notify(notice)

@@ -6,10 +6,10 @@ import Synchronization
 /// back meanwhile, then delivers live events, so the client sees every `seq` once, in order.
 /// A client too slow for its bounded queue overflows: it is told how many events it missed
 /// and the subscription ends (it resubscribes with `since`).
-public final class Subscription: Sendable {
-    public let id: String
-    public let filter: SubscriptionFilter
-    public let sink: any SubscriptionSink
+package final class Subscription: Sendable {
+    package let id: String
+    package let filter: SubscriptionFilter
+    package let sink: any SubscriptionSink
     /// How many live events may wait while a replay runs.
     let holdCapacity: Int
 
@@ -57,7 +57,7 @@ public final class Subscription: Sendable {
     }
 
     /// The replay reached `seq`: send the held events after it and go live.
-    public func finishReplay(through seq: UInt64) {
+    package func finishReplay(through seq: UInt64) {
         let overflowed: Bool = mode.withLock { mode in
             guard case .replaying(let held) = mode else { return false }
             var sent = 0
@@ -83,7 +83,7 @@ public final class Subscription: Sendable {
     }
 
     /// Ends an overflowed subscription and returns how many events it missed.
-    public func closeAfterOverflow() -> Int {
+    package func closeAfterOverflow() -> Int {
         mode.withLock { mode in
             guard case .overflowed(let dropped) = mode else { return 0 }
             mode = .closed
@@ -92,19 +92,19 @@ public final class Subscription: Sendable {
     }
 
     /// Ends the subscription: nothing more is delivered.
-    public func close() {
+    package func close() {
         mode.withLock { $0 = .closed }
     }
 
     /// Still replaying: neither live yet, nor overflowed or closed.
-    public var isReplaying: Bool {
+    package var isReplaying: Bool {
         mode.withLock { mode in
             if case .replaying = mode { return true }
             return false
         }
     }
 
-    public var isClosed: Bool {
+    package var isClosed: Bool {
         mode.withLock { mode in
             if case .closed = mode { return true }
             return false

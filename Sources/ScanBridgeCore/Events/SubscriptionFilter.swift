@@ -1,28 +1,28 @@
 import ScanBridgeModel
 
 /// Which events and device notices a subscription wants (docs/protocol.md `events.subscribe`).
-public struct SubscriptionFilter: Sendable, Hashable {
+package struct SubscriptionFilter: Sendable, Hashable {
     /// Kinds of reading; nil means all.
-    public var kinds: Set<DeviceKind>?
+    package var kinds: Set<DeviceKind>?
     /// Device ids; nil means all.
-    public var devices: Set<String>?
+    package var devices: Set<String>?
 
-    public init(kinds: Set<DeviceKind>? = nil, devices: Set<String>? = nil) {
+    package init(kinds: Set<DeviceKind>? = nil, devices: Set<String>? = nil) {
         self.kinds = kinds
         self.devices = devices
     }
 
-    public static let all = SubscriptionFilter()
+    package static let all = SubscriptionFilter()
 
-    public func matches(kind: DeviceKind, device: String) -> Bool {
+    package func matches(kind: DeviceKind, device: String) -> Bool {
         (kinds?.contains(kind) ?? true) && (devices?.contains(device) ?? true)
     }
 
-    public func matches(_ event: JournaledEvent) -> Bool {
+    package func matches(_ event: JournaledEvent) -> Bool {
         matches(kind: event.kind, device: event.device)
     }
 
-    public func matches(_ device: Device) -> Bool {
+    package func matches(_ device: Device) -> Bool {
         matches(kind: device.kind, device: device.id)
     }
 }

@@ -3,7 +3,7 @@ import ScanBridgeModel
 /// Where a subscription's messages go: a client connection's outgoing queue.
 ///
 /// The sink owns the bounded queue; the subscription decides what to put in it.
-public protocol SubscriptionSink: AnyObject, Sendable {
+package protocol SubscriptionSink: AnyObject, Sendable {
     /// Live delivery. Must not block; false when the subscription's queue is full.
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool
     /// Replay delivery: waits until the subscription's queue has room; throws once the client is gone.
@@ -16,7 +16,7 @@ public protocol SubscriptionSink: AnyObject, Sendable {
 }
 
 /// The notifications of a subscription other than scans.
-public enum SubscriptionNotice: Sendable, Hashable {
+package enum SubscriptionNotice: Sendable, Hashable {
     case deviceAdded(Device)
     case deviceRemoved(Device)
     case deviceChanged(Device)

@@ -5,7 +5,7 @@ import ScanBridgeModel
 /// what `process` gave them (one outcome each, in order), each in its element's place.
 /// Inlinable: specialised where it is called, not run as generic code once per element.
 @inlinable
-public func batchOutcomes<Element, Checked, Output>(
+package func batchOutcomes<Element, Checked, Output>(
     _ elements: [Element], check: (Element) throws -> Checked,
     process: ([Checked]) async -> [Result<Output, any Error>]
 ) async -> [Result<Output, any Error>] {

@@ -3,14 +3,14 @@ import ScanBridgeModel
 /// The flow of one scan, wired once: normalise, route to a handler, journal, publish.
 ///
 /// Drivers, the RPC server and tests all feed reads through `ingest(_:)`.
-public final class Bridge: Sendable {
-    public let registry: DeviceRegistry
-    public let router: Router
-    public let publisher: Publisher
-    public let journal: any Journal
-    public let normalizer: Normalizer
+package final class Bridge: Sendable {
+    package let registry: DeviceRegistry
+    package let router: Router
+    package let publisher: Publisher
+    package let journal: any Journal
+    package let normalizer: Normalizer
 
-    public init(journal: any Journal, publisher: Publisher, router: Router, normalizer: Normalizer = Normalizer()) {
+    package init(journal: any Journal, publisher: Publisher, router: Router, normalizer: Normalizer = Normalizer()) {
         self.journal = journal
         self.publisher = publisher
         self.router = router
@@ -21,12 +21,12 @@ public final class Bridge: Sendable {
 
     /// Normalises, resolves and journals one read; returns the event once it is stored
     /// and published. Invalid reads throw `invalidParams`; a journal failure throws `unavailable`.
-    public func ingest(_ read: RawRead) async throws -> JournaledEvent {
+    package func ingest(_ read: RawRead) async throws -> JournaledEvent {
         try await ingestResolving(read).event
     }
 
     /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
-    public func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
+    package func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
         var event = try normalizer.normalize(read)
         event.resolution = await router.resolve(event)
         return (try await journal.append(event), event.resolution)
@@ -35,7 +35,7 @@ public final class Bridge: Sendable {
     /// Many reads, each as `ingest(_:)` would take it, journaled together: one wait for one
     /// commit instead of one each. Every read has its own outcome (an invalid one fails alone);
     /// a journal failure fails them all.
-    public func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
+    package func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
         await batchOutcomes(reads, check: normalizer.normalize) { events in
             var events = events
             for (index, resolution) in await router.resolve(events).enumerated() {
@@ -51,7 +51,7 @@ public final class Bridge: Sendable {
 
     /// Replays the journal to a new subscription: events after `since` up to `head`, with a
     /// gap notice for those no longer kept, then releases the live events it held back.
-    public func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {
+    package func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {
         if since < head {
             let oldest = try await journal.oldestRetainedSeq() ?? head + 1
             if since + 1 < oldest {

@@ -6,15 +6,15 @@ import ScanBridgeModel
 ///
 /// Every driver's reads go through here, so symbology inference, AIM identifiers, UID
 /// formats and raw-byte handling are the same whatever the transport.
-public struct Normalizer: Sendable {
+package struct Normalizer: Sendable {
     /// Longest text accepted from one read; a QR code holds at most 7,089 characters.
-    public var maxTextBytes: Int
+    package var maxTextBytes: Int
 
-    public init(maxTextBytes: Int = 8192) {
+    package init(maxTextBytes: Int = 8192) {
         self.maxTextBytes = maxTextBytes
     }
 
-    public func normalize(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
+    package func normalize(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
         switch read.kind {
         case .nfc: try normalizeCard(read)
         case .barcode, .qr: try normalizeCode(read)

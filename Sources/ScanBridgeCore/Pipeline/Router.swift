@@ -4,9 +4,9 @@ import Synchronization
 
 /// Routes each event by content to the first handler (highest priority, then first
 /// registered) that accepts it. Handlers come and go at run time (out-of-process plugins).
-public final class Router: Sendable {
+package final class Router: Sendable {
     /// Identifies one registration, to remove it later.
-    public struct Registration: Hashable, Sendable {
+    package struct Registration: Hashable, Sendable {
         let number: Int
     }
 
@@ -23,13 +23,13 @@ public final class Router: Sendable {
     private let state = Mutex(State())
     private let logger: Logger
 
-    public init(handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router")) {
+    package init(handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router")) {
         self.logger = logger
         for handler in handlers { register(handler) }
     }
 
     @discardableResult
-    public func register(_ handler: any ScanHandler) -> Registration {
+    package func register(_ handler: any ScanHandler) -> Registration {
         state.withLock { state in
             let registration = Registration(number: state.nextNumber)
             state.nextNumber += 1
@@ -42,18 +42,18 @@ public final class Router: Sendable {
         }
     }
 
-    public func unregister(_ registration: Registration) {
+    package func unregister(_ registration: Registration) {
         state.withLock { $0.entries.removeAll { $0.registration == registration } }
     }
 
     /// Handler names in routing order.
-    public var handlerNames: [String] {
+    package var handlerNames: [String] {
         state.withLock { $0.entries.map(\.handler.name) }
     }
 
     /// The resolution of the first accepting handler; `unhandled` when none accepts.
     /// A failing handler gives an `error` resolution: the event is never lost.
-    public func resolve(_ event: ScanEvent) async -> Resolution {
+    package func resolve(_ event: ScanEvent) async -> Resolution {
         let entries = state.withLock { $0.entries }
         for entry in entries {
             let handler = entry.handler
@@ -76,7 +76,7 @@ public final class Router: Sendable {
 
     /// The resolutions of many events, in their order: one after another while every handler
     /// resolves in process (no task per event), concurrently when one may wait on a client.
-    public func resolve(_ events: [ScanEvent]) async -> [Resolution] {
+    package func resolve(_ events: [ScanEvent]) async -> [Resolution] {
         let inProcess = state.withLock { $0.entries.allSatisfy(\.handler.resolvesInProcess) }
         if inProcess || events.count < 2 {
             var resolutions: [Resolution] = []
