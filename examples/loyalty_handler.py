@@ -7,9 +7,10 @@ It registers as the handler of loyalty cards printed as barcodes or QR codes
 
     python3 examples/loyalty_handler.py [--socket PATH]
 
-The socket is found as the CLI finds it: --socket, $SCANBRIDGE_SOCKET,
-$XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock (root),
-/tmp/scanbridge-<uid>/scanbridge.sock. Registering needs the admin role.
+The socket is found as the daemon's is (docs/protocol.md, "The socket"): --socket,
+$SCANBRIDGE_SOCKET, $RUNTIME_DIRECTORY/scanbridge.sock,
+$XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, else the system daemon's
+/run/scanbridge/scanbridge.sock. Registering needs the admin role.
 """
 
 import argparse
@@ -29,11 +30,11 @@ def socket_path(explicit):
         return explicit
     if os.environ.get("SCANBRIDGE_SOCKET"):
         return os.environ["SCANBRIDGE_SOCKET"]
+    if os.environ.get("RUNTIME_DIRECTORY"):
+        return os.path.join(os.environ["RUNTIME_DIRECTORY"].split(":")[0], "scanbridge.sock")
     if os.environ.get("XDG_RUNTIME_DIR"):
         return os.path.join(os.environ["XDG_RUNTIME_DIR"], "scanbridge", "scanbridge.sock")
-    if os.getuid() == 0:
-        return "/run/scanbridge/scanbridge.sock"
-    return f"/tmp/scanbridge-{os.getuid()}/scanbridge.sock"
+    return "/run/scanbridge/scanbridge.sock"
 
 
 def resolve(event):

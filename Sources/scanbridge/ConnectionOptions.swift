@@ -10,8 +10,8 @@ struct ConnectionOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             """
-            The daemon's socket (default: $SCANBRIDGE_SOCKET, then $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, \
-            then /run/scanbridge/scanbridge.sock).
+            The daemon's socket (default: $SCANBRIDGE_SOCKET, else $RUNTIME_DIRECTORY/scanbridge.sock or \
+            $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, then /run/scanbridge/scanbridge.sock).
             """,
             valueName: "path"))
     var socket: String?

@@ -8,8 +8,8 @@ struct ScanBridgeCommand: AsyncParsableCommand {
         abstract: "Talk to the ScanBridge daemon: devices, scans, the catalog, cards and customers.",
         discussion: """
             The daemon's socket is --socket PATH, else $SCANBRIDGE_SOCKET, else \
-            $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, else /run/scanbridge/scanbridge.sock (as root) \
-            or /tmp/scanbridge-<uid>/scanbridge.sock.
+            $RUNTIME_DIRECTORY/scanbridge.sock, else $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock \
+            and then /run/scanbridge/scanbridge.sock when nothing answers there.
             """,
         subcommands: [
             DevicesCommand.self, WatchCommand.self, InjectCommand.self, MockCommand.self, CallCommand.self,

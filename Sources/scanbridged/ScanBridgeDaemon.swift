@@ -23,7 +23,11 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
 
     @Option(
         help:
-            "The Unix socket to serve (default: $SCANBRIDGE_SOCKET, $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock as root)."
+            """
+            The Unix socket to serve (default: $SCANBRIDGE_SOCKET, $RUNTIME_DIRECTORY/scanbridge.sock, \
+            $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, /run/scanbridge/scanbridge.sock as root; \
+            with none of them the daemon does not start).
+            """
     )
     var socket: String?
 

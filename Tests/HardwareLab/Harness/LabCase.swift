@@ -4,10 +4,12 @@ import ScanBridgeModel
 /// One lab case in a few lines, for the drivers' tests: a daemon in the shared guest, steps
 /// on emulated hardware, and the scan events the daemon must publish.
 ///
+///     let node = "/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_SCAN0001-event-kbd"
+///     let id = "evdev:dev_input_by-id_usb-QEMU_QEMU_USB_Keyboard_SCAN0001-event-kbd"
 ///     try await LabCase("a typed EAN-13 is one barcode event",
-///         daemon: ["--drivers", "evdev"],
-///         steps: [.plug(.usbKeyboard()), .type("4006381333931\n")],
-///         expect: [.scan("4006381333931", device: "evdev:usb-SCAN0001", symbology: "ean-13")]
+///         daemon: ["--drivers", "evdev", "--device", "evdev:\(node),max_gap=800,idle=3000"],
+///         steps: [.plug(.usbKeyboard(serial: "SCAN0001")), .expectDevice(id, state: "ready"), .type("4006381333931\n")],
+///         expect: [.scan("4006381333931", device: id, symbology: "ean-13")]
 ///     ).run()
 ///
 /// Each step that fails names itself (`step 2 of 3: type "4006381333931\n"`). Devices the
