@@ -8,19 +8,22 @@ package struct ServerLimits: Sendable, Hashable {
     /// Events that may wait for one slow subscriber before it overflows.
     package var subscriptionQueue: Int
     package var subscriptionsPerConnection: Int
-    /// Requests one connection may have running at once.
+    /// Requests and notifications one connection may have running at once.
     package var pendingRequests: Int
+    /// Elements one batch may hold.
+    package var maxBatch: Int
     /// How long an out-of-process handler may take to answer before the event resolves `timeout`.
     package var handlerTimeout: Duration
 
     package init(
         maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
-        pendingRequests: Int = 4096, handlerTimeout: Duration = .seconds(2)
+        pendingRequests: Int = 4096, maxBatch: Int = 1000, handlerTimeout: Duration = .seconds(2)
     ) {
         self.maxLineBytes = maxLineBytes
         self.subscriptionQueue = subscriptionQueue
         self.subscriptionsPerConnection = subscriptionsPerConnection
         self.pendingRequests = pendingRequests
+        self.maxBatch = maxBatch
         self.handlerTimeout = handlerTimeout
     }
 }

@@ -42,7 +42,7 @@ extension DaemonConfig {
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],
         "journal": ["durability", "retention_events", "retention_days"],
-        "server": ["max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests"],
+        "server": ["max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests", "max_batch"],
         "roles": ["admin_groups", "operator_groups", "reader_groups"],
         "mock": ["kind", "id", "name", "script", "loop"],
     ]

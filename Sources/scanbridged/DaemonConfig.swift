@@ -84,12 +84,14 @@ struct DaemonConfig: Decodable, Sendable {
         var subscriptionQueue = 4096
         var subscriptionsPerConnection = 32
         var pendingRequests = 4096
+        var maxBatch = 1000
 
         enum CodingKeys: String, CodingKey {
             case maxLineBytes = "max_line_bytes"
             case subscriptionQueue = "subscription_queue"
             case subscriptionsPerConnection = "subscriptions_per_connection"
             case pendingRequests = "pending_requests"
+            case maxBatch = "max_batch"
         }
     }
 
@@ -184,6 +186,7 @@ extension DaemonConfig.Server {
             try c.decodeIfPresent(Int.self, forKey: .subscriptionsPerConnection)
             ?? defaults.subscriptionsPerConnection
         pendingRequests = try c.decodeIfPresent(Int.self, forKey: .pendingRequests) ?? defaults.pendingRequests
+        maxBatch = try c.decodeIfPresent(Int.self, forKey: .maxBatch) ?? defaults.maxBatch
     }
 }
 

@@ -56,7 +56,7 @@ struct DaemonSettings: Sendable {
         limits = ServerLimits(
             maxLineBytes: file.server.maxLineBytes, subscriptionQueue: file.server.subscriptionQueue,
             subscriptionsPerConnection: file.server.subscriptionsPerConnection,
-            pendingRequests: file.server.pendingRequests,
+            pendingRequests: file.server.pendingRequests, maxBatch: file.server.maxBatch,
             handlerTimeout: .milliseconds(try Self.handlerTimeout(file.handlers.timeoutMs)))
         catalog = try Self.catalog(file.catalog)
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern

@@ -60,6 +60,38 @@ struct BadInputTests {
         await raw.close()
     }
 
+    /// A batch is bounded in elements, and its notifications count against the pending limit
+    /// like its requests: a line of tiny elements cannot start work without bound.
+    @Test func aBatchPastItsLimitIsRefusedWholeAndNotificationsCountAsPending() async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"], config: "server:\n  max_batch: 10\n  pending_requests: 4\n")
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        let hello = #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#
+        try await raw.send("[" + Array(repeating: "1", count: 11).joined(separator: ",") + "]")
+        let refused = try await raw.nextJSON()
+        #expect(refused["id"] == .null && refused.errorCode == -32600)
+        #expect(refused["error"]?["message"]?.stringValue?.contains("at most 10") == true)
+        try await raw.send("[" + Array(repeating: hello, count: 10).joined(separator: ",") + "]")
+        let answers = try #require(try await raw.nextJSON().arrayValue)
+        #expect(answers.count == 10, "a batch at the limit is answered")
+        #expect(answers.filter { $0["result"] != nil }.count == 4 && answers.filter { $0.errorCode == -32005 }.count == 6)
+
+        // Ten injections sent as notifications: the first four run, the others are dropped.
+        let inject = #"{"jsonrpc":"2.0","method":"scan.inject","params":{"device":"mock:till-1","text":"4006381333931"}}"#
+        try await raw.send("[" + Array(repeating: inject, count: 10).joined(separator: ",") + "]")
+        let client = try await daemon.connect()
+        try await waitUntil("the admitted injections journaled") {
+            try await client.call("events.recent", ["limit": 100])["events"]?.arrayValue?.count == 4
+        }
+        // The connection stays usable once the batch's slots are released.
+        try await waitUntil("a hello answered after the batch") { [raw] in
+            try await raw.send(hello)
+            return try await raw.nextJSON()["result"] != nil
+        }
+        #expect(try await client.call("events.recent", ["limit": 100])["events"]?.arrayValue?.count == 4)
+        await raw.close()
+    }
+
     /// A batch's injections are journaled together: each still gets its own answer, in the
     /// batch's order, and a bad one fails alone.
     @Test func aBatchOfInjectionsAnswersEachInOrder() async throws {

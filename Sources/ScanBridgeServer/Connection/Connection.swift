@@ -119,6 +119,16 @@ final class Connection: Sendable {
                 if let payload = answer.payload { self.outbox.enqueue(JSONWriter.bytes(payload)) }
                 await answer.afterResponse?()
             }
+        case .batch(let messages) where messages.count > services.limits.maxBatch:
+            // Refused whole and unread: a line of a million tiny elements must not become a
+            // million tasks and answers.
+            outbox.enqueue(
+                RPCMessage.error(
+                    id: .null,
+                    RPCError(
+                        code: RPCError.invalidRequest,
+                        message:
+                            "batch too large: \(messages.count) elements; a batch may hold at most \(services.limits.maxBatch)")))
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
@@ -203,20 +213,25 @@ final class Connection: Sendable {
         }
     }
 
-    /// Counts a request against the connection's limit; answers `overloaded` past it.
+    /// Counts a request or a notification against the connection's limit; answers a request
+    /// `overloaded` past it (a notification past it is dropped: it has no answer to carry
+    /// the refusal, and running it would let a client start work without bound).
     private func admit(_ message: IncomingMessage, answerIfRefused: Bool = true) -> Bool {
-        guard case .request = message else { return true }
+        guard message.countsAsPending else { return true }
         let admitted = state.withLock { state in
             guard state.pendingRequests < services.limits.pendingRequests else { return false }
             state.pendingRequests += 1
             return true
         }
         if !admitted && answerIfRefused { outbox.enqueue(JSONWriter.bytes(overloaded(message))) }
+        if !admitted, case .notification(let method, _) = message {
+            logger.debug("dropped a notification past the pending limit", metadata: ["rpc.method": "\(method)"])
+        }
         return admitted
     }
 
     private func release(_ message: IncomingMessage) {
-        guard case .request = message else { return }
+        guard message.countsAsPending else { return }
         state.withLock { $0.pendingRequests -= 1 }
     }
 
@@ -227,7 +242,7 @@ final class Connection: Sendable {
             RPCError(
                 code: RPCError.overloaded,
                 message:
-                    "overloaded: more than \(services.limits.pendingRequests) requests are pending on this connection; wait for answers before sending more"
+                    "overloaded: more than \(services.limits.pendingRequests) requests and notifications are pending on this connection; wait for answers before sending more"
             ))
     }
 
@@ -292,5 +307,15 @@ final class Connection: Sendable {
             return Array(state.subscriptions.values)
         }
         for subscription in all { services.bridge.publisher.remove(subscription) }
+    }
+}
+
+extension IncomingMessage {
+    /// Requests and notifications run a method: each counts against `pending_requests`.
+    fileprivate var countsAsPending: Bool {
+        switch self {
+        case .request, .notification: true
+        default: false
+        }
     }
 }

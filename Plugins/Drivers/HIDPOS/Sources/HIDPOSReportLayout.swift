@@ -72,7 +72,10 @@ struct HIDPOSReportLayout: Equatable, Sendable {
             body = body.dropFirst()
         }
         let bytes = Array(body)
-        guard bytes.count >= dataOffset + dataCount else { return nil }
+        // Every byte the layout reads must be there: a device may send reports shorter than
+        // its own descriptor says.
+        let needed = ([dataOffset + dataCount] + symbologyOffsets.map { $0 + 1 } + [lengthOffset.map { $0 + 1 } ?? 0]).max()!
+        guard bytes.count >= needed else { return nil }
         var data = Array(bytes[dataOffset..<(dataOffset + dataCount)])
         if let lengthOffset, Int(bytes[lengthOffset]) <= dataCount {
             data = Array(data.prefix(Int(bytes[lengthOffset])))

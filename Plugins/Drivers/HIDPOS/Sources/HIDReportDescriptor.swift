@@ -32,6 +32,14 @@ struct HIDReportDescriptor: Equatable, Sendable {
         let description: String
     }
 
+    /// A device writes its own descriptor: these bound what one can make the daemon hold.
+    /// Input fields over every report (a scanner has a few hundred at most).
+    static let maxFields = 4096
+    /// Usages one main item may list (Usage items and Usage Minimum…Maximum ranges together).
+    static let maxUsages = 4096
+    /// The bits of one report: Linux's largest HID report, 16 KB.
+    static let maxReportBits = 16_384 * 8
+
     private struct Globals {
         var usagePage: UInt16 = 0
         var reportSize = 0
@@ -75,6 +83,14 @@ struct HIDReportDescriptor: Equatable, Sendable {
                     guard globals.reportSize > 0, globals.reportSize <= 32 || data & 0x01 != 0 else {
                         throw Malformed(description: "an input field of \(globals.reportSize) bits")
                     }
+                    let bits = offset + globals.reportSize * globals.reportCount
+                    guard bits <= Self.maxReportBits else {
+                        throw Malformed(description: "report \(globals.reportID) is over \(Self.maxReportBits / 8) bytes")
+                    }
+                    let fields = isVariable && data & 0x01 == 0 ? globals.reportCount : 1
+                    guard inputs.count + fields <= Self.maxFields else {
+                        throw Malformed(description: "over \(Self.maxFields) input fields")
+                    }
                     if isVariable, data & 0x01 == 0 {
                         for element in 0..<globals.reportCount {
                             let usage = pages.usages.isEmpty ? 0 : pages.usages[min(element, pages.usages.count - 1)]
@@ -91,7 +107,7 @@ struct HIDReportDescriptor: Equatable, Sendable {
                                 bitSize: globals.reportSize, count: globals.reportCount, isConstant: data & 0x01 != 0,
                                 isVariable: isVariable))
                     }
-                    offsets[globals.reportID] = offset + globals.reportSize * globals.reportCount
+                    offsets[globals.reportID] = bits
                 case 0x9, 0xB, 0xA, 0xC: break  // Output, Feature, Collection, End Collection
                 default: throw Malformed(description: "unknown main item 0x\(String(prefix, radix: 16))")
                 }
@@ -117,12 +133,16 @@ struct HIDReportDescriptor: Equatable, Sendable {
                 }
             case 2:  // local
                 switch prefix >> 4 {
-                case 0x0: usages.append(size == 4 ? data : data & 0xFFFF)
+                case 0x0:
+                    guard usages.count < Self.maxUsages else {
+                        throw Malformed(description: "over \(Self.maxUsages) usages for one item")
+                    }
+                    usages.append(size == 4 ? data : data & 0xFFFF)
                 case 0x1: usageMinimum = size == 4 ? data : data & 0xFFFF
                 case 0x2:
                     if let minimum = usageMinimum {
                         let maximum = size == 4 ? data : data & 0xFFFF
-                        guard maximum >= minimum, maximum - minimum < 4096 else {
+                        guard maximum >= minimum, usages.count + Int(maximum - minimum) < Self.maxUsages else {
                             throw Malformed(description: "a usage range of \(minimum)…\(maximum)")
                         }
                         usages += Array(minimum...maximum)

@@ -92,6 +92,32 @@ struct HIDReportDescriptorTests {
         #expect(HIDPOSReportLayout(descriptor: try! HIDReportDescriptor(parsing: keyboard)) == nil)
     }
 
+    @Test func aDescriptorCannotMakeTheDaemonHoldMillionsOfFields() {
+        // 4 KB, as much as a device may give: one-bit fields, 4,096 to an Input item, again and again.
+        let fields: [UInt8] =
+            [0x05, 0x8C, 0x75, 0x01, 0x96, 0x00, 0x10] + Array(repeating: [0x81, 0x02], count: 2_040).flatMap { $0 }
+        #expect(throws: HIDReportDescriptor.Malformed(description: "over 4096 input fields")) {
+            try HIDReportDescriptor(parsing: fields)
+        }
+        // Usage ranges piled up before one array field.
+        let usages: [UInt8] =
+            [0x05, 0x8C, 0x75, 0x08, 0x95, 0x01] + Array(repeating: [0x19, 0x00, 0x2A, 0xFF, 0x0F], count: 800).flatMap { $0 }
+            + [0x81, 0x00]
+        #expect(throws: HIDReportDescriptor.Malformed.self) { try HIDReportDescriptor(parsing: usages) }
+        // One report larger than Linux's largest.
+        let wide: [UInt8] = [0x05, 0x8C, 0x75, 0xFF, 0x96, 0x00, 0x10, 0x81, 0x03]
+        #expect(throws: HIDReportDescriptor.Malformed.self) { try HIDReportDescriptor(parsing: wide) }
+    }
+
+    @Test func aReportShorterThanItsLayoutIsSkipped() {
+        // The AIM bytes after the data, as a descriptor may put them, and a report that ends before them.
+        let layout = HIDPOSReportLayout(
+            reportID: 2, numbered: true, dataOffset: 0, dataCount: 4, symbologyOffsets: [10, 11, 12], lengthOffset: nil,
+            continuedBit: nil)
+        #expect(layout.chunk(of: [2] + Array("ABCD".utf8)) == nil)
+        #expect(layout.chunk(of: [2] + Array("ABCD".utf8) + Array(repeating: 0, count: 6) + Array("]E0".utf8))?.aim == "]E0")
+    }
+
     @Test func randomBytesNeverCrashTheParser() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
