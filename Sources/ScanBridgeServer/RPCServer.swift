@@ -19,6 +19,7 @@ package final class RPCServer: Service {
     let onReady: @Sendable () -> Void
     private let connectionCount = Atomic<Int>(0)
     private let flushes = LoopFlushesByLoop()
+    private let slots: ConnectionSlots
 
     package init(
         socketPath: String, socketGroup: UInt32? = nil, services: ServerServices, policy: RolePolicy, logger: Logger,
@@ -30,6 +31,7 @@ package final class RPCServer: Service {
         self.policy = policy
         self.logger = logger
         self.onReady = onReady
+        slots = ConnectionSlots(limit: services.limits.maxConnections, limitPerUser: services.limits.maxConnectionsPerUser)
     }
 
     package func run() async throws {
@@ -85,19 +87,25 @@ package final class RPCServer: Service {
         logger[metadataKey: "connection.id"] = "\(number)"
         logger[metadataKey: "peer.uid"] = "\(peer.uid)"
         logger[metadataKey: "peer.pid"] = "\(peer.pid)"
+        if let full = slots.take(for: peer.uid) {
+            logger.warning("connection refused: too many connections", metadata: ["reason": "\(full)"])
+            await refuse(
+                channel,
+                RPCError(code: RPCError.overloaded, message: "overloaded: \(full); close a connection and connect again"))
+            return
+        }
+        defer { slots.release(for: peer.uid) }
         // Reading /proc for the peer's groups is file I/O: keep it off the cooperative pool.
         let role = try? await NIOThreadPool.singleton.runIfActive { [policy] in policy.role(for: peer) }
         guard let role = role ?? nil else {
             logger.warning("connection refused: the peer's user is in none of the configured groups")
-            let refusal = RPCMessage.error(
-                id: .null,
+            await refuse(
+                channel,
                 RPCError(
                     code: RPCError.forbidden,
                     message:
                         "forbidden: user \(peer.uid) is not allowed to use ScanBridge; add it to the reader, operator or admin group in the daemon's config"
                 ))
-            try? await channel.writeAndFlush(ByteBuffer(bytes: refusal + [0x0A]))
-            try? await channel.close()
             return
         }
         logger[metadataKey: "peer.role"] = "\(role)"
@@ -118,6 +126,12 @@ package final class RPCServer: Service {
         await connection.run()
         try? await channel.close()
         logger.debug("disconnected")
+    }
+
+    /// One error line with a null id, then the connection is closed.
+    private func refuse(_ channel: any Channel, _ error: RPCError) async {
+        try? await channel.writeAndFlush(ByteBuffer(bytes: RPCMessage.error(id: .null, error) + [0x0A]))
+        try? await channel.close()
     }
 
     private static func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {

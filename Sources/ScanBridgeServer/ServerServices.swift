@@ -12,18 +12,24 @@ package struct ServerLimits: Sendable, Hashable {
     package var pendingRequests: Int
     /// Elements one batch may hold.
     package var maxBatch: Int
+    /// Connections open at once, and of them, connections of one user.
+    package var maxConnections: Int
+    package var maxConnectionsPerUser: Int
     /// How long an out-of-process handler may take to answer before the event resolves `timeout`.
     package var handlerTimeout: Duration
 
     package init(
         maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
-        pendingRequests: Int = 4096, maxBatch: Int = 1000, handlerTimeout: Duration = .seconds(2)
+        pendingRequests: Int = 4096, maxBatch: Int = 1000, maxConnections: Int = 256, maxConnectionsPerUser: Int = 64,
+        handlerTimeout: Duration = .seconds(2)
     ) {
         self.maxLineBytes = maxLineBytes
         self.subscriptionQueue = subscriptionQueue
         self.subscriptionsPerConnection = subscriptionsPerConnection
         self.pendingRequests = pendingRequests
         self.maxBatch = maxBatch
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerUser = maxConnectionsPerUser
         self.handlerTimeout = handlerTimeout
     }
 }

@@ -42,7 +42,10 @@ extension DaemonConfig {
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],
         "journal": ["durability", "retention_events", "retention_days"],
-        "server": ["max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests", "max_batch"],
+        "server": [
+            "max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests", "max_batch",
+            "max_connections", "max_connections_per_user",
+        ],
         "roles": ["admin_groups", "operator_groups", "reader_groups"],
         "mock": ["kind", "id", "name", "script", "loop"],
     ]

@@ -85,6 +85,8 @@ struct DaemonConfig: Decodable, Sendable {
         var subscriptionsPerConnection = 32
         var pendingRequests = 4096
         var maxBatch = 1000
+        var maxConnections = 256
+        var maxConnectionsPerUser = 64
 
         enum CodingKeys: String, CodingKey {
             case maxLineBytes = "max_line_bytes"
@@ -92,6 +94,8 @@ struct DaemonConfig: Decodable, Sendable {
             case subscriptionsPerConnection = "subscriptions_per_connection"
             case pendingRequests = "pending_requests"
             case maxBatch = "max_batch"
+            case maxConnections = "max_connections"
+            case maxConnectionsPerUser = "max_connections_per_user"
         }
     }
 
@@ -187,6 +191,9 @@ extension DaemonConfig.Server {
             ?? defaults.subscriptionsPerConnection
         pendingRequests = try c.decodeIfPresent(Int.self, forKey: .pendingRequests) ?? defaults.pendingRequests
         maxBatch = try c.decodeIfPresent(Int.self, forKey: .maxBatch) ?? defaults.maxBatch
+        maxConnections = try c.decodeIfPresent(Int.self, forKey: .maxConnections) ?? defaults.maxConnections
+        maxConnectionsPerUser =
+            try c.decodeIfPresent(Int.self, forKey: .maxConnectionsPerUser) ?? defaults.maxConnectionsPerUser
     }
 }
 

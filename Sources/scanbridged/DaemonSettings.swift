@@ -57,6 +57,7 @@ struct DaemonSettings: Sendable {
             maxLineBytes: file.server.maxLineBytes, subscriptionQueue: file.server.subscriptionQueue,
             subscriptionsPerConnection: file.server.subscriptionsPerConnection,
             pendingRequests: file.server.pendingRequests, maxBatch: file.server.maxBatch,
+            maxConnections: file.server.maxConnections, maxConnectionsPerUser: file.server.maxConnectionsPerUser,
             handlerTimeout: .milliseconds(try Self.handlerTimeout(file.handlers.timeoutMs)))
         catalog = try Self.catalog(file.catalog)
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern

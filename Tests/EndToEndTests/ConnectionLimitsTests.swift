@@ -1,0 +1,56 @@
+import Foundation
+import ScanBridgeModel
+import ScanBridgeTesting
+import Testing
+
+/// Connections are bounded in all and by user: the one past a limit gets one error line and
+/// is closed, and the connections already open go on as before.
+@Suite("Connection limits end to end", .timeLimit(.minutes(5)))
+struct ConnectionLimitsTests {
+    static let hello = #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#
+
+    /// A connection that has been answered, so its slot is surely taken.
+    static func answered(_ daemon: DaemonHarness) async throws -> RawConnection {
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        try await raw.send(hello)
+        #expect(try await raw.nextJSON()["result"] != nil)
+        return raw
+    }
+
+    /// The next connection is refused: one `-32005` line naming `reason`, then the end.
+    static func expectRefused(_ daemon: DaemonHarness, naming reason: String) async throws {
+        let refused = try await RawConnection.connect(socketPath: daemon.socketPath)
+        let line = try await refused.nextJSON()
+        #expect(line["id"] == .null && line.errorCode == -32005)
+        #expect(line["error"]?["message"]?.stringValue?.contains(reason) == true, "\(line)")
+        await #expect(throws: ConnectionClosed.self) { try await refused.nextJSON() }
+        await refused.close()
+    }
+
+    @Test func theConnectionPastTheDaemonsLimitIsRefusedAndTheOthersGoOn() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  max_connections: 3\n")
+        var open = [try await Self.answered(daemon), try await Self.answered(daemon), try await Self.answered(daemon)]
+        try await Self.expectRefused(daemon, naming: "3 connections open")
+        for raw in open {
+            try await raw.send(Self.hello)
+            #expect(try await raw.nextJSON()["result"] != nil)
+        }
+        // A slot given back is free again.
+        await open.removeFirst().close()
+        let again = try await waitFor("a connection once one has closed") { () async throws -> RawConnection? in
+            let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+            try await raw.send(Self.hello)
+            if try await raw.nextJSON()["result"] != nil { return raw }
+            await raw.close()
+            return nil
+        }
+        for raw in open + [again] { await raw.close() }
+    }
+
+    @Test func oneUserCannotTakeEverySlot() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  max_connections_per_user: 2\n")
+        let open = [try await Self.answered(daemon), try await Self.answered(daemon)]
+        try await Self.expectRefused(daemon, naming: "the limit for one user")
+        for raw in open { await raw.close() }
+    }
+}
