@@ -15,12 +15,15 @@ package struct ServerLimits: Sendable, Hashable {
     /// Connections open at once, and of them, connections of one user.
     package var maxConnections: Int
     package var maxConnectionsPerUser: Int
+    /// Out-of-process handlers one connection may register.
+    package var handlersPerConnection: Int
     /// How long an out-of-process handler may take to answer before the event resolves `timeout`.
     package var handlerTimeout: Duration
 
     package init(
         maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
         pendingRequests: Int = 4096, maxBatch: Int = 1000, maxConnections: Int = 256, maxConnectionsPerUser: Int = 64,
+        handlersPerConnection: Int = 16,
         handlerTimeout: Duration = .seconds(2)
     ) {
         self.maxLineBytes = maxLineBytes
@@ -30,6 +33,7 @@ package struct ServerLimits: Sendable, Hashable {
         self.maxBatch = maxBatch
         self.maxConnections = maxConnections
         self.maxConnectionsPerUser = maxConnectionsPerUser
+        self.handlersPerConnection = handlersPerConnection
         self.handlerTimeout = handlerTimeout
     }
 }

@@ -87,6 +87,7 @@ struct DaemonConfig: Decodable, Sendable {
         var maxBatch = 1000
         var maxConnections = 256
         var maxConnectionsPerUser = 64
+        var handlersPerConnection = 16
 
         enum CodingKeys: String, CodingKey {
             case maxLineBytes = "max_line_bytes"
@@ -96,6 +97,7 @@ struct DaemonConfig: Decodable, Sendable {
             case maxBatch = "max_batch"
             case maxConnections = "max_connections"
             case maxConnectionsPerUser = "max_connections_per_user"
+            case handlersPerConnection = "handlers_per_connection"
         }
     }
 
@@ -194,6 +196,8 @@ extension DaemonConfig.Server {
         maxConnections = try c.decodeIfPresent(Int.self, forKey: .maxConnections) ?? defaults.maxConnections
         maxConnectionsPerUser =
             try c.decodeIfPresent(Int.self, forKey: .maxConnectionsPerUser) ?? defaults.maxConnectionsPerUser
+        handlersPerConnection =
+            try c.decodeIfPresent(Int.self, forKey: .handlersPerConnection) ?? defaults.handlersPerConnection
     }
 }
 

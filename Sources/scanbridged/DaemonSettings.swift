@@ -58,6 +58,7 @@ struct DaemonSettings: Sendable {
             subscriptionsPerConnection: file.server.subscriptionsPerConnection,
             pendingRequests: file.server.pendingRequests, maxBatch: file.server.maxBatch,
             maxConnections: file.server.maxConnections, maxConnectionsPerUser: file.server.maxConnectionsPerUser,
+            handlersPerConnection: file.server.handlersPerConnection,
             handlerTimeout: .milliseconds(try Self.handlerTimeout(file.handlers.timeoutMs)))
         catalog = try Self.catalog(file.catalog)
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern

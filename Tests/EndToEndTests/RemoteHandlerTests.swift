@@ -115,4 +115,26 @@ struct RemoteHandlerTests {
         await plugin.close()
         await client.close()
     }
+
+    /// A plugin cannot pass for a built-in handler, nor register without bound.
+    @Test func registrationsAreCappedAndBuiltInNamesAreTaken() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  handlers_per_connection: 3\n")
+        let plugin = try await daemon.connect()
+        for name in ["product-lookup", "card-link", "order-lookup"] {
+            await expectRPCError(RPCError.invalidParams) {
+                _ = try await plugin.call("handlers.register", ["name": .string(name), "match": ["kinds": ["qr"]]])
+            }
+        }
+        for index in 1...3 {
+            _ = try await plugin.call("handlers.register", ["name": .string("plugin-\(index)"), "match": ["kinds": ["qr"]]])
+        }
+        await expectRPCError(RPCError.overloaded) {
+            _ = try await plugin.call("handlers.register", ["name": "plugin-4", "match": ["kinds": ["qr"]]])
+        }
+        // The cap is per connection: another one may register its own.
+        let other = try await daemon.connect()
+        _ = try await other.call("handlers.register", ["name": "plugin-4", "match": ["kinds": ["qr"]]])
+        await other.close()
+        await plugin.close()
+    }
 }

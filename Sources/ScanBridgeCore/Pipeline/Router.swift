@@ -51,6 +51,12 @@ package final class Router: Sendable {
         state.withLock { $0.entries.map(\.handler.name) }
     }
 
+    /// The names of the handlers that resolve inside the daemon: the built-in ones, whose
+    /// names an out-of-process handler may not take.
+    package var inProcessHandlerNames: Set<String> {
+        state.withLock { Set($0.entries.filter(\.handler.resolvesInProcess).map(\.handler.name)) }
+    }
+
     /// The resolution of the first accepting handler; `unhandled` when none accepts.
     /// A failing handler gives an `error` resolution: the event is never lost.
     package func resolve(_ event: ScanEvent) async -> Resolution {

@@ -273,11 +273,15 @@ final class Connection: Sendable {
     // MARK: Handlers
 
     /// Registers an out-of-process handler made with a new id (`h<connection>-<n>`); returns the id.
-    func registerHandler(_ make: (String) -> some ScanHandler) -> String {
-        let id = state.withLock { state in
+    /// Registers the handler `make` gives for a new id; nil when the connection already has
+    /// as many as allowed.
+    func registerHandler(_ make: (String) -> some ScanHandler) -> String? {
+        let id = state.withLock { state -> String? in
+            guard state.handlers.count < services.limits.handlersPerConnection else { return nil }
             state.nextHandler += 1
             return "h\(self.id)-\(state.nextHandler)"
         }
+        guard let id else { return nil }
         let registration = services.bridge.router.register(make(id))
         // A connection that closed meanwhile must not leave its handler behind.
         let kept = state.withLock { state in
