@@ -37,7 +37,8 @@ struct HIDReportDescriptor: Equatable, Sendable {
     static let maxFields = 4096
     /// Usages one main item may list (Usage items and Usage Minimum…Maximum ranges together).
     static let maxUsages = 4096
-    /// The bits of one report: Linux's largest HID report, 16 KB.
+    /// The bits of one report: no report can be larger than the kernel's HID buffer
+    /// (`HID_MAX_BUFFER_SIZE`), so a descriptor that says otherwise is not a real device's.
     static let maxReportBits = 16_384 * 8
 
     private struct Globals {
@@ -87,11 +88,13 @@ struct HIDReportDescriptor: Equatable, Sendable {
                     guard bits <= Self.maxReportBits else {
                         throw Malformed(description: "report \(globals.reportID) is over \(Self.maxReportBits / 8) bytes")
                     }
-                    let fields = isVariable && data & 0x01 == 0 ? globals.reportCount : 1
+                    // A variable data field is one field per element; an array or constant is one.
+                    let perElement = isVariable && data & 0x01 == 0
+                    let fields = perElement ? globals.reportCount : 1
                     guard inputs.count + fields <= Self.maxFields else {
                         throw Malformed(description: "over \(Self.maxFields) input fields")
                     }
-                    if isVariable, data & 0x01 == 0 {
+                    if perElement {
                         for element in 0..<globals.reportCount {
                             let usage = pages.usages.isEmpty ? 0 : pages.usages[min(element, pages.usages.count - 1)]
                             inputs.append(

@@ -93,7 +93,8 @@ struct HIDReportDescriptorTests {
     }
 
     @Test func aDescriptorCannotMakeTheDaemonHoldMillionsOfFields() {
-        // 4 KB, as much as a device may give: one-bit fields, 4,096 to an Input item, again and again.
+        // A descriptor as long as the kernel lets a device give (HID_MAX_DESCRIPTOR_SIZE): one-bit
+        // fields, as many to an Input item as a report count allows, again and again.
         let fields: [UInt8] =
             [0x05, 0x8C, 0x75, 0x01, 0x96, 0x00, 0x10] + Array(repeating: [0x81, 0x02], count: 2_040).flatMap { $0 }
         #expect(throws: HIDReportDescriptor.Malformed(description: "over 4096 input fields")) {
