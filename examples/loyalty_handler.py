@@ -59,7 +59,7 @@ def main():
     sock.connect(socket_path(args.socket))
     send(sock, {"jsonrpc": "2.0", "id": 1, "method": "handlers.register", "params": {
         "name": args.name,
-        "match": {"kinds": ["barcode", "qr"], "pattern": "^(?i:LOYALTY-)"},
+        "match": {"kinds": ["barcode", "qr"], "pattern": "(?i)^LOYALTY-"},
         "priority": 10,
     }})
 

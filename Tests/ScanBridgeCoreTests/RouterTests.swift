@@ -122,13 +122,13 @@ struct HandlerMatchTests {
     }
 
     @Test func pattern() throws {
-        let match = HandlerMatch(pattern: try Regex("^ORDER:"))
+        let match = HandlerMatch(pattern: try TextPattern("^ORDER:", matching: .anywhere))
         #expect(match.accepts(scanEvent(symbology: "qr", text: "ORDER:ord_1")))
         #expect(!match.accepts(scanEvent(symbology: "qr", text: "DEVICE:dev_1")))
     }
 
     @Test func allConditionsMustHold() throws {
-        let match = HandlerMatch(kinds: [.qr], symbologies: ["qr"], pattern: try Regex("\\d+"))
+        let match = HandlerMatch(kinds: [.qr], symbologies: ["qr"], pattern: try TextPattern("[0-9]+", matching: .anywhere))
         #expect(match.accepts(scanEvent(kind: .qr, symbology: "qr", text: "ord 12")))
         #expect(!match.accepts(scanEvent(kind: .barcode, symbology: "qr", text: "ord 12")))
         #expect(!match.accepts(scanEvent(kind: .qr, symbology: "qr", text: "ord")))

@@ -36,6 +36,35 @@ struct TextPatternTests {
         }
     }
 
+    @Test("anywhere: a part of the text matches; ^ and $ anchor to its ends")
+    func anywhere() throws {
+        let prefix = try TextPattern("(?i)^LOYALTY-", matching: .anywhere)
+        #expect(prefix.matches("loyalty-0042"))
+        #expect(!prefix.matches("X-LOYALTY-0042"))
+        let inside = try TextPattern("[0-9]{4}", matching: .anywhere)
+        #expect(inside.matches("card 0042 here"))
+        #expect(!inside.matches("card 42"))
+    }
+
+    @Test("a pattern that would backtrack for ever on a long text answers at once")
+    func noCatastrophicBacktracking() throws {
+        // Swift's Regex, a backtracking engine, takes exponential time on this text.
+        let nested = try TextPattern("(a*)*b", matching: .anywhere)
+        #expect(!nested.matches(String(repeating: "a", count: 8192)))
+        let alternatives = try TextPattern("^(a|aa)+$", matching: .anywhere)
+        #expect(!alternatives.matches(String(repeating: "a", count: 8191) + "!"))
+    }
+
+    @Test("back-references and over-long patterns are refused")
+    func bounded() {
+        #expect(throws: TextPattern.InvalidPattern.self) { try TextPattern("(a)\\1", matching: .anywhere) }
+        #expect(throws: TextPattern.InvalidPattern.self) {
+            try TextPattern(String(repeating: "a", count: TextPattern.maxLength + 1))
+        }
+        // An escaped backslash before a digit is a literal backslash, not a back-reference.
+        #expect((try? TextPattern("a\\\\1", matching: .anywhere))?.matches("a\\1") == true)
+    }
+
     @Test("one compiled pattern serves many threads at once")
     func concurrent() async throws {
         let pattern = try TextPattern("(?i)RM-?[0-9]+")

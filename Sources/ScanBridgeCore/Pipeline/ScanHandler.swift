@@ -30,13 +30,13 @@ extension ScanHandler {
     }
 }
 
-/// Which events a handler takes: kinds, symbologies, and a pattern over the text.
-public struct HandlerMatch {
+/// Which events a handler takes: kinds, symbologies, and a pattern found anywhere in the text.
+public struct HandlerMatch: Sendable {
     public var kinds: Set<DeviceKind>?
     public var symbologies: Set<String>?
-    public var pattern: Regex<AnyRegexOutput>?
+    public var pattern: TextPattern?
 
-    public init(kinds: Set<DeviceKind>? = nil, symbologies: Set<String>? = nil, pattern: Regex<AnyRegexOutput>? = nil) {
+    public init(kinds: Set<DeviceKind>? = nil, symbologies: Set<String>? = nil, pattern: TextPattern? = nil) {
         self.kinds = kinds
         self.symbologies = symbologies
         self.pattern = pattern
@@ -45,10 +45,7 @@ public struct HandlerMatch {
     public func accepts(_ event: ScanEvent) -> Bool {
         if let kinds, !kinds.contains(event.kind) { return false }
         if let symbologies, !symbologies.contains(event.symbology) { return false }
-        if let pattern, (try? pattern.firstMatch(in: event.text)) == nil { return false }
+        if let pattern, !pattern.matches(event.text) { return false }
         return true
     }
 }
-
-// Regex is not Sendable in the standard library yet, but a compiled regex is immutable.
-extension HandlerMatch: @unchecked Sendable {}

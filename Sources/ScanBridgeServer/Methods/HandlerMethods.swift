@@ -19,13 +19,12 @@ enum HandlerMethods {
                 throw ScanBridgeError.invalidParams(
                     "match.symbologies: unknown symbology '\(symbology)'", field: "match.symbologies")
             }
-            var pattern: Regex<AnyRegexOutput>?
+            var pattern: TextPattern?
             if let text = try match?.string("pattern") {
                 do {
-                    pattern = try Regex(text)
+                    pattern = try TextPattern(text, matching: .anywhere)
                 } catch {
-                    throw ScanBridgeError.invalidParams(
-                        "match.pattern is not a regular expression: \(error)", field: "match.pattern")
+                    throw ScanBridgeError.invalidParams("match.pattern: \(error)", field: "match.pattern")
                 }
             }
             let kinds = try match?.kinds("kinds")
