@@ -7,6 +7,8 @@ package struct ServerLimits: Sendable, Hashable {
     package var maxLineBytes: Int
     /// Events that may wait for one slow subscriber before it overflows.
     package var subscriptionQueue: Int
+    /// Bytes of answers, events and notices that may wait for one connection's client.
+    package var connectionBufferBytes: Int
     package var subscriptionsPerConnection: Int
     /// Requests and notifications one connection may have running at once.
     package var pendingRequests: Int
@@ -21,13 +23,15 @@ package struct ServerLimits: Sendable, Hashable {
     package var handlerTimeout: Duration
 
     package init(
-        maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, subscriptionsPerConnection: Int = 32,
+        maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, connectionBufferBytes: Int = 8 << 20,
+        subscriptionsPerConnection: Int = 32,
         pendingRequests: Int = 4096, maxBatch: Int = 1000, maxConnections: Int = 256, maxConnectionsPerUser: Int = 64,
         handlersPerConnection: Int = 16,
         handlerTimeout: Duration = .seconds(2)
     ) {
         self.maxLineBytes = maxLineBytes
         self.subscriptionQueue = subscriptionQueue
+        self.connectionBufferBytes = connectionBufferBytes
         self.subscriptionsPerConnection = subscriptionsPerConnection
         self.pendingRequests = pendingRequests
         self.maxBatch = maxBatch

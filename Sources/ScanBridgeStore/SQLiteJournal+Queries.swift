@@ -5,8 +5,8 @@ import ScanBridgeModel
 
 /// Reads of the journal, on GRDB's reader connections (WAL: they never wait for the writer).
 extension SQLiteJournal {
-    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
-        -> [JournaledEvent]
+    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int, maxBytes: Int)
+        async throws -> [JournaledEvent]
     {
         try await database.pool.read { db in
             var sql = "SELECT seq, kind, device, json FROM event WHERE seq > ? AND seq <= ?"
@@ -21,11 +21,11 @@ extension SQLiteJournal {
             }
             sql += " ORDER BY seq LIMIT ?"
             arguments += [limit]
-            return try Self.fetch(db, sql: sql, arguments: arguments)
+            return try Self.fetch(db, sql: sql, arguments: arguments, maxBytes: maxBytes)
         }
     }
 
-    package func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
+    package func recent(limit: Int, kinds: Set<DeviceKind>?, maxBytes: Int) async throws -> [JournaledEvent] {
         try await database.pool.read { db in
             var sql = "SELECT seq, kind, device, json FROM event"
             var arguments = StatementArguments()
@@ -35,7 +35,7 @@ extension SQLiteJournal {
             }
             sql += " ORDER BY seq DESC LIMIT ?"
             arguments += [limit]
-            return try Self.fetch(db, sql: sql, arguments: arguments).reversed()
+            return try Self.fetch(db, sql: sql, arguments: arguments, maxBytes: maxBytes).reversed()
         }
     }
 
@@ -45,12 +45,23 @@ extension SQLiteJournal {
         }
     }
 
-    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> [JournaledEvent] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+    /// The rows' events, in the query's order, until the next would pass `maxBytes` of JSON
+    /// (the first always comes): rows are read one at a time, so a budget met early leaves
+    /// the rest unread.
+    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments, maxBytes: Int) throws
+        -> [JournaledEvent]
+    {
+        var events: [JournaledEvent] = []
+        var budget = ByteBudget(maxBytes)
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
             let json: Data = row["json"]
-            return JournaledEvent(
-                seq: row["seq"], kind: DeviceKind(rawValue: row["kind"]) ?? .barcode, device: row["device"],
-                json: Array(json))
+            guard budget.admits(json.count) else { break }
+            events.append(
+                JournaledEvent(
+                    seq: row["seq"], kind: DeviceKind(rawValue: row["kind"]) ?? .barcode, device: row["device"],
+                    json: Array(json)))
         }
+        return events
     }
 }

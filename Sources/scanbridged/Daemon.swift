@@ -13,7 +13,7 @@ struct Daemon {
     let started: ContinuousClock.Instant
 
     func run() async throws {
-        let publisher = Publisher(holdCapacity: settings.limits.subscriptionQueue)
+        let publisher = Publisher()
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
         let (journal, database, scanners) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)

@@ -43,8 +43,8 @@ extension DaemonConfig {
         "handlers": ["timeout_ms"],
         "journal": ["durability", "retention_events", "retention_days"],
         "server": [
-            "max_line_bytes", "subscription_queue", "subscriptions_per_connection", "pending_requests", "max_batch",
-            "max_connections", "max_connections_per_user", "handlers_per_connection",
+            "max_line_bytes", "subscription_queue", "connection_buffer_bytes", "subscriptions_per_connection",
+            "pending_requests", "max_batch", "max_connections", "max_connections_per_user", "handlers_per_connection",
         ],
         "roles": ["admin_groups", "operator_groups", "reader_groups"],
         "mock": ["kind", "id", "name", "script", "loop"],

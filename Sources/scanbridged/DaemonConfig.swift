@@ -82,6 +82,7 @@ struct DaemonConfig: Decodable, Sendable {
     struct Server: Decodable, Sendable {
         var maxLineBytes = 1 << 20
         var subscriptionQueue = 4096
+        var connectionBufferBytes = 8 << 20
         var subscriptionsPerConnection = 32
         var pendingRequests = 4096
         var maxBatch = 1000
@@ -92,6 +93,7 @@ struct DaemonConfig: Decodable, Sendable {
         enum CodingKeys: String, CodingKey {
             case maxLineBytes = "max_line_bytes"
             case subscriptionQueue = "subscription_queue"
+            case connectionBufferBytes = "connection_buffer_bytes"
             case subscriptionsPerConnection = "subscriptions_per_connection"
             case pendingRequests = "pending_requests"
             case maxBatch = "max_batch"
@@ -188,6 +190,8 @@ extension DaemonConfig.Server {
         let defaults = ServerLimits()
         maxLineBytes = try c.decodeIfPresent(Int.self, forKey: .maxLineBytes) ?? defaults.maxLineBytes
         subscriptionQueue = try c.decodeIfPresent(Int.self, forKey: .subscriptionQueue) ?? defaults.subscriptionQueue
+        connectionBufferBytes =
+            try c.decodeIfPresent(Int.self, forKey: .connectionBufferBytes) ?? defaults.connectionBufferBytes
         subscriptionsPerConnection =
             try c.decodeIfPresent(Int.self, forKey: .subscriptionsPerConnection)
             ?? defaults.subscriptionsPerConnection

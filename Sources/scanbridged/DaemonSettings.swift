@@ -55,6 +55,7 @@ struct DaemonSettings: Sendable {
             maxEvents: file.journal.retentionEvents, maxAge: .seconds(file.journal.retentionDays * 24 * 3600))
         limits = ServerLimits(
             maxLineBytes: file.server.maxLineBytes, subscriptionQueue: file.server.subscriptionQueue,
+            connectionBufferBytes: file.server.connectionBufferBytes,
             subscriptionsPerConnection: file.server.subscriptionsPerConnection,
             pendingRequests: file.server.pendingRequests, maxBatch: file.server.maxBatch,
             maxConnections: file.server.maxConnections, maxConnectionsPerUser: file.server.maxConnectionsPerUser,

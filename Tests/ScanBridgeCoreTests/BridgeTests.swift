@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
+import ScanBridgeTesting
 import Testing
 
 /// A bridge on a memory journal whose commits feed the publisher, as the daemon wires it.
@@ -75,24 +76,43 @@ struct BridgeTests {
         try await live
         _ = try await bridge.ingest(barcodeRead("after"))
         #expect(sink.eventSeqs == Array(3...201))
-        #expect(sink.replayed == [3, 4, 5])
         #expect(sink.notices.isEmpty)
     }
 
-    @Test("a replay stops at once when the subscription overflows: nothing follows the overflow")
-    func replayStopsOnOverflow() async throws {
-        let publisher = Publisher(holdCapacity: 2)
-        let journal = MemoryJournal { publisher.publish($0) }
-        let bridge = Bridge(journal: journal, publisher: publisher, router: Router())
+    @Test("a replay waiting for a slow client stops at once when the subscription closes: nothing follows")
+    func replayStopsOnClose() async throws {
+        let bridge = makeBridge()
         for index in 1...5 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
-        let sink = RecordingSink()
-        let (subscription, head) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
-        // Three live events while replaying, with room to hold two: the subscription overflows.
-        for index in 6...8 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
-        #expect(sink.overflowCalls == 1)
-        try await bridge.replay(subscription, after: 0, through: head)
-        #expect(sink.replayed.isEmpty, "an overflowed subscription replays nothing more")
-        #expect(subscription.closeAfterOverflow() == 3)
+        let sink = RecordingSink(capacity: 2)
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        let replay = Task { try await bridge.replay(subscription, after: 0, through: head) }
+        try await waitUntil("the replay fills the queue") { sink.eventSeqs == [1, 2] }
+        bridge.publisher.remove(subscription)
+        sink.wake(draining: true)
+        try await replay.value
+        #expect(sink.eventSeqs == [1, 2])
+        #expect(sink.overflows.isEmpty)
+    }
+
+    @Test("a client slower than the live events catches up through the journal, losing none and holding none")
+    func slowReplayCatchesUp() async throws {
+        let bridge = makeBridge()
+        for index in 1...50 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        let sink = RecordingSink(capacity: 3)
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        let replay = Task { try await bridge.replay(subscription, after: 0, through: head) }
+        for index in 51...300 {
+            _ = try await bridge.ingest(barcodeRead("item \(index)"))
+            if index.isMultiple(of: 7) { sink.drain() }
+        }
+        try await waitUntil("the replay catches up") {
+            sink.drain()
+            return sink.eventSeqs.count >= 300
+        }
+        try await replay.value
+        #expect(sink.eventSeqs == Array(1...300))
+        #expect(sink.overflows.isEmpty)
+        #expect(!subscription.isReplaying)
     }
 
     @Test("a replay spanning several pages misses nothing")

@@ -16,7 +16,7 @@ struct PublisherTests {
         publisher.publish([journaled(3)])
         #expect(sink.eventSeqs == [1, 2, 3])
         #expect(publisher.lastSeq == 3)
-        #expect(sink.overflowCalls == 0)
+        #expect(sink.overflows.isEmpty)
     }
 
     @Test("the head is the last published seq")
@@ -70,8 +70,8 @@ struct PublisherTests {
         #expect(all.notices == [.deviceAdded(scanner)])
     }
 
-    @Test("a replaying subscription holds live events, then flushes only those after the head")
-    func replayHoldsLive() {
+    @Test("a replaying subscription takes no live event: its replay catches up through the newest published")
+    func replayCatchesUp() {
         let publisher = Publisher(lastSeq: 5)
         let sink = RecordingSink()
         let (subscription, head) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
@@ -79,45 +79,66 @@ struct PublisherTests {
         publisher.publish([journaled(6), journaled(7)])
         publisher.publish([journaled(8)])
         #expect(sink.messages.isEmpty)
-        // The replay (by the caller) went as far as 6: 6 must not come twice.
-        subscription.finishReplay(through: 6)
-        #expect(sink.eventSeqs == [7, 8])
+        #expect(subscription.catchUp(through: 5) == .readThrough(8))
+        #expect(subscription.catchUp(through: 8) == .live)
         publisher.publish([journaled(9)])
-        #expect(sink.eventSeqs == [7, 8, 9])
-        subscription.finishReplay(through: 9)  // no effect once live
-        #expect(sink.eventSeqs == [7, 8, 9])
+        #expect(sink.eventSeqs == [9])
+        #expect(subscription.catchUp(through: 9) == .ended, "no effect once live")
+        #expect(sink.eventSeqs == [9])
     }
 
-    @Test("a subscription that is not replaying ignores finishReplay")
-    func finishReplayWhenLive() {
+    @Test("a replay holds no memory for live events, however many are published meanwhile")
+    func replayHoldsNothing() {
         let publisher = Publisher()
-        let sink = RecordingSink()
-        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
-        subscription.finishReplay(through: 0)
-        publisher.publish([journaled(1)])
+        let sink = RecordingSink(capacity: 1)
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        for seq in UInt64(1)...10_000 { publisher.publish([journaled(seq)]) }
+        #expect(sink.messages.isEmpty)
+        #expect(sink.overflows.isEmpty)
+        #expect(subscription.catchUp(through: 0) == .readThrough(10_000))
+    }
+
+    @Test("a replayed event finds a full sink: the replay waits, nothing overflows; once closed it ends")
+    func replayedOffer() {
+        let publisher = Publisher()
+        let sink = RecordingSink(capacity: 1)
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        #expect(subscription.offerReplayed(journaled(1)) == .sent)
+        #expect(subscription.offerReplayed(journaled(2)) == .full)
+        #expect(sink.overflows.isEmpty)
+        publisher.remove(subscription)
+        sink.drain()
+        #expect(subscription.offerReplayed(journaled(2)) == .ended)
         #expect(sink.eventSeqs == [1])
     }
 
-    @Test("a full queue overflows once, counts what it dropped, and closes")
+    @Test("a full queue overflows once, with what it dropped, and the subscription closes at once")
     func liveOverflow() {
         let publisher = Publisher()
         let sink = RecordingSink(capacity: 2)
         let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
         publisher.publish([journaled(1), journaled(2)])
-        #expect(sink.overflowCalls == 0)
+        #expect(sink.overflows.isEmpty)
         publisher.publish([journaled(3), journaled(4)])
-        #expect(sink.overflowCalls == 1)
-        sink.drain()  // room again, but the subscription has already overflowed
-        publisher.publish([journaled(5)])
-        #expect(sink.overflowCalls == 1)
-        #expect(sink.eventSeqs == [1, 2])
-        #expect(!subscription.isClosed)
-        #expect(subscription.closeAfterOverflow() == 3)
+        #expect(sink.overflows == [1])
         #expect(subscription.isClosed)
-        #expect(subscription.closeAfterOverflow() == 0)
-        publisher.publish([journaled(6)])
+        sink.drain()  // room again, but the subscription has closed
+        publisher.publish([journaled(5)])
+        #expect(sink.overflows == [1])
         #expect(sink.eventSeqs == [1, 2])
-        #expect(sink.overflowCalls == 1)
+    }
+
+    @Test("a notice with no room overflows the subscription too")
+    func noticeOverflow() {
+        let publisher = Publisher()
+        let sink = RecordingSink(acceptsNotices: false)
+        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+        let scanner = device()
+        publisher.publish(.deviceAdded(scanner), about: scanner)
+        #expect(sink.overflows == [0])
+        #expect(subscription.isClosed)
+        publisher.publish(.deviceRemoved(scanner), about: scanner)
+        #expect(sink.overflows == [0])
     }
 
     @Test("a subscription that drains keeps up")
@@ -130,40 +151,7 @@ struct PublisherTests {
             if seq % 2 == 0 { sink.drain() }
         }
         #expect(sink.eventSeqs == Array(1...20))
-        #expect(sink.overflowCalls == 0)
-    }
-
-    @Test("closeAfterOverflow does nothing to a healthy subscription")
-    func closeAfterOverflowHealthy() {
-        let publisher = Publisher()
-        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: RecordingSink(), replaying: false)
-        #expect(subscription.closeAfterOverflow() == 0)
-        #expect(!subscription.isClosed)
-    }
-
-    @Test("holding too many live events during a replay overflows")
-    func holdOverflow() {
-        let publisher = Publisher(holdCapacity: 2)
-        let sink = RecordingSink()
-        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
-        publisher.publish([journaled(1), journaled(2), journaled(3), journaled(4)])
-        #expect(sink.overflowCalls == 1)
-        subscription.finishReplay(through: 0)
-        #expect(sink.eventSeqs.isEmpty)
-        #expect(subscription.closeAfterOverflow() == 4)
-    }
-
-    @Test("a queue too small for the held events overflows when the replay ends")
-    func finishReplayOverflow() {
-        let publisher = Publisher()
-        let sink = RecordingSink(capacity: 1)
-        let (subscription, _) = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
-        publisher.publish([journaled(1), journaled(2), journaled(3)])
-        subscription.finishReplay(through: 0)
-        #expect(sink.eventSeqs == [1])
-        #expect(sink.overflowCalls == 1)
-        publisher.publish([journaled(4)])
-        #expect(subscription.closeAfterOverflow() == 3)
+        #expect(sink.overflows.isEmpty)
     }
 
     @Test("a removed subscription gets nothing more")

@@ -3,7 +3,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 
-/// A sink that records what a subscription hands it, with a small live queue.
+/// A sink that records what a subscription hands it, with a small queue that `drain()` empties.
 final class RecordingSink: SubscriptionSink, Sendable {
     enum Message: Hashable, Sendable {
         case event(UInt64)
@@ -13,16 +13,18 @@ final class RecordingSink: SubscriptionSink, Sendable {
     private struct State {
         var messages: [Message] = []
         var queued = 0
-        var overflowCalls = 0
-        var replayed: [UInt64] = []
+        var overflows: [Int] = []
+        var roomWaiters: [CheckedContinuation<Void, any Error>] = []
     }
 
-    /// How many live events may wait until `drain()`.
+    /// How many events may wait until `drain()`.
     let capacity: Int
+    let acceptsNotices: Bool
     private let state = Mutex(State())
 
-    init(capacity: Int = .max) {
+    init(capacity: Int = .max, acceptsNotices: Bool = true) {
         self.capacity = capacity
+        self.acceptsNotices = acceptsNotices
     }
 
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
@@ -34,29 +36,45 @@ final class RecordingSink: SubscriptionSink, Sendable {
         }
     }
 
-    func send(_ event: JournaledEvent, for subscription: Subscription) async throws {
-        state.withLock { state in
-            state.messages.append(.event(event.seq))
-            state.replayed.append(event.seq)
+    func waitForRoom(for subscription: Subscription) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            let now = state.withLock { state in
+                guard state.queued >= capacity else { return true }
+                state.roomWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
         }
     }
 
-    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) {
+    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool {
+        guard acceptsNotices else { return false }
         state.withLock { $0.messages.append(.notice(notice)) }
+        return true
     }
 
-    func overflowed(_ subscription: Subscription) {
-        state.withLock { $0.overflowCalls += 1 }
+    func overflowed(_ subscription: Subscription, dropped: Int) {
+        state.withLock { $0.overflows.append(dropped) }
     }
 
     /// The client read everything queued.
     func drain() {
-        state.withLock { $0.queued = 0 }
+        wake(draining: true)
+    }
+
+    /// Wakes whoever waits for room, as an outbox does when a subscription is forgotten.
+    func wake(draining: Bool = false) {
+        let waiters = state.withLock { state in
+            if draining { state.queued = 0 }
+            defer { state.roomWaiters = [] }
+            return state.roomWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     var messages: [Message] { state.withLock { $0.messages } }
-    var overflowCalls: Int { state.withLock { $0.overflowCalls } }
-    var replayed: [UInt64] { state.withLock { $0.replayed } }
+    /// The `dropped` count of each overflow.
+    var overflows: [Int] { state.withLock { $0.overflows } }
 
     var eventSeqs: [UInt64] {
         messages.compactMap { if case .event(let seq) = $0 { seq } else { nil } }

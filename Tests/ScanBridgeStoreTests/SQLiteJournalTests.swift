@@ -380,7 +380,7 @@ final class SeqSink: SubscriptionSink, Sendable {
         log.add([event])
         return true
     }
-    func send(_ event: JournaledEvent, for subscription: Subscription) async throws { log.add([event]) }
-    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) {}
-    func overflowed(_ subscription: Subscription) {}
+    func waitForRoom(for subscription: Subscription) async throws {}
+    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool { true }
+    func overflowed(_ subscription: Subscription, dropped: Int) {}
 }

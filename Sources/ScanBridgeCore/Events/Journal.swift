@@ -10,11 +10,14 @@ package protocol Journal: Sendable {
     /// returns them with their `seq`s. All are stored, or none.
     func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent]
 
-    /// Events with `after < seq <= through` that match the filter, oldest first, at most `limit`.
-    func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws -> [JournaledEvent]
+    /// Events with `after < seq <= through` that match the filter, oldest first: at most
+    /// `limit`, and no more than `maxBytes` of JSON unless the first alone is larger.
+    func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int, maxBytes: Int) async throws
+        -> [JournaledEvent]
 
-    /// The newest `limit` events of the given kinds (all kinds when nil), oldest first.
-    func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent]
+    /// The newest events of the given kinds (all kinds when nil), oldest first: at most `limit`,
+    /// and no more than `maxBytes` of JSON (the oldest are left out) unless the newest alone is larger.
+    func recent(limit: Int, kinds: Set<DeviceKind>?, maxBytes: Int) async throws -> [JournaledEvent]
 
     /// The oldest `seq` still retained, or nil when the journal holds no event.
     func oldestRetainedSeq() async throws -> UInt64?
@@ -24,6 +27,16 @@ package protocol Journal: Sendable {
 }
 
 extension Journal {
+    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
+        -> [JournaledEvent]
+    {
+        try await events(after: after, through: through, filter: filter, limit: limit, maxBytes: .max)
+    }
+
+    package func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
+        try await recent(limit: limit, kinds: kinds, maxBytes: .max)
+    }
+
     /// Stores the event durably and returns it with its `seq`.
     package func append(_ event: ScanEvent) async throws -> JournaledEvent {
         try await append(contentsOf: [event])[0]

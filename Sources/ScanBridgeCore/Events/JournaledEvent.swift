@@ -16,3 +16,36 @@ package struct JournaledEvent: Sendable, Hashable {
         self.json = json
     }
 }
+
+/// Counts the bytes of events read for one answer against a limit. The first is always
+/// admitted, so a reader makes progress past an event larger than the limit.
+package struct ByteBudget {
+    package let limit: Int
+    private var used = 0
+    private var admitted = false
+
+    package init(_ limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts `bytes` and says yes, or says no when they would pass the limit.
+    package mutating func admits(_ bytes: Int) -> Bool {
+        guard !admitted || used + bytes <= limit else { return false }
+        used += bytes
+        admitted = true
+        return true
+    }
+}
+
+extension Sequence<JournaledEvent> {
+    /// The events, in order, while their JSON fits `maxBytes`.
+    package func prefix(maxBytes: Int) -> [JournaledEvent] {
+        var budget = ByteBudget(maxBytes)
+        var events: [JournaledEvent] = []
+        for event in self {
+            guard budget.admits(event.json.count) else { break }
+            events.append(event)
+        }
+        return events
+    }
+}

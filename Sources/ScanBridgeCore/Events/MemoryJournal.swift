@@ -38,17 +38,19 @@ package final class MemoryJournal: Journal {
         }
     }
 
-    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
-        -> [JournaledEvent]
+    package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int, maxBytes: Int)
+        async throws -> [JournaledEvent]
     {
         state.withLock { state in
-            Array(state.events.lazy.filter { $0.seq > after && $0.seq <= through && filter.matches($0) }.prefix(limit))
+            let matching = state.events.lazy.filter { $0.seq > after && $0.seq <= through && filter.matches($0) }
+            return matching.prefix(limit).prefix(maxBytes: maxBytes)
         }
     }
 
-    package func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
+    package func recent(limit: Int, kinds: Set<DeviceKind>?, maxBytes: Int) async throws -> [JournaledEvent] {
         state.withLock { state in
-            Array(state.events.filter { kinds?.contains($0.kind) ?? true }.suffix(limit))
+            let newest = state.events.lazy.reversed().filter { kinds?.contains($0.kind) ?? true }.prefix(limit)
+            return newest.prefix(maxBytes: maxBytes).reversed()
         }
     }
 

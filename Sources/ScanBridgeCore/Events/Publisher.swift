@@ -13,12 +13,9 @@ package final class Publisher: Sendable {
     }
 
     private let state: Mutex<State>
-    /// How many live events a subscription may hold back while it replays.
-    package let holdCapacity: Int
 
-    package init(lastSeq: UInt64 = 0, holdCapacity: Int = 4096) {
+    package init(lastSeq: UInt64 = 0) {
         self.state = Mutex(State(lastSeq: lastSeq))
-        self.holdCapacity = holdCapacity
     }
 
     /// The `seq` of the last event published.
@@ -32,12 +29,11 @@ package final class Publisher: Sendable {
     }
 
     /// Registers a subscription. Returns it with the last published `seq`: every later event
-    /// reaches it live; a replaying one holds them until `finishReplay(through:)`.
+    /// reaches it live, or, for a replaying one, is read from the journal by its replay.
     package func subscribe(
         id: String, filter: SubscriptionFilter, sink: any SubscriptionSink, replaying: Bool
     ) -> (subscription: Subscription, head: UInt64) {
-        let subscription = Subscription(
-            id: id, filter: filter, sink: sink, replaying: replaying, holdCapacity: holdCapacity)
+        let subscription = Subscription(id: id, filter: filter, sink: sink, replaying: replaying)
         let head = state.withLock { state in
             state.subscriptions[ObjectIdentifier(subscription)] = subscription
             return state.lastSeq

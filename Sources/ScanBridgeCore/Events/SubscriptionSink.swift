@@ -4,15 +4,16 @@ import ScanBridgeModel
 ///
 /// The sink owns the bounded queue; the subscription decides what to put in it.
 package protocol SubscriptionSink: AnyObject, Sendable {
-    /// Live delivery. Must not block; false when the subscription's queue is full.
+    /// Queues an event. Must not block; false when the subscription's queue is full.
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool
-    /// Replay delivery: waits until the subscription's queue has room; throws once the client is gone.
-    func send(_ event: JournaledEvent, for subscription: Subscription) async throws
-    /// A notice that is not an event (device change, gap): rare and small, never dropped.
-    func notify(_ notice: SubscriptionNotice, for subscription: Subscription)
-    /// The subscription overflowed. The sink sends `events.overflow` once, after what is
-    /// already queued, taking the count from `Subscription.closeAfterOverflow()`.
-    func overflowed(_ subscription: Subscription)
+    /// Returns once an `offer` for the subscription may succeed, or something else changed
+    /// (the caller offers again); throws once the client is gone.
+    func waitForRoom(for subscription: Subscription) async throws
+    /// Queues a notice that is not an event (device change, gap); false when there is no room.
+    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool
+    /// The subscription overflowed and is closed, having missed `dropped` events. The sink
+    /// sends `events.overflow` once, after what is already queued.
+    func overflowed(_ subscription: Subscription, dropped: Int)
 }
 
 /// The notifications of a subscription other than scans.

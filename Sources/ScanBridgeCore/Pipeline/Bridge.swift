@@ -49,29 +49,35 @@ package final class Bridge: Sendable {
         }
     }
 
-    /// Replays the journal to a new subscription: events after `since` up to `head`, with a
-    /// gap notice for those no longer kept, then releases the live events it held back.
+    /// Replays the journal to a new subscription: a gap notice for the events after `since`
+    /// no longer kept, then the events after `since` through `head`, then those published
+    /// meanwhile, read from the journal too, until it has caught up and the subscription
+    /// goes live. A client that reads slowly slows its replay; it costs no memory.
     package func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {
         if since < head {
             let oldest = try await journal.oldestRetainedSeq() ?? head + 1
             if since + 1 < oldest {
                 subscription.notify(.gap(from: since + 1, to: min(oldest - 1, head)))
             }
-            var cursor = since
-            let pageSize = 512
-            while cursor < head, subscription.isReplaying {
+        }
+        var cursor = since
+        var target = head
+        while true {
+            while cursor < target {
                 let page = try await journal.events(
-                    after: cursor, through: head, filter: subscription.filter, limit: pageSize)
+                    after: cursor, through: target, filter: subscription.filter, limit: 512, maxBytes: 1 << 20)
                 for event in page {
-                    // An overflow (too many live events held meanwhile) ends the replay at once:
-                    // nothing may follow its events.overflow.
-                    guard subscription.isReplaying else { return }
-                    try await subscription.sink.send(event, for: subscription)
+                    guard try await subscription.sendReplayed(event) else { return }
                 }
-                guard page.count == pageSize, let last = page.last else { break }
+                guard let last = page.last else { break }
                 cursor = last.seq
             }
+            cursor = target
+            switch subscription.catchUp(through: target) {
+            case .live, .ended: return
+            case .readThrough(let newer): target = newer
+            }
         }
-        subscription.finishReplay(through: head)
     }
+
 }

@@ -18,6 +18,8 @@ final class Connection: Sendable {
     let logger: Logger
     /// Requests to this client as an out-of-process handler, waiting for answers.
     let daemonRequests = DaemonRequests()
+    /// Answers that may be large (`events.recent`) are built one at a time.
+    let largeAnswers = TurnTaking()
 
     private struct State {
         var subscriptions: [String: Subscription] = [:]
@@ -54,14 +56,12 @@ final class Connection: Sendable {
         self.outbox = Outbox(
             subscriptionCapacity: services.limits.subscriptionQueue,
             responseCapacity: services.limits.pendingRequests,
+            byteCapacity: services.limits.connectionBufferBytes,
             onReady: { writer.schedule() })
-        writer.attach(outbox) { [weak self] subscription in
-            let dropped = subscription.closeAfterOverflow()
-            self?.removeSubscription(subscription.id)
-            self?.logger.warning(
-                "subscriber too slow; subscription closed",
-                metadata: ["subscription": "\(subscription.id)", "dropped": "\(dropped)"])
-            return dropped
+        writer.attach(outbox)
+        outbox.whenOverflowed { [weak self] subscription in
+            self?.removeSubscription(subscription.id, droppingQueued: false)
+            self?.logger.warning("subscriber too slow; subscription closed", metadata: ["subscription": "\(subscription.id)"])
         }
     }
 
@@ -155,14 +155,14 @@ final class Connection: Sendable {
             }
         }
         // A client that sends requests but reads no answers is not read from until it does.
-        guard outbox.responsesQueued >= services.limits.pendingRequests,
+        guard !outbox.acceptsRequests,
             !state.withLock({ state in
                 defer { state.readingPaused = true }
                 return state.readingPaused
             })
         else { return }
         channel.setOption(ChannelOptions.autoRead, value: false).whenSuccess { [outbox, channel] in
-            outbox.whenResponseRoom {
+            outbox.whenAcceptingRequests {
                 channel.eventLoop.execute {
                     self.state.withLock { $0.readingPaused = false }
                     channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { channel.read() }
@@ -261,12 +261,13 @@ final class Connection: Sendable {
         }
     }
 
-    /// Removes a subscription; false when the connection has none by that id.
+    /// Removes a subscription; false when the connection has none by that id. With
+    /// `droppingQueued`, what is still queued for it is dropped: nothing of it follows.
     @discardableResult
-    func removeSubscription(_ id: String) -> Bool {
+    func removeSubscription(_ id: String, droppingQueued: Bool) -> Bool {
         guard let subscription = state.withLock({ $0.subscriptions.removeValue(forKey: id) }) else { return false }
         services.bridge.publisher.remove(subscription)
-        outbox.forget(subscription)
+        outbox.forget(subscription, droppingQueued: droppingQueued)
         return true
     }
 
@@ -310,7 +311,11 @@ final class Connection: Sendable {
             defer { state.subscriptions = [:] }
             return Array(state.subscriptions.values)
         }
-        for subscription in all { services.bridge.publisher.remove(subscription) }
+        for subscription in all {
+            services.bridge.publisher.remove(subscription)
+            // Wakes a replay waiting for room, to find its subscription closed.
+            outbox.forget(subscription, droppingQueued: false)
+        }
     }
 }
 

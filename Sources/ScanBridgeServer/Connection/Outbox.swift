@@ -7,34 +7,33 @@ import Synchronization
 
 /// A connection's outgoing messages, in order: responses, notifications, daemon requests.
 ///
-/// Each subscription may have at most `subscriptionCapacity` events waiting here; past that
-/// it overflows instead of growing memory, so a client that stops reading costs a bounded
-/// amount and never slows anyone else. Responses are bounded by the connection, which stops
-/// reading requests while too many answers wait.
+/// Bounded twice, so a client that stops reading costs a bounded amount and never slows
+/// anyone else: each subscription may have at most `subscriptionCapacity` messages waiting,
+/// and the whole queue at most `byteCapacity` bytes. An event or notice past either bound
+/// overflows its subscription, which is closed at once. Responses are never dropped: the
+/// connection stops reading requests while `acceptsRequests` is false.
 ///
 /// The outbox does no I/O: it calls `onReady` when messages arrive, and the connection's
 /// flusher `take`s them while the socket is writable. What the socket cannot take stays
-/// here, counted, so the bound holds however slow the client is.
+/// here, counted, so the bounds hold however slow the client is.
 final class Outbox: SubscriptionSink, Sendable {
     enum Item {
         case message([UInt8])
         /// A `scan` notification: written as prefix, the event's JSON, suffix, without copying the event.
         case scan(JournaledEvent, prefix: [UInt8])
-        case overflow(Subscription)
 
-        /// The bytes of its line with the newline (an overflow notice's, about).
+        /// The bytes of its line with the newline.
         var lineBytes: Int {
             switch self {
             case .message(let bytes): bytes.count + 1
             case .scan(let event, let prefix): prefix.count + event.json.count + Outbox.scanSuffix.count + 1
-            case .overflow: 128
             }
         }
     }
 
     /// One subscription's place here: its notification prefix, built once, and how many of
-    /// its events wait. Found by the subscription's identity, and reached from its queued
-    /// events directly, so no string is hashed for each event and subscriber on its way in
+    /// its messages wait. Found by the subscription's identity, and reached from its queued
+    /// messages directly, so no string is hashed for each event and subscriber on its way in
     /// or out (docs/architecture.md, Design decisions).
     private final class Slot {
         /// Held, so the identity the slot is found by cannot pass to another subscription.
@@ -50,8 +49,9 @@ final class Outbox: SubscriptionSink, Sendable {
 
     private struct Queued {
         let item: Item
+        let bytes: Int
         let isResponse: Bool
-        /// The subscription whose count the item is in (scans only).
+        /// The subscription whose count the item is in (its scans and notices).
         let slot: Slot?
     }
 
@@ -59,11 +59,13 @@ final class Outbox: SubscriptionSink, Sendable {
         var queue: Deque<Queued> = []
         var slots: [ObjectIdentifier: Slot] = [:]
         var responses = 0
+        /// The bytes of every queued line.
+        var bytes = 0
         /// `onReady` was called and the queue has not been emptied since.
         var signalled = false
-        var roomWaiters: [CheckedContinuation<Bool, any Error>] = []
+        var roomWaiters: [CheckedContinuation<Void, any Error>] = []
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
-        var responseRoomWaiters: [@Sendable () -> Void] = []
+        var requestRoomWaiters: [@Sendable () -> Void] = []
         var finished = false
     }
 
@@ -71,13 +73,25 @@ final class Outbox: SubscriptionSink, Sendable {
 
     let subscriptionCapacity: Int
     let responseCapacity: Int
+    let byteCapacity: Int
     private let onReady: @Sendable () -> Void
+    private let onOverflow = Mutex<(@Sendable (Subscription) -> Void)?>(nil)
     private let state = Mutex(State())
 
-    init(subscriptionCapacity: Int, responseCapacity: Int, onReady: @escaping @Sendable () -> Void) {
+    init(
+        subscriptionCapacity: Int, responseCapacity: Int, byteCapacity: Int = 8 << 20,
+        onReady: @escaping @Sendable () -> Void
+    ) {
         self.subscriptionCapacity = subscriptionCapacity
         self.responseCapacity = responseCapacity
+        self.byteCapacity = byteCapacity
         self.onReady = onReady
+    }
+
+    /// Called with each subscription that overflows, after its `events.overflow` is queued:
+    /// the connection forgets it there and then, not when the client next reads.
+    func whenOverflowed(_ handle: @escaping @Sendable (Subscription) -> Void) {
+        onOverflow.withLock { $0 = handle }
     }
 
     // MARK: Producers
@@ -88,37 +102,59 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+        offer(for: subscription) { .scan(event, prefix: $0.prefix) }
+    }
+
+    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool {
+        offer(for: subscription) { _ in .message(Self.noticeNotification(notice, subscription: subscription.id)) }
+    }
+
+    /// Queues a subscription's item when both bounds leave room for it (a lone item always fits,
+    /// so one larger than the byte bound still goes out).
+    private func offer(for subscription: Subscription, _ item: (Slot) -> Item) -> Bool {
         let (accepted, signal) = state.withLock { state -> (Bool, Bool) in
             guard !state.finished else { return (true, false) }
             let slot = Self.slot(of: subscription, in: &state)
             guard slot.queued < subscriptionCapacity else { return (false, false) }
+            let item = item(slot)
+            let bytes = item.lineBytes
+            guard state.bytes + bytes <= byteCapacity || state.queue.isEmpty else { return (false, false) }
             slot.queued += 1
-            state.queue.append(Queued(item: .scan(event, prefix: slot.prefix), isResponse: false, slot: slot))
+            state.bytes += bytes
+            state.queue.append(Queued(item: item, bytes: bytes, isResponse: false, slot: slot))
             return (true, Self.signal(&state))
         }
         if signal { onReady() }
         return accepted
     }
 
-    func send(_ event: JournaledEvent, for subscription: Subscription) async throws {
+    func waitForRoom(for subscription: Subscription) async throws {
         let id = ObjectIdentifier(subscription)
-        while !offer(event, for: subscription) {
-            try await waitForRoom { ($0.slots[id]?.queued ?? 0) < subscriptionCapacity }
+        try await waitForRoom { state in
+            (state.slots[id]?.queued ?? 0) < subscriptionCapacity && state.bytes < byteCapacity
         }
-        if state.withLock({ $0.finished }) { throw Closed() }
     }
 
-    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) {
-        push(.message(Self.noticeNotification(notice, subscription: subscription.id)), isResponse: false)
+    func overflowed(_ subscription: Subscription, dropped: Int) {
+        push(.message(Self.overflowNotification(subscription: subscription.id, dropped: dropped)), isResponse: false)
+        onOverflow.withLock { $0 }?(subscription)
     }
 
-    func overflowed(_ subscription: Subscription) {
-        push(.overflow(subscription), isResponse: false)
-    }
-
-    /// Drops what the outbox kept for a subscription that ended.
-    func forget(_ subscription: Subscription) {
-        _ = state.withLock { $0.slots.removeValue(forKey: ObjectIdentifier(subscription)) }
+    /// Forgets a subscription that ended; with `droppingQueued`, its messages still queued
+    /// go too (an unsubscribe: none may follow the answer), and a replay waiting for room
+    /// wakes to find it closed.
+    func forget(_ subscription: Subscription, droppingQueued: Bool) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            guard let slot = state.slots.removeValue(forKey: ObjectIdentifier(subscription)) else { return [] }
+            if droppingQueued && slot.queued > 0 {
+                state.bytes -= state.queue.reduce(0) { $0 + ($1.slot === slot ? $1.bytes : 0) }
+                state.queue.removeAll { $0.slot === slot }
+                slot.queued = 0
+            }
+            defer { state.roomWaiters = [] }
+            return state.roomWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private static func slot(of subscription: Subscription, in state: inout State) -> Slot {
@@ -128,18 +164,32 @@ final class Outbox: SubscriptionSink, Sendable {
         return slot
     }
 
-    /// Answers queued and not yet taken by the socket.
-    var responsesQueued: Int { state.withLock { $0.responses } }
+    /// Bytes queued and not yet taken by the socket.
+    var bytesQueued: Int { state.withLock { $0.bytes } }
 
-    /// Calls `resume` once fewer than `responseCapacity` answers are queued (at once if so now).
+    /// The connection may read more requests: fewer than `responseCapacity` answers and fewer
+    /// than `byteCapacity` bytes wait for the client.
+    var acceptsRequests: Bool { state.withLock { Self.acceptsRequests($0, self) } }
+
+    private static func acceptsRequests(_ state: State, _ outbox: Outbox) -> Bool {
+        state.finished || (state.responses < outbox.responseCapacity && state.bytes < outbox.byteCapacity)
+    }
+
+    /// Calls `resume` once the outbox accepts requests again (at once if it does now).
     /// The connection stops reading requests until then.
-    func whenResponseRoom(_ resume: @escaping @Sendable () -> Void) {
+    func whenAcceptingRequests(_ resume: @escaping @Sendable () -> Void) {
         let now = state.withLock { state in
-            if state.responses < responseCapacity || state.finished { return true }
-            state.responseRoomWaiters.append(resume)
+            if Self.acceptsRequests(state, self) { return true }
+            state.requestRoomWaiters.append(resume)
             return false
         }
         if now { resume() }
+    }
+
+    /// Returns once the outbox accepts requests: a large answer is not built while the
+    /// client has not read what waits for it.
+    func untilAcceptingRequests() async {
+        await withCheckedContinuation { continuation in whenAcceptingRequests { continuation.resume() } }
     }
 
     // MARK: Consumer
@@ -161,10 +211,11 @@ final class Outbox: SubscriptionSink, Sendable {
             var taken = Taken()
             while taken.bytes < maxBytes, let queued = state.queue.popFirst() {
                 taken.items.append(queued.item)
-                taken.bytes += queued.item.lineBytes
+                taken.bytes += queued.bytes
                 queued.slot?.queued -= 1
                 if queued.isResponse { state.responses -= 1 }
             }
+            state.bytes -= taken.bytes
             var drained: [CheckedContinuation<Void, Never>] = []
             if state.queue.isEmpty {
                 state.signalled = false
@@ -172,13 +223,13 @@ final class Outbox: SubscriptionSink, Sendable {
             } else {
                 taken.more = true
             }
-            var waiters: [CheckedContinuation<Bool, any Error>] = []
+            var waiters: [CheckedContinuation<Void, any Error>] = []
             if !taken.items.isEmpty { swap(&waiters, &state.roomWaiters) }
             var resumes: [@Sendable () -> Void] = []
-            if state.responses < responseCapacity { swap(&resumes, &state.responseRoomWaiters) }
+            if Self.acceptsRequests(state, self) { swap(&resumes, &state.requestRoomWaiters) }
             return (taken, waiters, drained, resumes)
         }
-        for waiter in waiters { waiter.resume(returning: false) }
+        for waiter in waiters { waiter.resume() }
         for resume in resumes { resume() }
         for waiter in drained { waiter.resume() }
         return taken
@@ -212,12 +263,13 @@ final class Outbox: SubscriptionSink, Sendable {
             state.finished = true
             state.queue.removeAll()
             state.responses = 0
+            state.bytes = 0
             defer {
                 state.drainWaiters = []
                 state.roomWaiters = []
-                state.responseRoomWaiters = []
+                state.requestRoomWaiters = []
             }
-            return (state.drainWaiters, state.roomWaiters, state.responseRoomWaiters)
+            return (state.drainWaiters, state.roomWaiters, state.requestRoomWaiters)
         }
         for waiter in waiters.0 { waiter.resume() }
         for waiter in waiters.1 { waiter.resume(throwing: Closed()) }
@@ -227,7 +279,9 @@ final class Outbox: SubscriptionSink, Sendable {
     private func push(_ item: Item, isResponse: Bool) {
         let signal = state.withLock { state -> Bool in
             guard !state.finished else { return false }
-            state.queue.append(Queued(item: item, isResponse: isResponse, slot: nil))
+            let bytes = item.lineBytes
+            state.queue.append(Queued(item: item, bytes: bytes, isResponse: isResponse, slot: nil))
+            state.bytes += bytes
             if isResponse { state.responses += 1 }
             return Self.signal(&state)
         }
@@ -239,35 +293,33 @@ final class Outbox: SubscriptionSink, Sendable {
         return !state.signalled
     }
 
-    /// Returns once `hasRoom` holds; checked under the lock, so a wake-up is never missed.
-    /// Throws when the outbox finishes or the waiting task is cancelled.
+    /// Returns at once when `hasRoom` holds, else at the next take or forget (checked under
+    /// the lock, so a wake-up is never missed). Throws when the outbox finishes or the
+    /// waiting task is cancelled.
     private func waitForRoom(_ hasRoom: (State) -> Bool) async throws {
-        while true {
-            try Task.checkCancellation()
-            let done: Bool = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
-                    enum Outcome { case room, closed, wait }
-                    let outcome = state.withLock { state -> Outcome in
-                        if state.finished { return .closed }
-                        if hasRoom(state) { return .room }
-                        state.roomWaiters.append(continuation)
-                        return .wait
-                    }
-                    switch outcome {
-                    case .room: continuation.resume(returning: true)
-                    case .closed: continuation.resume(throwing: Closed())
-                    case .wait: break
-                    }
+        try Task.checkCancellation()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case room, closed, wait }
+                let outcome = state.withLock { state -> Outcome in
+                    if state.finished { return .closed }
+                    if hasRoom(state) { return .room }
+                    state.roomWaiters.append(continuation)
+                    return .wait
                 }
-            } onCancel: {
-                // Wake every waiter; each re-checks and the cancelled one throws.
-                let waiters = state.withLock { state in
-                    defer { state.roomWaiters = [] }
-                    return state.roomWaiters
+                switch outcome {
+                case .room: continuation.resume()
+                case .closed: continuation.resume(throwing: Closed())
+                case .wait: break
                 }
-                for waiter in waiters { waiter.resume(returning: false) }
             }
-            if done { return }
+        } onCancel: {
+            // Wake every waiter: each offers again, and the cancelled one's next wait throws.
+            let waiters = state.withLock { state in
+                defer { state.roomWaiters = [] }
+                return state.roomWaiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 

@@ -9,7 +9,7 @@ import Synchronization
 final class SocketWriter: Sendable {
     private let channel: any Channel
     private let flushes: LoopFlushes
-    private let target = Mutex<(outbox: Outbox, closeOverflowed: @Sendable (Subscription) -> Int)?>(nil)
+    private let target = Mutex<Outbox?>(nil)
 
     /// - Parameter flushes: the writers of the channel's event loop, flushed together.
     init(channel: any Channel, flushes: LoopFlushes) {
@@ -17,9 +17,8 @@ final class SocketWriter: Sendable {
         self.flushes = flushes
     }
 
-    /// Connects the outbox; `closeOverflowed` ends an overflowed subscription and returns how many events it missed.
-    func attach(_ outbox: Outbox, closeOverflowed: @escaping @Sendable (Subscription) -> Int) {
-        target.withLock { $0 = (outbox, closeOverflowed) }
+    func attach(_ outbox: Outbox) {
+        target.withLock { $0 = outbox }
         channel.closeFuture.whenComplete { _ in outbox.abandon() }
     }
 
@@ -31,7 +30,7 @@ final class SocketWriter: Sendable {
     /// Writes while the socket is writable; called again when it becomes writable.
     func flush() {
         channel.eventLoop.preconditionInEventLoop()
-        guard let (outbox, closeOverflowed) = target.withLock({ $0 }) else { return }
+        guard let outbox = target.withLock({ $0 }) else { return }
         while channel.isWritable {
             let taken = outbox.take()
             guard !taken.items.isEmpty else { return }
@@ -46,9 +45,6 @@ final class SocketWriter: Sendable {
                     buffer.writeBytes(prefix)
                     buffer.writeBytes(event.json)
                     buffer.writeBytes(Outbox.scanSuffix)
-                case .overflow(let subscription):
-                    let dropped = closeOverflowed(subscription)
-                    buffer.writeBytes(Outbox.overflowNotification(subscription: subscription.id, dropped: dropped))
                 }
                 buffer.writeInteger(UInt8(ascii: "\n"))
             }

@@ -8,7 +8,7 @@ enum EventMethods {
         "events.subscribe": subscribe,
         "events.unsubscribe": { params, connection in
             let id = try params.requiredString("subscription")
-            guard connection.removeSubscription(id) else {
+            guard connection.removeSubscription(id, droppingQueued: true) else {
                 throw ScanBridgeError.notFound("no subscription '\(id)' on this connection")
             }
             return MethodOutcome(.emptyObject)
@@ -16,10 +16,17 @@ enum EventMethods {
         "events.recent": { params, connection in
             let limit = try params.integer("limit", in: 1...1000) ?? 50
             let kinds = try params.kinds("kinds")
-            let events = try await connection.services.bridge.journal.recent(limit: Int(limit), kinds: kinds)
+            let events = try await connection.largeAnswers.run {
+                await connection.outbox.untilAcceptingRequests()
+                return try await connection.services.bridge.journal.recent(
+                    limit: Int(limit), kinds: kinds, maxBytes: recentBytes)
+            }
             return MethodOutcome(.object([("events", .array(events.map { .raw($0.json) }))]))
         },
     ]
+
+    /// The most JSON an `events.recent` answer carries: as much as a request line may.
+    static let recentBytes = 1 << 20
 
     private static let subscribe: RPCMethod = { params, connection in
         let filter = SubscriptionFilter(kinds: try params.kinds("kinds"), devices: try params.strings("devices").map(Set.init))
@@ -42,7 +49,7 @@ enum EventMethods {
             } catch {
                 connection.logger.warning(
                     "replay stopped", metadata: ["subscription": "\(subscription.id)", "error": "\(error)"])
-                connection.removeSubscription(subscription.id)
+                connection.removeSubscription(subscription.id, droppingQueued: false)
             }
         }
     }
