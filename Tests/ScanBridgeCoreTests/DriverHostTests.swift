@@ -74,3 +74,105 @@ struct DriverHostTests {
         #expect(journaled >= 2, "every run's valid read was journaled")
     }
 }
+
+/// Holds the resolving of one device's reads until opened.
+final class GatedHandler: ScanHandler {
+    let name = "gated"
+    let priority = 10
+    let device: String
+    private let state = Mutex((open: false, waiting: [CheckedContinuation<Void, Never>]()))
+
+    init(device: String) {
+        self.device = device
+    }
+
+    var waiting: Int { state.withLock { $0.waiting.count } }
+
+    func accepts(_ event: ScanEvent) -> Bool { event.device == device }
+
+    func resolve(_ event: ScanEvent) async throws -> Resolution {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state in
+                if !state.open { state.waiting.append(continuation) }
+                return state.open
+            }
+            if open { continuation.resume() }
+        }
+        return Resolution(handler: name, status: "found")
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}
+
+@Suite("DriverHost lanes")
+struct DriverHostLaneTests {
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let slow = Device(id: "scripted:slow", driver: "scripted", kind: .barcode, name: "Slow")
+    let fast = Device(id: "scripted:fast", driver: "scripted", kind: .barcode, name: "Fast")
+
+    func host(_ bridge: Bridge, events: [DriverEvent], readsPerDevice: Int = 1024) -> DriverHost {
+        DriverHost(
+            drivers: [ScriptedDriver { $0 == 1 ? events : [] }], bridge: bridge, logger: Self.quiet,
+            restartDelay: .seconds(60), readsPerDevice: readsPerDevice)
+    }
+
+    @Test("a read waiting on a slow handler holds up its own device only")
+    func slowDeviceHoldsUpNoOther() async throws {
+        let gated = GatedHandler(device: slow.id)
+        let bridge = makeBridge(handlers: [gated])
+        let host = host(
+            bridge,
+            events: [
+                .device(slow), .device(fast), .read(barcodeRead("slow-1", device: slow.id)),
+                .read(barcodeRead("slow-2", device: slow.id)), .read(barcodeRead("fast-1", device: fast.id)),
+            ])
+        let running = Task { await host.run() }
+        defer { running.cancel() }
+        try await waitUntil("the fast device's read journaled while the slow one waits") {
+            try await bridge.journal.recent(limit: 10, kinds: nil).map(\.device) == [fast.id]
+        }
+        #expect(gated.waiting == 1)
+        gated.open()
+        try await waitUntil("the slow device's reads, in order") {
+            try await bridge.journal.recent(limit: 10, kinds: nil).count == 3
+        }
+        let texts = try await bridge.journal.recent(limit: 10, kinds: nil).map { String(decoding: $0.json, as: UTF8.self) }
+        #expect(texts[1].contains("slow-1") && texts[2].contains("slow-2"))
+    }
+
+    @Test("a device that outruns its lane has the newest reads dropped, shows an error, and recovers")
+    func laneBound() async throws {
+        let gated = GatedHandler(device: slow.id)
+        let bridge = makeBridge(handlers: [gated])
+        let reads = (1...5).map { DriverEvent.read(barcodeRead("slow-\($0)", device: slow.id)) }
+        let running = Task { await host(bridge, events: [.device(slow)] + reads, readsPerDevice: 2).run() }
+        defer { running.cancel() }
+        try await waitUntil("the device in error") { bridge.registry.device(slow.id)?.state == .error }
+        #expect(bridge.registry.device(slow.id)?.error?.contains("faster than they can be recorded") == true)
+        gated.open()
+        try await waitUntil("the device ready again") { bridge.registry.device(slow.id)?.state == .ready }
+        let texts = try await bridge.journal.recent(limit: 10, kinds: nil).map { String(decoding: $0.json, as: UTF8.self) }
+        #expect(texts.count == 2)
+        #expect(texts[0].contains("slow-1") && texts[1].contains("slow-2"), "the oldest are kept, in order")
+    }
+
+    @Test("when the host stops, the reads it took are still recorded before run() returns")
+    func stopDrains() async throws {
+        let gated = GatedHandler(device: slow.id)
+        let bridge = makeBridge(handlers: [gated])
+        let reads = (1...3).map { DriverEvent.read(barcodeRead("slow-\($0)", device: slow.id)) }
+        let running = Task { await host(bridge, events: [.device(slow)] + reads).run() }
+        try await waitUntil("the first read waits on its handler") { gated.waiting == 1 }
+        running.cancel()
+        gated.open()
+        await running.value
+        #expect(try await bridge.journal.recent(limit: 10, kinds: nil).count == 3)
+    }
+}
