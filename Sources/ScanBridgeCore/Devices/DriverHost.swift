@@ -73,7 +73,8 @@ package struct DriverHost: Sendable {
             capacity: readsPerDevice,
             record: { [bridge] read in await Self.record(read, bridge: bridge, feedback: feedback, logger: logger) },
             dropped: { id in
-                logger.error("device reads dropped: they arrive faster than they can be recorded", metadata: ["device.id": "\(id)"])
+                logger.error(
+                    "device reads dropped: they arrive faster than they can be recorded", metadata: ["device.id": "\(id)"])
                 guard var device = registry.device(id), device.state == .ready else { return }
                 device.state = .error
                 device.error = busy
