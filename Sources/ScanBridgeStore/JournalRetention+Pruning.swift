@@ -14,7 +14,14 @@ extension JournalRetention {
     func prune(_ db: Database, lastSeq: UInt64, now: Date) throws {
         guard let oldest = try UInt64.fetchOne(db, sql: "SELECT MIN(seq) FROM event") else { return }
         let keepByCount = lastSeq >= UInt64(maxEvents) ? lastSeq - UInt64(maxEvents) + 1 : 0
-        let cutoffMs = Int64((now.timeIntervalSince1970 - Double(maxAge.components.seconds)) * 1000)
+        // Age counts back from the newest event when the clock is past it: a clock stepped
+        // forward (or a daemon off for a month) then drops no more than retention says.
+        let newestMs = try Int64.fetchOne(db, sql: "SELECT timeMs FROM event ORDER BY seq DESC LIMIT 1")
+        let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        // An age too long to count in milliseconds keeps everything, instead of trapping.
+        let ageMs = maxAge.components.seconds.multipliedReportingOverflow(by: 1000)
+        let cutoff = min(nowMs, newestMs ?? nowMs).subtractingReportingOverflow(ageMs.partialValue)
+        let cutoffMs = ageMs.overflow || cutoff.overflow ? Int64.min : cutoff.partialValue
         let keepByAge = try firstSeq(atOrAfter: cutoffMs, from: oldest, through: lastSeq, db: db)
         let keepFrom = max(keepByCount, keepByAge)
         guard keepFrom > oldest else { return }
@@ -26,6 +33,9 @@ extension JournalRetention {
 
     /// The first seq whose time is at or after `timeMs` (lastSeq + 1 when none is): a binary
     /// search over seq, whose times rise with it, so no index on time is kept up on every insert.
+    /// A wall clock stepped back breaks that rise, and the search could land past an event at
+    /// or after `timeMs`; so the rows it would drop are read once more (the rowid range the
+    /// delete reads anyway) and the first such event, if any, is where keeping starts.
     private func firstSeq(atOrAfter timeMs: Int64, from oldest: UInt64, through last: UInt64, db: Database) throws
         -> UInt64
     {
@@ -37,6 +47,10 @@ extension JournalRetention {
             let time = try Int64.fetchOne(timeOf, arguments: [Int64(middle)]) ?? .max
             if time >= timeMs { high = middle } else { low = middle + 1 }
         }
-        return low
+        guard low > oldest else { return low }
+        let younger = try Int64.fetchOne(
+            db, sql: "SELECT MIN(seq) FROM event WHERE seq >= ? AND seq < ? AND timeMs >= ?",
+            arguments: [Int64(oldest), Int64(low), timeMs])
+        return younger.map(UInt64.init) ?? low
     }
 }

@@ -70,9 +70,10 @@ final class PointReadConnections: Sendable {
             // The upper levels of the catalog's indexes stay in memory: a lookup then reads
             // only the two leaf pages it needs from the OS.
             try db.execute(sql: "PRAGMA cache_size = -4096")
-            // And reads those from the OS page cache in place, through a memory map, instead of
-            // a pread copying each into SQLite's cache. Read-only: a write never goes through it.
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            // With pread, not a memory map: an I/O error on a mapped page (a failing disk, the
+            // file cut short) is a SIGBUS that kills the daemon; through pread it is an error
+            // the lookup reports. Say so even where SQLite's build maps by default.
+            try db.execute(sql: "PRAGMA mmap_size = 0")
         }
         return try DatabaseQueue(path: path, configuration: configuration)
     }

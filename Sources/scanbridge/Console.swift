@@ -10,6 +10,9 @@ import Darwin
 
 /// Standard output and standard error, written in order from one serial queue.
 ///
+/// Every line passes through `TerminalText.visible` here, the one place all output goes, so
+/// no string from a device, a handler or the catalog reaches the terminal with its controls.
+///
 /// A write to a terminal or a pipe blocks while the reader is slow (a paused terminal, a
 /// `watch | less`); doing it on the queue keeps that off the cooperative pool, and awaiting
 /// each line keeps memory bounded when the reader lags behind the daemon.
@@ -29,11 +32,12 @@ enum Console {
     /// Writes `text` to standard error as a status line that the next one overwrites: after a
     /// carriage return and an erase-line, without a newline. For terminals only.
     static func status(_ text: String) async {
-        await emit("\r\u{1B}[K" + text, to: STDERR_FILENO, terminator: "")
+        await emit(text, to: STDERR_FILENO, prefix: "\r\u{1B}[K", terminator: "")
     }
 
-    private static func emit(_ text: String, to descriptor: Int32, terminator: String = "\n") async {
-        let bytes = Array((text + terminator).utf8)
+    /// `prefix` and `terminator` are the CLI's own controls, written as they are.
+    private static func emit(_ text: String, to descriptor: Int32, prefix: String = "", terminator: String = "\n") async {
+        let bytes = Array((prefix + TerminalText.visible(text, keepingNewlines: true) + terminator).utf8)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async {
                 writeAll(bytes, to: descriptor)

@@ -11,7 +11,7 @@ struct EventFormatter: Sendable {
 
     /// `#42  09:40:00.123  mock:till-1  barcode ean-13  5901234123457  → unhandled`
     func event(_ event: ScanEvent) -> String {
-        var content = visible(event.text)
+        var content = TerminalText.visible(event.text)
         if event.kind == .nfc {
             content = event.uidDisplay ?? event.uid ?? content
             if let cardType = event.cardType { content += " (\(cardType))" }
@@ -127,23 +127,6 @@ struct EventFormatter: Sendable {
         let fraction = ofDay % 1000
         return "\(two(ofDay / 3_600_000)):\(two(ofDay / 60_000 % 60)):\(two(ofDay / 1000 % 60))."
             + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
-    }
-
-    /// `text` with control characters shown, so a GS1 separator is seen and cannot garble the terminal.
-    func visible(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x1D: out += "<GS>"
-            case 0x1E: out += "<RS>"
-            case 0x04: out += "<EOT>"
-            case 0..<0x20, 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "<0x" + (hex.count < 2 ? "0" : "") + hex + ">"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     private func scalar(_ value: JSONValue) -> String {

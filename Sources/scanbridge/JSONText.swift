@@ -9,12 +9,12 @@ enum JSONText {
     static func pretty(_ value: JSONValue) -> String {
         var out = ""
         writePretty(value, indent: "", into: &out)
-        return out
+        return TerminalText.json(out)
     }
 
     /// One line, keys sorted: for NDJSON and for `jq`.
     static func compact(_ value: JSONValue) -> String {
-        String(decoding: JSONWriter.bytes(.value(value)), as: UTF8.self)
+        TerminalText.json(String(decoding: JSONWriter.bytes(.value(value)), as: UTF8.self))
     }
 
     /// Parses JSON given on the command line.

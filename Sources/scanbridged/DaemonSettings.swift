@@ -33,6 +33,7 @@ struct DaemonSettings: Sendable {
 
     init(options: ScanBridgeDaemon) throws {
         let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
+        try file.checkRanges()
         guard let socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket) else {
             throw DaemonConfig.LoadError(description: SocketPath.noneApplies)
         }
@@ -60,7 +61,7 @@ struct DaemonSettings: Sendable {
             pendingRequests: file.server.pendingRequests, maxBatch: file.server.maxBatch,
             maxConnections: file.server.maxConnections, maxConnectionsPerUser: file.server.maxConnectionsPerUser,
             handlersPerConnection: file.server.handlersPerConnection,
-            handlerTimeout: .milliseconds(try Self.handlerTimeout(file.handlers.timeoutMs)))
+            handlerTimeout: .milliseconds(file.handlers.timeoutMs ?? 2000))
         catalog = try Self.catalog(file.catalog)
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern
         do {
@@ -113,14 +114,6 @@ struct DaemonSettings: Sendable {
             case .failure(let error): throw DaemonConfig.LoadError(description: "\(section): \(error)")
             }
         }
-    }
-
-    private static func handlerTimeout(_ milliseconds: Int?) throws -> Int {
-        let timeout = milliseconds ?? 2000
-        guard (10...60_000).contains(timeout) else {
-            throw DaemonConfig.LoadError(description: "handlers.timeout_ms must be between 10 and 60000; got \(timeout)")
-        }
-        return timeout
     }
 
     private static func catalog(_ section: DaemonConfig.Catalog) throws -> CatalogSettings {

@@ -50,4 +50,25 @@ struct CommandLineTests {
         watch.interrupt()
         await client.close()
     }
+
+    /// A scan's text cannot drive the terminal: its C0 and C1 controls (ESC, CSI, NEL) are
+    /// shown, in the readable line and in the JSON alike, never written as they are.
+    @Test func controlCharactersInAScanAreShownNotSent() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let socket = ["--socket", daemon.socketPath]
+        let text = "A\u{1B}[2JB\u{9B}31mC\u{85}D"
+        func controls(_ output: String) -> [Unicode.Scalar] {
+            output.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+        }
+
+        let line = try await run("scanbridge", ["inject", "till-1", text] + socket)
+        #expect(line.status == 0, "\(line.err)")
+        #expect(line.out.contains("A<0x1B>[2JB<0x9B>31mC<0x85>D"), "\(line.out)")
+        #expect(controls(line.out).isEmpty, "\(line.out.debugDescription)")
+
+        let json = try await run("scanbridge", ["inject", "till-1", text, "--json"] + socket)
+        #expect(json.status == 0, "\(json.err)")
+        #expect(json.out.lowercased().contains(#"a\u001b[2jb\u009b31mc\u0085d"#), "\(json.out)")
+        #expect(controls(json.out).isEmpty, "\(json.out.debugDescription)")
+    }
 }

@@ -44,6 +44,28 @@ struct LifecycleTests {
         #expect(daemon.log.contains("unknown key 'max_line_bytez'"))
     }
 
+    /// A limit out of its range stops the daemon with the key, the value and the range: zero and
+    /// negative limits, a retention whose seconds would overflow, a timeout too long.
+    @Test(arguments: [
+        ("journal:\n  retention_days: 0\n", "journal.retention_days is 0; it must be between 1 and 36500"),
+        (
+            "journal:\n  retention_days: 9223372036854775807\n",
+            "journal.retention_days is 9223372036854775807; it must be between 1 and 36500"
+        ),
+        ("journal:\n  retention_events: -5\n", "journal.retention_events is -5; it must be between 1 and 1000000000"),
+        ("server:\n  max_connections: 0\n", "server.max_connections is 0; it must be between 1 and 100000"),
+        ("server:\n  pending_requests: -1\n", "server.pending_requests is -1; it must be between 1 and 1000000"),
+        ("handlers:\n  timeout_ms: 600000\n", "handlers.timeout_ms is 600000; it must be between 10 and 60000"),
+    ])
+    func aNumberOutOfItsRangeIsAClearError(config text: String, message: String) async throws {
+        let harness = try DaemonHarness()
+        let config = try harness.write("bad.yaml", text)
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])
+        await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+        #expect(daemon.log.contains(message), "\(daemon.log)")
+        #expect(!daemon.log.contains("Fatal error"))
+    }
+
     @Test func aMalformedOrderReferencePatternIsAClearError() async throws {
         let harness = try DaemonHarness()
         let config = try harness.write("bad.yaml", "orders:\n  reference_pattern: \"RM-[0-9\"\n")

@@ -138,6 +138,34 @@ struct PCSCEndToEndTests {
         _ = daemon
     }
 
+    /// A card that does not answer on one reader holds up that reader only: a tap on the other
+    /// is read and published while the first card still keeps its reader waiting.
+    @Test func aSlowCardOnOneReaderDoesNotDelayTapsOnTheOther() async throws {
+        let stack = try await PCSCStack()
+        let (daemon, client, iterator) = try await Self.start(stack)
+        var notifications = iterator
+        _ = try await Self.waitForReaders(client, count: 2)
+        let gate = Gate()
+        defer { gate.open() }  // never leave pcscd's reader blocked in that card's answer
+        let slow = VirtualCard(uid: [0x1C, 0x78, 0xF2, 0xBF], atr: VirtualCard.storageCardATR(name: 0x0001)) { apdu in
+            if apdu.starts(with: [0xFF, 0xCA]) { gate.waitUntilOpen() }
+            return nil
+        }
+        let stuck = try VirtualCardTap(slow, port: stack.readerPorts[1])
+        try await waitUntil("the slow card's first APDU", timeout: .seconds(20)) { stuck.received.withLock { !$0.isEmpty } }
+
+        let quick = try VirtualCardTap(VirtualCard.type2(uid: Self.uid), port: stack.readerPorts[0])
+        let first = try await Self.nextScan(&notifications)
+        #expect(first.device == Self.reader && first.uid == "04A1B2C3D4E5F6", "read while the other card hangs")
+        gate.open()
+        let second = try await Self.nextScan(&notifications)
+        #expect(second.device == "pcsc:Virtual_PCD_00_01" && second.uid == "1C78F2BF", "the slow card is read once it answers")
+        quick.remove()
+        stuck.remove()
+        await client.close()
+        _ = daemon
+    }
+
     /// One reader in `state`; fails after 20 s.
     static func waitForReader(_ id: String, _ client: ScanBridgeClient, state: Device.State) async throws -> Device {
         var have: [Device] = []

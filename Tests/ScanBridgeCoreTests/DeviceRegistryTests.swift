@@ -101,4 +101,30 @@ struct DeviceRegistryTests {
         #expect(nfcSink.notices.first == .deviceAdded(reader))
         #expect(sink.notices.count == 3)
     }
+
+    @Test("10,000 devices that come and go under new ids leave only the latest gone listed")
+    func goneDevicesAreForgottenPastALimit() {
+        for index in 0..<10_000 {
+            registry.update(device("mock:churn-\(index)", name: "Churn \(index)"))
+            registry.markGone("mock:churn-\(index)")
+        }
+        let listed = registry.devices
+        #expect(listed.count == registry.goneKept)
+        #expect(listed.allSatisfy { $0.state == .gone })
+        #expect(listed.last?.id == "mock:churn-9999", "the latest gone is still listed")
+        #expect(registry.device("mock:churn-0") == nil, "the one gone longest is forgotten")
+    }
+
+    @Test("a device back before it is forgotten is no longer counted among the gone")
+    func aDeviceBackIsNotForgotten() {
+        let keeper = device("mock:keeper", name: "Keeper")
+        registry.update(keeper)
+        registry.markGone(keeper.id)
+        registry.update(keeper)
+        for index in 0..<(registry.goneKept + 1) {
+            registry.update(device("mock:churn-\(index)", name: "Churn \(index)"))
+            registry.markGone("mock:churn-\(index)")
+        }
+        #expect(registry.device(keeper.id)?.state == .ready)
+    }
 }

@@ -248,6 +248,39 @@ struct SQLiteJournalTests {
         #expect(kept.map(\.seq) == Array(oldest...1100), "what is kept has no hole")
     }
 
+    @Test("a wall clock stepped back never lets an age prune drop an event newer than the cutoff")
+    func clockSteppedBack() async throws {
+        let file = try TemporaryDatabase()
+        let now = Date()
+        do {
+            let journal = try openJournal(file.path)
+            // An old event, one now, then two after the clock was stepped back over four hours:
+            // the first of them older than the newest one's time minus retention.
+            for (index, minutesAgo) in [300.0, 0, 250, 180].enumerated() {
+                _ = try await journal.append(event(index + 1, time: now.addingTimeInterval(-minutesAgo * 60)))
+            }
+        }
+        let journal = try openJournal(file.path, retention: JournalRetention(maxAge: .seconds(3600)))
+        let kept = try await journal.events(after: 0, through: 4, filter: .all, limit: 10).map(\.seq)
+        #expect(kept == [2, 3, 4], "only the event older than the cutoff, before the newer one, goes")
+    }
+
+    @Test("a wall clock stepped forward drops no more than retention counted from the newest event")
+    func clockSteppedForward() async throws {
+        let file = try TemporaryDatabase()
+        let stepped = Date().addingTimeInterval(-3 * 3600)
+        do {
+            let journal = try openJournal(file.path)
+            // Written three hours "ago": the clock has jumped three hours since.
+            for (index, minutesBefore) in [90.0, 30, 0].enumerated() {
+                _ = try await journal.append(event(index + 1, time: stepped.addingTimeInterval(-minutesBefore * 60)))
+            }
+        }
+        let journal = try openJournal(file.path, retention: JournalRetention(maxAge: .seconds(3600)))
+        let kept = try await journal.events(after: 0, through: 3, filter: .all, limit: 10).map(\.seq)
+        #expect(kept == [2, 3], "an hour back from the newest event, not from the stepped clock")
+    }
+
     @Test("the sequence continues after a reopen even when every row was pruned")
     func sequenceSurvivesEmptyTable() async throws {
         let file = try TemporaryDatabase()

@@ -55,6 +55,10 @@ private final class UdevWatcher: @unchecked Sendable {
     }
 
     func run() {
+        if let failure = stop.failure {
+            logger.error("\(failure): devices are not discovered")
+            return
+        }
         guard let udev = udev_new() else {
             logger.error("libudev could not start: devices are not discovered")
             return
@@ -75,11 +79,34 @@ private final class UdevWatcher: @unchecked Sendable {
         var descriptors = [pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)]
         if let monitor { descriptors.append(pollfd(fd: udev_monitor_get_fd(monitor), events: Int16(POLLIN), revents: 0)) }
         if inotify >= 0 { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+        var backoff = PollBackoff()
         while !stop.isStopped {
-            guard poll(&descriptors, nfds_t(descriptors.count), -1) > 0, !stop.isStopped else { continue }
-            for descriptor in descriptors.dropFirst() where descriptor.revents & Int16(POLLIN) != 0 {
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            if stop.isStopped { return }
+            if ready < 0 {
+                guard errno != EINTR else { continue }
+                // poll itself failing: back off instead of spinning; give up when it persists.
+                guard !backoff.persistent else {
+                    logger.error("poll failed: \(String(cString: strerror(errno))); devices plugged in from now on are not seen")
+                    return
+                }
+                guard stop.sleep(seconds: backoff.failed()) else { return }
+                continue
+            }
+            let woke = Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL)
+            for descriptor in descriptors.dropFirst() where descriptor.revents & woke != 0 {
                 if let monitor, descriptor.fd == udev_monitor_get_fd(monitor) {
-                    receive(monitor)
+                    if descriptor.revents & Int16(POLLIN) != 0 {
+                        backoff.succeeded()
+                        receive(monitor)
+                    } else {
+                        // The netlink socket overflowed (ENOBUFS): events were lost. Reading
+                        // clears the error, which would otherwise wake poll for ever; what was
+                        // lost is found again in sysfs, after a breath so a burst can settle.
+                        receive(monitor)
+                        guard stop.sleep(seconds: backoff.failed()) else { return }
+                        rescan(udev)
+                    }
                 } else {
                     DevWatch.drain(inotify)
                     // Give a burst of node creations (a device with several nodes) a moment.

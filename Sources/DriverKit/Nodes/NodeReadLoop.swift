@@ -41,10 +41,14 @@ package struct NodeReadLoop: Sendable {
     /// A node named by the operator is waited for after an unplug; a discovered one is not:
     /// discovery reports it gone, and starts a new loop when it is back.
     let reopens: Bool
-    package let stop = StopSignal()
+    package let stop: StopSignal
 
-    package init(reading: any NodeReading & Sendable, events: AsyncStream<DriverEvent>.Continuation, reopens: Bool = true) {
+    package init(
+        reading: any NodeReading & Sendable, events: AsyncStream<DriverEvent>.Continuation, reopens: Bool = true,
+        stop: StopSignal = StopSignal()
+    ) {
         self.reading = reading
+        self.stop = stop
         self.events = events
         self.logger = reading.logger
         self.reopens = reopens
@@ -52,9 +56,16 @@ package struct NodeReadLoop: Sendable {
 
     private enum Ending {
         case stopped, unplugged, endOfFile
+        /// `poll` failed, or woke with nothing to read, `PollBackoff.limit` times in a row.
+        case failing(String)
     }
 
     package func run() {
+        if let failure = stop.failure {
+            logger.error("\(failure): not read")
+            report(.error, error: failure, node: nil)
+            return
+        }
         var lastProblem: String?
         while !stop.isStopped {
             let node: DeviceNode
@@ -85,6 +96,11 @@ package struct NodeReadLoop: Sendable {
             case .endOfFile where node.isRegularFile:
                 while stop.sleep(seconds: 3600) {}
                 return
+            case .failing(let sentence):
+                logger.warning("\(sentence); opening it again in a second")
+                report(.error, error: sentence, node: node)
+                lastProblem = sentence
+                guard stop.sleep(seconds: 1) else { return }
             case .endOfFile, .unplugged:
                 logger.info("unplugged")
                 reading.unplugged()
@@ -114,6 +130,7 @@ package struct NodeReadLoop: Sendable {
         var descriptors = [
             pollfd(fd: node.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0),
         ]
+        var backoff = PollBackoff()
         while true {
             var timeout: Int32 = -1
             if let deadline = reading.deadline {
@@ -125,17 +142,33 @@ package struct NodeReadLoop: Sendable {
                 if let deadline = reading.deadline, deadline <= ContinuousClock.now { reading.idle() }
                 continue
             }
-            guard ready > 0 else { continue }  // EINTR
+            if ready < 0, errno == EINTR { continue }
+            if ready < 0 || descriptors[0].revents & Int16(POLLNVAL) != 0 {
+                // Not the node's data but poll itself failing: back off instead of spinning.
+                let sentence = ready < 0 ? "poll failed: \(String(cString: strerror(errno)))" : "poll: the node is not open"
+                guard !backoff.persistent else { return .failing("\(node.path): \(sentence)") }
+                guard stop.sleep(seconds: backoff.failed()) else { return .stopped }
+                continue
+            }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(node.fd, $0.baseAddress, $0.count) }
             if count == 0 { return .endOfFile }
             if count < 0 {
                 let failure = errno
-                if failure == EAGAIN || failure == EINTR { continue }
+                if failure == EINTR { continue }
+                if failure == EAGAIN {
+                    // Woken with nothing to read: an error state (POLLERR) that no read clears.
+                    if descriptors[0].revents & Int16(POLLERR | POLLHUP) != 0 {
+                        guard !backoff.persistent else { return .failing("\(node.path) is in error but gives no error to read") }
+                        guard stop.sleep(seconds: backoff.failed()) else { return .stopped }
+                    }
+                    continue
+                }
                 if failure != ENODEV && failure != EIO {
                     logger.warning("reading \(node.path) failed: \(String(cString: strerror(failure)))")
                 }
                 return .unplugged
             }
+            backoff.succeeded()
             reading.received(buffer[..<count], from: node)
         }
     }

@@ -3,17 +3,26 @@ import Synchronization
 
 /// Every device the drivers reported, in the order they first appeared, with its state.
 /// Changes are announced to subscribers as `device.added`, `device.removed`, `device.changed`.
+///
+/// A device that went stays listed as `gone`, so a client sees what was unplugged; past
+/// `goneKept` gone devices, the one gone longest is forgotten. Devices that come and go under
+/// new ids (a hostile USB device, a test rig) then cannot grow the list without bound.
 package final class DeviceRegistry: Sendable {
     private struct State {
         var order: [String] = []
         var devices: [String: Device] = [:]
+        /// The gone devices' ids, the one gone longest first.
+        var gone: [String] = []
     }
 
     private let state = Mutex(State())
     private let publisher: Publisher
+    /// How many gone devices stay listed.
+    package let goneKept: Int
 
-    package init(publisher: Publisher) {
+    package init(publisher: Publisher, goneKept: Int = 64) {
         self.publisher = publisher
+        self.goneKept = goneKept
     }
 
     package var devices: [Device] {
@@ -30,6 +39,8 @@ package final class DeviceRegistry: Sendable {
             let previous = state.devices[device.id]
             if previous == nil { state.order.append(device.id) }
             state.devices[device.id] = device
+            if previous?.state == .gone { state.gone.removeAll { $0 == device.id } }
+            if device.state == .gone { forgetting(past: device.id, in: &state) }
             return previous
         }
         let wasPresent = previous.map { $0.state != .gone } ?? false
@@ -43,7 +54,16 @@ package final class DeviceRegistry: Sendable {
         }
     }
 
-    /// The device was unplugged: it stays listed as `gone`.
+    /// Notes `id` as the latest gone, and forgets the one gone longest past `goneKept`.
+    private func forgetting(past id: String, in state: inout State) {
+        state.gone.append(id)
+        guard state.gone.count > goneKept else { return }
+        let forgotten = state.gone.removeFirst()
+        state.devices[forgotten] = nil
+        state.order.removeAll { $0 == forgotten }
+    }
+
+    /// The device was unplugged: it stays listed as `gone` (the latest `goneKept` of them).
     package func markGone(_ id: String) {
         guard var device = self.device(id), device.state != .gone else { return }
         device.state = .gone

@@ -96,13 +96,15 @@ package struct DriverHost: Sendable {
             feedback?.resolved(deviceID: read.device, resolution: resolution)
         } catch {
             feedback?.resolved(deviceID: read.device, resolution: .error(handler: "scanbridge", message: "not recorded"))
-            // Logged in full so that a read the journal could not take is never silently lost.
-            logger.error(
-                "read not recorded",
+            // A read the journal could not take is never silently lost: the error says a read
+            // was lost and why; what it read (a scan's text, a card's UID) is a customer's
+            // data, so it goes to the debug log only, for whoever turns it on.
+            logger.error("read not recorded", metadata: ["device.id": "\(read.device)", "error": "\(error)"])
+            logger.debug(
+                "the read not recorded",
                 metadata: [
                     "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",
                     "read.uid": "\(read.uid.map { Hex.encode($0) } ?? "")",
-                    "error": "\(error)",
                 ])
         }
     }

@@ -25,6 +25,10 @@ final class FileCameraLoop: DeviceLoop, @unchecked Sendable {
     var id: String { feed.id }
 
     func run() {
+        if let failure = stop.failure {
+            feed.problem(failure)
+            return
+        }
         while !stop.isStopped {
             let source: FrameSource
             do {

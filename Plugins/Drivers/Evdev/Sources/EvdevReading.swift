@@ -91,9 +91,11 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         switch decoded.output {
         case .scan(let text, let unmapped):
             if !unmapped.isEmpty {
+                // Which keys they were is part of what was scanned: debug only.
                 logger.warning(
-                    "\(unmapped.count) key(s) with no character in layout '\(spec.layout)' (evdev codes \(unmapped.map(String.init).joined(separator: " "))): is the scanner set to another layout?"
+                    "\(unmapped.count) key(s) with no character in layout '\(spec.layout)': is the scanner set to another layout?"
                 )
+                logger.debug("the keys with no character: evdev codes \(unmapped.map(String.init).joined(separator: " "))")
             }
             note(decoded.betterLayout, text: text)
             guard !text.isEmpty else { return }
@@ -117,9 +119,13 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
     private func note(_ guess: LayoutGuess?, text: String) {
         var hint = self.hint
         if let guess {
+            // The warning names the layouts only: the read itself is a customer's data, and
+            // goes to the debug log for whoever turns it on.
             logger.warning(
-                "read \(text.debugDescription) looks wrong in layout '\(spec.layout)', and reads \(guess.text.debugDescription) in layout '\(guess.layout)': is the scanner set to \(guess.layout)? Then set layout=\(guess.layout)"
+                "a read looks wrong in layout '\(spec.layout)' and right in layout '\(guess.layout)': is the scanner set to \(guess.layout)? Then set layout=\(guess.layout)"
             )
+            logger.debug(
+                "read \(text.debugDescription) in layout '\(spec.layout)' is \(guess.text.debugDescription) in '\(guess.layout)'")
             hint = "reads look like layout \(guess.layout), not \(spec.layout): set layout=\(guess.layout)"
         } else if GTIN.gtin14(text) != nil {
             hint = nil  // a valid GTIN in the declared layout: the layout is right after all

@@ -8,7 +8,8 @@ import Synchronization
 /// Contactless card readers through pcscd (libpcsclite): readers come and go with pcscd's
 /// hotplug, every tap of a card becomes one read with its UID, card type and NDEF records.
 ///
-/// All PC/SC calls run on one thread of the driver's own (they block); `SCardCancel` ends it.
+/// PC/SC calls block: one thread of the driver's own watches readers (`SCardCancel` ends it),
+/// and each reader's cards are read on a thread of that reader's own (`PCSCCardWorker`).
 package final class PCSCDriver: DeviceDriver, DeviceFeedback {
     package let name = "pcsc"
     private let settings: PCSCSettings

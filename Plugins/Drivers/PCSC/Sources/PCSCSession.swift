@@ -6,7 +6,8 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 /// One context's life: follows readers (PnP notification plus a re-list after every
-/// wake-up) and card events until stopped or until pcscd goes away.
+/// wake-up) and card events until stopped or until pcscd goes away. Each reader's cards are
+/// read by a `PCSCCardWorker` of its own, so watching never waits for a card.
 final class PCSCSession {
     enum Ending {
         case stopped
@@ -38,9 +39,10 @@ final class PCSCSession {
         self.logger = logger
     }
 
+    /// Ends every reader's worker too.
     deinit {
         free(plugAndPlayName)
-        for reader in readers { reader.releaseName() }
+        for reader in readers { reader.release() }
     }
 
     func run(onStarted: () -> Void) -> Ending {
@@ -70,7 +72,7 @@ final class PCSCSession {
                     defer { readers = watched }
                     var settling = false
                     for index in watched.indices {
-                        settling = try update(&watched[index], with: states[index + first]) || settling
+                        settling = update(&watched[index], with: states[index + first]) || settling
                     }
                     // A reader pcscd has not polled yet: ask again shortly rather than spin.
                     if settling, !control.sleep(seconds: 0.1) { return .stopped }
@@ -86,7 +88,12 @@ final class PCSCSession {
             }
             return .stopped
         } catch {
-            for reader in readers { events.yield(.gone(deviceID: reader.device.id)) }
+            // Workers stopped first, so no read of theirs follows their reader's `gone`; the
+            // rest of each reader goes with the session (deinit).
+            for reader in readers {
+                reader.worker.stop()
+                reader.status.gone()
+            }
             return .lost(error)
         }
     }
@@ -109,9 +116,9 @@ final class PCSCSession {
             return
         }
         for reader in readers where !names.contains(reader.name) {
-            events.yield(.gone(deviceID: reader.device.id))
-            logger.info("reader gone", metadata: ["device.id": "\(reader.device.id)"])
-            reader.releaseName()
+            reader.status.gone()
+            logger.info("reader gone", metadata: ["device.id": "\(reader.status.id)"])
+            reader.release()
         }
         readers.removeAll { !names.contains($0.name) }
         // pcscd serves at most 16 readers, so this is only a guard against a pcscd built otherwise.
@@ -121,10 +128,13 @@ final class PCSCSession {
                 if unwatched.insert(name).inserted { logger.warning("more than \(room) readers: \(name) is not watched") }
                 continue
             }
-            let id = PCSCReaderIdentity.deviceID(readerName: name, taken: Set(readers.map(\.device.id)))
-            let reader = PCSCWatchedReader(name: name, device: PCSCReaderIdentity.device(readerName: name, id: id))
+            let id = PCSCReaderIdentity.deviceID(readerName: name, taken: Set(readers.map(\.status.id)))
+            let status = PCSCReaderStatus(
+                PCSCReaderIdentity.device(readerName: name, id: id), events: events, logger: logger)
+            let reader = PCSCWatchedReader(
+                name: name, status: status, worker: PCSCCardWorker(readerName: name, status: status, logger: logger))
             readers.append(reader)
-            events.yield(.device(reader.device))
+            events.yield(.device(status.current))
             logger.info("reader found", metadata: ["device.id": "\(id)", "device.name": "\(name)"])
         }
     }
@@ -133,7 +143,7 @@ final class PCSCSession {
     /// changed event counter in the upper 16 bits means a new card even if one was there before).
     /// Returns true when the reader's state is not known yet (pcscd still setting it up).
     @discardableResult
-    private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) throws(PCSCError) -> Bool {
+    private func update(_ reader: inout PCSCWatchedReader, with state: SCARD_READERSTATE) -> Bool {
         let event = state.dwEventState
         let exclusiveMoved = (event ^ reader.currentState) & DWORD(SCARD_STATE_EXCLUSIVE) != 0
         guard event & DWORD(SCARD_STATE_CHANGED) != 0 || exclusiveMoved else { return false }
@@ -149,76 +159,47 @@ final class PCSCSession {
         }
         let exclusive = event & DWORD(SCARD_STATE_EXCLUSIVE) != 0
         if exclusive {
-            setState(&reader, .busy, error: "another program holds this reader exclusively")
+            reader.status.set(.busy, error: "another program holds this reader exclusively")
             return false
         }
-        if reader.device.state == .busy { setState(&reader, .ready) }
+        if reader.status.state == .busy { reader.status.set(.ready) }
         let present = event & DWORD(SCARD_STATE_PRESENT) != 0
         guard present else {
-            if reader.device.state == .error { setState(&reader, .ready) }  // the troublesome card left
+            if reader.status.state == .error { reader.status.set(.ready) }  // the troublesome card left
             return false
         }
         let arrived = previous & DWORD(SCARD_STATE_PRESENT) == 0 || previous >> 16 != event >> 16
         guard arrived else { return false }
         if event & DWORD(SCARD_STATE_MUTE) != 0 {
-            setState(&reader, .error, error: "the card on this reader does not answer (mute); take it away and tap again")
+            reader.status.set(.error, error: "the card on this reader does not answer (mute); take it away and tap again")
             return false
         }
         let atr = withUnsafeBytes(of: state.rgbAtr) { Array($0.prefix(min(Int(state.cbAtr), Int(MAX_ATR_SIZE)))) }
-        try tap(&reader, atr: atr)
+        reader.worker.read(atr: atr)
         return false
-    }
-
-    private func tap(_ reader: inout PCSCWatchedReader, atr: [UInt8]) throws(PCSCError) {
-        let tap: PCSCTapReader.Tap
-        do {
-            let card = try PCSCCard(context: context, reader: reader.name)
-            tap = PCSCTapReader.read(card, atr: atr)
-        } catch {
-            if error.lostContext { throw error }
-            if error.code == Int(SCARD_E_SHARING_VIOLATION) {
-                setState(&reader, .busy, error: "another program holds this reader exclusively")
-            } else {
-                logger.info("the card left before it could be read: \(error)", metadata: ["device.id": "\(reader.device.id)"])
-            }
-            return
-        }
-        guard let uid = tap.uid else {
-            setState(&reader, .error, error: (tap.problem ?? "the card gave no UID") + "; take it away and tap again")
-            return
-        }
-        if reader.device.state != .ready { setState(&reader, .ready) }
-        if let problem = tap.problem { logger.info("\(problem)", metadata: ["device.id": "\(reader.device.id)"]) }
-        events.yield(
-            .read(
-                RawRead(
-                    device: reader.device.id, driver: "pcsc", kind: .nfc, symbology: tap.symbology, uid: uid,
-                    atr: atr.isEmpty ? nil : atr, cardType: tap.cardType,
-                    ndef: tap.ndef.map { $0.map { NDEFRecord(type: $0.type, value: $0.value) } })))
-    }
-
-    private func setState(_ reader: inout PCSCWatchedReader, _ state: Device.State, error: String? = nil) {
-        guard reader.device.state != state || reader.device.error != error else { return }
-        reader.device.state = state
-        reader.device.error = error
-        events.yield(.device(reader.device))
-        logger.info("reader \(state.rawValue)\(error.map { ": \($0)" } ?? "")", metadata: ["device.id": "\(reader.device.id)"])
     }
 }
 
 /// A reader the session watches: its name as pcscd gives it (and as a C string for the
-/// state array), the device as last reported, and the state pcscd last told.
+/// state array), its device as last reported, the worker that reads its cards, and the
+/// state pcscd last told.
 struct PCSCWatchedReader {
     let name: String
     let cName: UnsafeMutablePointer<CChar>
-    var device: Device
+    let status: PCSCReaderStatus
+    let worker: PCSCCardWorker
     var currentState = DWORD(SCARD_STATE_UNAWARE)
 
-    init(name: String, device: Device) {
+    init(name: String, status: PCSCReaderStatus, worker: PCSCCardWorker) {
         self.name = name
         cName = strdup(name)!
-        self.device = device
+        self.status = status
+        self.worker = worker
     }
 
-    func releaseName() { free(cName) }
+    /// When the reader goes or the session ends: its worker stops, its name is freed.
+    func release() {
+        worker.stop()
+        free(cName)
+    }
 }

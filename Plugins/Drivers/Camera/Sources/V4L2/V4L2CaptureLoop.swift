@@ -43,6 +43,10 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
     }
 
     func run() {
+        if let failure = stop.failure {
+            feed.problem(failure)
+            return
+        }
         var unplugged = false
         while !stop.isStopped {
             let stream: V4L2Stream
@@ -94,10 +98,18 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
         var descriptors = [
             pollfd(fd: stream.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0),
         ]
+        var backoff = PollBackoff()
         while true {
             // A deadline, though the stop signal wakes poll too: a silent camera is noticed.
             let ready = poll(&descriptors, 2, 1000)
             if stop.isStopped { return .stopped }
+            if ready < 0, errno != EINTR {
+                // poll itself failing: back off instead of spinning, and give up when it persists.
+                let sentence = "poll on \(spec.path) failed: \(String(cString: strerror(errno)))"
+                guard !backoff.persistent else { return .failed(sentence) }
+                guard stop.sleep(seconds: backoff.failed()) else { return .stopped }
+                continue
+            }
             guard ready > 0 else {
                 if ready == 0, !saidSilent, ContinuousClock.now - lastFrame > Self.silence {
                     feed.logger.warning("no frame from \(spec.path) for \(Self.silence); waiting")
@@ -113,10 +125,15 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
                     newest = buffer
                 }
                 guard let frame = newest else {
-                    // POLLERR with no frame and no errno to tell: not streaming any more. Do not spin.
-                    if descriptors[0].revents & Int16(POLLERR) != 0 { guard stop.sleep(seconds: 0.1) else { return .stopped } }
+                    // POLLERR (or POLLNVAL) with no frame and no errno to tell: not streaming any
+                    // more. Do not spin: back off, and open the camera again when it persists.
+                    if descriptors[0].revents & Int16(POLLERR | POLLNVAL) != 0 {
+                        guard !backoff.persistent else { return .failed("\(spec.path) is in error but gives no frame") }
+                        guard stop.sleep(seconds: backoff.failed()) else { return .stopped }
+                    }
                     continue
                 }
+                backoff.succeeded()
                 lastFrame = ContinuousClock.now
                 saidSilent = false
                 var gray: GrayFrame?

@@ -137,6 +137,8 @@ final class V4L2Stream {
             var offset: UInt32 = 0
             var length: UInt32 = 0
             try call("cannot find capture buffer \(index) of \(path)") { cv4l2_query_buffer(fd, index, &offset, &length) }
+            // Safe to map, unlike a file: a V4L2 buffer is the driver's memory, held by the
+            // mapping until `munmap` even after an unplug, so a read never faults with SIGBUS.
             let address = mmap(nil, Int(length), PROT_READ, MAP_SHARED, fd, off_t(offset))
             guard let address, address != MAP_FAILED else {
                 throw V4L2Error(errno: errno, doing: "cannot map capture buffer \(index) of \(path)")
