@@ -17,7 +17,7 @@ enum EventMethods {
             let limit = try params.integer("limit", in: 1...1000) ?? 50
             let kinds = try params.kinds("kinds")
             let events = try await connection.services.bridge.journal.recent(limit: Int(limit), kinds: kinds)
-            return MethodOutcome(.object([("events", .array(events.map { .raw($0.json) }))]))
+            return MethodOutcome(.object([("events", .array(events.map { .raw(connection.json(of: $0)) }))]))
         },
     ]
 
@@ -27,7 +27,7 @@ enum EventMethods {
         let bridge = connection.services.bridge
         guard
             let (subscription, head) = connection.addSubscription({ id in
-                bridge.publisher.subscribe(id: id, filter: filter, sink: connection.outbox, replaying: since != nil)
+                bridge.publisher.subscribe(id: id, filter: filter, sink: connection.eventSink, replaying: since != nil)
             })
         else {
             throw ScanBridgeError.overloaded(
