@@ -45,7 +45,7 @@ extension SQLiteJournal {
         }
     }
 
-    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> [JournaledEvent] {
+    static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> [JournaledEvent] {
         try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
             let json: Data = row["json"]
             return JournaledEvent(

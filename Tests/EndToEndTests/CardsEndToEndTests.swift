@@ -76,6 +76,42 @@ struct CardsEndToEndTests {
         await client.close()
     }
 
+    @Test func erasingACustomerTakesThemOutOfTheStoreAndTheJournal() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc:door"])
+        let client = try await daemon.connect()
+        _ = try await client.call(
+            "customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada", "email": "ada@example.com"]])
+        _ = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda", "cardName": "Ada's"])
+        _ = try await client.call("cards.link", ["uid": "04112233", "walletAddress": "rAda"])
+        _ = try await client.call("cards.link", ["uid": "04445566", "walletAddress": "rBob"])
+        for uid in [Self.uid, "04445566", Self.uid] { _ = try await client.inject(device: "mock:door", uid: uid) }
+        let armed = try await client.call("cards.arm", ["walletAddress": "rAda"])
+
+        let socket = ["--socket", daemon.socketPath]
+        let erase = try await run("scanbridge", ["customers", "erase", "rAda", "--json"] + socket)
+        #expect(erase.status == 0, "\(erase.err)")
+        let answer = try JSONValue(parsing: Array(erase.out.utf8))
+        #expect(answer == ["erased": true, "cardsUnlinked": 2, "eventsRewritten": 2])
+
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("customers.get", ["walletAddress": "rAda"]) }
+        #expect(try await client.call("cards.list", ["walletAddress": "rAda"])["cards"] == [])
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.disarm", ["armed": armed["armed"] ?? .null]) }
+        let events = try #require(try await client.call("events.recent")["events"]?.arrayValue)
+        #expect(events.count == 3)
+        for index in [0, 2] {
+            #expect(events[index]["resolution"]?["customer"]?["name"] == .null)
+            #expect(events[index]["resolution"]?["customer"]?["email"] == .null)
+            #expect(events[index]["resolution"]?["card"]?["cardName"] == .null)
+            #expect(events[index]["uid"] == .string(Self.uid), "the scan itself stays")
+        }
+        #expect(events[1]["resolution"]?["customer"]?["walletAddress"] == "rBob")
+        #expect(try await client.inject(device: "mock:door", uid: Self.uid).resolution.status == "unknown")
+
+        let again = try await client.call("customers.erase", ["walletAddress": "rAda"])
+        #expect(again == ["erased": true, "cardsUnlinked": 0, "eventsRewritten": 0])
+        await client.close()
+    }
+
     @Test func badCardInputGetsClearErrors() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till"])
         let client = try await daemon.connect()

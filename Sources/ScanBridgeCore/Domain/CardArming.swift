@@ -9,4 +9,6 @@ public protocol CardArming: Sendable {
     func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date)
     /// False when there is no such arm (used, expired or never made).
     func disarm(_ token: String) -> Bool
+    /// Withdraws every arm for the wallet (its customer was erased: a tap must not bring them back).
+    func disarm(walletAddress: String)
 }

@@ -43,6 +43,13 @@ package struct JournaledEvent: Sendable, Hashable {
         return event.readerView().json()
     }
 
+    /// The event `rewrite` makes of this one, under the same `seq`; nil when it changes nothing.
+    package func rewritten(_ rewrite: (ScanEvent) -> ScanEvent?) -> JournaledEvent? {
+        guard let event = Self.event(json), var changed = rewrite(event) else { return nil }
+        changed.seq = seq
+        return JournaledEvent(seq: seq, kind: kind, device: device, json: changed.json())
+    }
+
     private static func event(_ json: [UInt8]) -> ScanEvent? {
         guard let value = try? JSONValue(parsing: json) else { return nil }
         return try? ScanEvent(wire: value)

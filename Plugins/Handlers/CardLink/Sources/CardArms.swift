@@ -51,6 +51,10 @@ package final class CardArms: CardArming, Sendable {
         }
     }
 
+    package func disarm(walletAddress: String) {
+        state.withLock { $0.arms.removeAll { $0.walletAddress == walletAddress } }
+    }
+
     /// Takes the arm a scan on `device` uses up: the device's own arm first, else the oldest
     /// arm for any device. Expired arms are dropped on the way.
     func take(forDevice device: String) -> Arm? {
