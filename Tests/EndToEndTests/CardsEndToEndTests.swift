@@ -59,18 +59,25 @@ struct CardsEndToEndTests {
         #expect(try await client.inject(device: "mock:till", uid: "04000003").resolution.status == "unknown", "used up")
         await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.disarm", ["armed": .string(token)]) }
 
+        // With two readers attached, an arm names its reader.
+        let unnamed = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse"])
+        }
+        #expect(unnamed?.data?["field"] == "device")
+        #expect(unnamed?.message.contains("mock:door, mock:till") == true, "\(unnamed?.message ?? "")")
+
         // An arm used by a card linked elsewhere ends in conflict, and is used up all the same.
-        _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse"])
+        _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse", "device": "mock:door"])
         let conflict = try await client.inject(device: "mock:door", uid: "04000002")
         #expect(conflict.resolution.status == "conflict")
         #expect(try await client.inject(device: "mock:door", uid: "04000004").resolution.status == "unknown")
 
         // Expired and disarmed arms link nothing.
-        _ = try await client.call("cards.arm", ["walletAddress": "rLate", "timeoutMs": 100])
+        _ = try await client.call("cards.arm", ["walletAddress": "rLate", "device": "mock:door", "timeoutMs": 100])
         // Past the arm's 100 ms: only a tap shows an arm expired, and a tap would use a live one.
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await client.inject(device: "mock:door", uid: "04000005").resolution.status == "unknown")
-        let another = try await client.call("cards.arm", ["walletAddress": "rLate"])
+        let another = try await client.call("cards.arm", ["walletAddress": "rLate", "device": "mock:door"])
         _ = try await client.call("cards.disarm", ["armed": another["armed"] ?? .null])
         #expect(try await client.inject(device: "mock:door", uid: "04000005").resolution.status == "unknown")
         await client.close()
@@ -109,6 +116,21 @@ struct CardsEndToEndTests {
 
         let again = try await client.call("customers.erase", ["walletAddress": "rAda"])
         #expect(again == ["erased": true, "cardsUnlinked": 0, "eventsRewritten": 0])
+        await client.close()
+    }
+
+    @Test func oneReaderNeedsNoDeviceAndArmsAreCapped() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc:door", "--mock", "barcode:till"])
+        let client = try await daemon.connect()
+        for index in 0..<64 {
+            _ = try await client.call("cards.arm", ["walletAddress": .string("rWallet\(index)")])
+        }
+        let refused = await expectRPCError(RPCError.overloaded) {
+            _ = try await client.call("cards.arm", ["walletAddress": "rOneTooMany"])
+        }
+        #expect(refused?.message.contains("64") == true)
+        #expect(try await client.inject(device: "mock:door", uid: "04000001").resolution.status == "linked")
+        _ = try await client.call("cards.arm", ["walletAddress": "rOneTooMany"])
         await client.close()
     }
 
