@@ -1,8 +1,8 @@
 extension ScanEvent {
     /// The event as the `reader` role sees it (docs/protocol.md "What each role sees"): a card's
     /// UID masked but for its last two bytes, wherever the event carries it (`uid`, `uidDisplay`,
-    /// the `text` of a plain tap, the resolution's `card`), and the resolution's `customer`
-    /// without `email` and `phone`. A reader runs counter screens, which need to tell cards
+    /// the `text` of a plain tap, the resolution's `card`, a sentence such as a conflict's
+    /// `reason`), and the resolution's `customer` without `email` and `phone`. A reader runs counter screens, which need to tell cards
     /// apart and greet the customer, not to copy a card or contact its owner.
     public func readerView() -> ScanEvent {
         var event = self
@@ -16,6 +16,13 @@ extension ScanEvent {
                 if let text = card[key]?.stringValue { card[key] = .string(Self.maskedUID(text)) }
             }
             event.resolution.details["card"] = .object(card)
+        }
+        // A handler's sentences (`reason`, `message`) may name the card.
+        let spellings = [uidDisplay, uid].compactMap { $0 }.filter { !$0.isEmpty }
+        for (key, value) in resolution.details {
+            guard case .string(var sentence) = value, spellings.contains(where: { sentence.contains($0) }) else { continue }
+            for spelling in spellings { sentence = sentence.replacing(spelling, with: Self.maskedUID(spelling)) }
+            event.resolution.details[key] = .string(sentence)
         }
         if case .object(var customer)? = resolution.details["customer"] {
             customer["email"] = nil

@@ -45,6 +45,15 @@ struct ReaderViewTests {
         #expect(view.seq == 7 && view.resolution.status == "identified")
     }
 
+    @Test("a sentence of the resolution that names the card names it masked")
+    func reason() {
+        var tap = Self.tap
+        tap.resolution.details["reason"] = "card 04:A1:B2:C3:D4:E5:F6 is linked to another wallet (04A1B2C3D4E5F6)"
+        #expect(
+            tap.readerView().resolution.details["reason"]
+                == "card ••:••:••:••:••:E5:F6 is linked to another wallet (••••••••••E5F6)")
+    }
+
     @Test("text the reader gave beside the UID (an NDEF text, say) is not the UID and stays")
     func otherText() {
         var tap = Self.tap
