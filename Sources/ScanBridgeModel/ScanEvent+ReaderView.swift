@@ -2,8 +2,9 @@ extension ScanEvent {
     /// The event as the `reader` role sees it (docs/protocol.md "What each role sees"): a card's
     /// UID masked but for its last two bytes, wherever the event carries it (`uid`, `uidDisplay`,
     /// the `text` of a plain tap, the resolution's `card`, a sentence such as a conflict's
-    /// `reason`), and the resolution's `customer` without `email` and `phone`. A reader runs counter screens, which need to tell cards
-    /// apart and greet the customer, not to copy a card or contact its owner.
+    /// `reason`), and the resolution's `customer` without `email` and `phone`. A reader runs
+    /// counter screens, which need to tell cards apart and greet the customer, not to copy a
+    /// card or contact its owner.
     public func readerView() -> ScanEvent {
         var event = self
         if let uid {
