@@ -7,6 +7,10 @@ package enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConverti
     /// Everything: mock devices, injection, catalog changes, handler plugins.
     case admin
 
+    /// Whether events reach this role whole; a reader gets them masked (docs/protocol.md
+    /// "What each role sees"): card UIDs but for two bytes, and no customer email or phone.
+    package var seesWholeEvents: Bool { self >= .operator }
+
     package static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
 
     package var description: String {

@@ -21,4 +21,13 @@ package final class SQLiteCustomerRepository: CustomerRepository {
             try CustomerRecord.upsert(customer, db)
         }
     }
+
+    package func erase(walletAddress: String) async throws -> Int {
+        try await database.write("erase customer \(walletAddress)") { db in
+            try db.cachedStatement(sql: "DELETE FROM card WHERE walletAddress = ?").execute(arguments: [walletAddress])
+            let cards = db.changesCount
+            try db.cachedStatement(sql: "DELETE FROM customer WHERE walletAddress = ?").execute(arguments: [walletAddress])
+            return cards
+        }
+    }
 }

@@ -48,7 +48,7 @@ extension SQLiteJournal {
     /// The rows' events, in the query's order, until the next would pass `maxBytes` of JSON
     /// (the first always comes): rows are read one at a time, so a budget met early leaves
     /// the rest unread.
-    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments, maxBytes: Int) throws
+    static func fetch(_ db: Database, sql: String, arguments: StatementArguments, maxBytes: Int = .max) throws
         -> [JournaledEvent]
     {
         var events: [JournaledEvent] = []

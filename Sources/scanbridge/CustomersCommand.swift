@@ -2,12 +2,12 @@ import ArgumentParser
 import ScanBridgeClient
 import ScanBridgeModel
 
-/// `scanbridge customers show|set`: customers, known by wallet address.
+/// `scanbridge customers show|set|erase`: customers, known by wallet address.
 struct CustomersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "customers",
         abstract: "Show and edit customers (known by their wallet address).",
-        subcommands: [Show.self, SetDetails.self])
+        subcommands: [Show.self, SetDetails.self, Erase.self])
 }
 
 extension CustomersCommand {
@@ -72,6 +72,28 @@ extension CustomersCommand {
             }
             try await connection.callAndPrint("customers.upsert", ["customer": .object(customer)], json: json) { result in
                 "saved " + DomainFormatter().customer(result["customer"] ?? .null)
+            }
+        }
+    }
+
+    /// `customers erase WALLET` → `customers.erase`.
+    struct Erase: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Erase a customer: their details, their card links, and their details in the journaled scans.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The customer's wallet address.")
+        var wallet: String
+
+        @Flag(help: "Print the daemon's answer as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await connection.callAndPrint("customers.erase", ["walletAddress": .string(wallet)], json: json) { result in
+                let cards = result["cardsUnlinked"]?.intValue ?? 0
+                let events = result["eventsRewritten"]?.intValue ?? 0
+                return "erased customer \(wallet): \(cards) card(s) unlinked, \(events) journaled scan(s) rewritten"
             }
         }
     }

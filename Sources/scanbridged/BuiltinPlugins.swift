@@ -15,6 +15,13 @@ import SerialDriver
 enum BuiltinPlugins {
     static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera", "v4l2"]
 
+    /// The drivers that run when none are named: every built-in one but `mock` unless mock
+    /// devices are asked for (`--mock`, the config's `mock:` list). A mock device scans
+    /// whatever an admin injects, so a counter must never carry one it did not ask for.
+    static func defaultDrivers(mockDevicesAsked: Bool) -> [String] {
+        driverNames.filter { $0 != "mock" || mockDevicesAsked }
+    }
+
     /// The drivers to run, and the mock driver's control when it runs.
     static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
         var drivers: [any DeviceDriver] = []

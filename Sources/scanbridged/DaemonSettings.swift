@@ -39,9 +39,14 @@ struct DaemonSettings: Sendable {
         }
         self.socketPath = socketPath
         databasePath = options.database ?? file.database ?? Self.defaultDatabasePath()
+        mockDevices =
+            try file.mockDevices(relativeTo: options.config)
+            + options.mocks.map {
+                try MockDeviceSpec(option: $0)
+            }
         drivers =
             options.drivers.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            ?? file.drivers ?? BuiltinPlugins.driverNames
+            ?? file.drivers ?? BuiltinPlugins.defaultDrivers(mockDevicesAsked: !mockDevices.isEmpty)
         for driver in drivers where !BuiltinPlugins.driverNames.contains(driver) {
             throw DaemonConfig.LoadError(
                 description: "unknown driver '\(driver)'; this build has \(BuiltinPlugins.driverNames.joined(separator: ", "))")
@@ -79,11 +84,6 @@ struct DaemonSettings: Sendable {
             adminGroups: try Self.groupIDs(file.roles.adminGroups),
             operatorGroups: try Self.groupIDs(file.roles.operatorGroups),
             readerGroups: try Self.groupIDs(file.roles.readerGroups))
-        mockDevices =
-            try file.mockDevices(relativeTo: options.config)
-            + options.mocks.map {
-                try MockDeviceSpec(option: $0)
-            }
         deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
         pcsc = PCSCSettings(
             feedback: PCSCFeedbackSettings(

@@ -37,7 +37,9 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
     @Option(help: "A YAML config file.")
     var config: String?
 
-    @Option(name: .customLong("mock"), help: "Attach a mock device at start: KIND[:ID] with KIND nfc, barcode or qr. Repeatable.")
+    @Option(
+        name: .customLong("mock"),
+        help: "Attach a mock device at start: KIND[:ID] with KIND nfc, barcode or qr. Repeatable. Runs the mock driver.")
     var mocks: [String] = []
 
     @Option(
@@ -45,7 +47,10 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
         help: "Open a node with a driver, bypassing discovery: DRIVER:PATH[,KEY=VALUE...]. Repeatable.")
     var devices: [String] = []
 
-    @Option(help: "Only these drivers run, comma-separated (e.g. mock or mock,pcsc).")
+    @Option(
+        help:
+            "Only these drivers run, comma-separated (e.g. mock or mock,pcsc). Default: every built-in driver but mock, unless mock devices are asked for."
+    )
     var drivers: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")

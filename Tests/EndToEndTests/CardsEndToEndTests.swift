@@ -59,20 +59,78 @@ struct CardsEndToEndTests {
         #expect(try await client.inject(device: "mock:till", uid: "04000003").resolution.status == "unknown", "used up")
         await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.disarm", ["armed": .string(token)]) }
 
+        // With two readers attached, an arm names its reader.
+        let unnamed = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse"])
+        }
+        #expect(unnamed?.data?["field"] == "device")
+        #expect(unnamed?.message.contains("mock:door, mock:till") == true, "\(unnamed?.message ?? "")")
+
         // An arm used by a card linked elsewhere ends in conflict, and is used up all the same.
-        _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse"])
+        _ = try await client.call("cards.arm", ["walletAddress": "rSomeoneElse", "device": "mock:door"])
         let conflict = try await client.inject(device: "mock:door", uid: "04000002")
         #expect(conflict.resolution.status == "conflict")
         #expect(try await client.inject(device: "mock:door", uid: "04000004").resolution.status == "unknown")
 
         // Expired and disarmed arms link nothing.
-        _ = try await client.call("cards.arm", ["walletAddress": "rLate", "timeoutMs": 100])
+        _ = try await client.call("cards.arm", ["walletAddress": "rLate", "device": "mock:door", "timeoutMs": 100])
         // Past the arm's 100 ms: only a tap shows an arm expired, and a tap would use a live one.
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await client.inject(device: "mock:door", uid: "04000005").resolution.status == "unknown")
-        let another = try await client.call("cards.arm", ["walletAddress": "rLate"])
+        let another = try await client.call("cards.arm", ["walletAddress": "rLate", "device": "mock:door"])
         _ = try await client.call("cards.disarm", ["armed": another["armed"] ?? .null])
         #expect(try await client.inject(device: "mock:door", uid: "04000005").resolution.status == "unknown")
+        await client.close()
+    }
+
+    @Test func erasingACustomerTakesThemOutOfTheStoreAndTheJournal() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc:door"])
+        let client = try await daemon.connect()
+        _ = try await client.call(
+            "customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada", "email": "ada@example.com"]])
+        _ = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda", "cardName": "Ada's"])
+        _ = try await client.call("cards.link", ["uid": "04112233", "walletAddress": "rAda"])
+        _ = try await client.call("cards.link", ["uid": "04445566", "walletAddress": "rBob"])
+        for uid in [Self.uid, "04445566", Self.uid] { _ = try await client.inject(device: "mock:door", uid: uid) }
+        let armed = try await client.call("cards.arm", ["walletAddress": "rAda"])
+
+        let socket = ["--socket", daemon.socketPath]
+        let erase = try await run("scanbridge", ["customers", "erase", "rAda", "--json"] + socket)
+        #expect(erase.status == 0, "\(erase.err)")
+        let answer = try JSONValue(parsing: Array(erase.out.utf8))
+        #expect(answer == ["erased": true, "cardsUnlinked": 2, "eventsRewritten": 2])
+
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("customers.get", ["walletAddress": "rAda"]) }
+        #expect(try await client.call("cards.list", ["walletAddress": "rAda"])["cards"] == [])
+        await expectRPCError(RPCError.notFound) { _ = try await client.call("cards.disarm", ["armed": armed["armed"] ?? .null]) }
+        let events = try #require(try await client.call("events.recent")["events"]?.arrayValue)
+        #expect(events.count == 3)
+        for index in [0, 2] {
+            #expect(events[index]["resolution"]?["customer"]?["name"] == .null)
+            #expect(events[index]["resolution"]?["customer"]?["email"] == .null)
+            #expect(events[index]["resolution"]?["card"]?["cardName"] == .null)
+            #expect(events[index]["uid"] == .string(Self.uid), "the scan itself stays")
+        }
+        #expect(events[1]["resolution"]?["customer"]?["walletAddress"] == "rBob")
+        #expect(try await client.inject(device: "mock:door", uid: Self.uid).resolution.status == "unknown")
+
+        let again = try await client.call("customers.erase", ["walletAddress": "rAda"])
+        #expect(again == ["erased": true, "cardsUnlinked": 0, "eventsRewritten": 0])
+        await client.close()
+    }
+
+    @Test func oneReaderNeedsNoDeviceAndArmsAreCapped() async throws {
+        let daemon = try await startDaemon(["--mock", "nfc:door", "--mock", "barcode:till"])
+        let client = try await daemon.connect()
+        for index in 0..<64 {
+            _ = try await client.call("cards.arm", ["walletAddress": .string("rWallet\(index)")])
+        }
+        let refused = await expectRPCError(RPCError.overloaded) {
+            _ = try await client.call("cards.arm", ["walletAddress": "rOneTooMany"])
+        }
+        #expect(refused?.message.contains("64") == true)
+        #expect(try await client.inject(device: "mock:door", uid: "04000001").resolution.status == "linked")
+        _ = try await client.call("cards.arm", ["walletAddress": "rOneTooMany"])
         await client.close()
     }
 

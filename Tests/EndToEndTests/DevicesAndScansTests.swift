@@ -85,6 +85,23 @@ struct DevicesAndScansTests {
         await client.close()
     }
 
+    @Test func theMockDriverRunsOnlyWhenAskedFor() async throws {
+        let plain = try await startDaemon()
+        let client = try await plain.connect()
+        let drivers = try #require(try await client.call("bridge.hello")["drivers"]?.arrayValue)
+        #expect(!drivers.contains("mock") && drivers.contains("pcsc"), "\(drivers)")
+        await expectRPCError(RPCError.unavailable) { _ = try await client.call("mock.attach", ["kind": "barcode"]) }
+        await client.close()
+
+        for (arguments, config) in [(["--mock", "barcode"], nil), ([], "drivers: [mock]\n")] as [([String], String?)] {
+            let daemon = try await startDaemon(arguments, config: config)
+            let asked = try await daemon.connect()
+            #expect(try await asked.call("bridge.hello")["drivers"]?.arrayValue?.contains("mock") == true, "\(arguments)")
+            _ = try await asked.call("mock.attach", ["kind": "qr"])
+            await asked.close()
+        }
+    }
+
     @Test func scriptedMockPlaysScans() async throws {
         let harness = try DaemonHarness()
         try harness.write(

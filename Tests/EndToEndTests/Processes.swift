@@ -59,9 +59,14 @@ final class Spawned: Sendable {
 
     /// The first complete line of standard output, once there is one; fails after `timeout`.
     func firstLine(timeout: Duration = .seconds(20)) async throws -> String {
-        try await waitFor("a first line from \(command); its errors so far: \(read(errPath))", timeout: timeout) {
-            let text = read(outPath)
-            return text.firstIndex(of: "\n").map { String(text[..<$0]) }
+        try await lines(1, timeout: timeout)[0]
+    }
+
+    /// The first `count` complete lines of standard output, once there are as many; fails after `timeout`.
+    func lines(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [String] {
+        try await waitFor("\(count) lines from \(command); its errors so far: \(read(errPath))", timeout: timeout) {
+            let lines = read(outPath).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            return lines.count >= count ? lines.prefix(count).map(String.init) : nil
         }
     }
 

@@ -23,6 +23,39 @@ struct RolesTests {
         #expect(inject.err.contains("error -32003"), "\(inject.err)")
     }
 
+    @Test func aReaderSeesCardsMaskedAndNoContactDetails() async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "nfc:reader-1"], config: "socket_group: nogroup\nroles:\n  reader_groups: [nogroup]\n")
+        try openFolder(daemon)
+        let socket = ["--socket", daemon.socketPath]
+        let admin = try await daemon.connect()
+        _ = try await admin.call(
+            "customers.upsert",
+            ["customer": ["walletAddress": "rAda", "name": "Ada", "email": "ada@example.com", "phone": "+441234"]])
+        _ = try await admin.call("cards.link", ["uid": "04A1B2C3D4E5F6", "walletAddress": "rAda"])
+        _ = try await admin.call("scan.inject", ["device": "mock:reader-1", "uid": "04A1B2C3D4E5F6"])
+        let hidden = ["04A1B2C3D4", "04:A1:B2:C3:D4", "ada@example.com", "+441234"]
+
+        // A replay, then a live event, on one subscription.
+        let watch = try Spawned(
+            "scanbridge", ["watch", "--since", "0", "--json"] + socket, prefix: Self.asNobody)
+        _ = try await watch.firstLine()
+        _ = try await admin.call("scan.inject", ["device": "mock:reader-1", "uid": "04A1B2C3D4E5F6"])
+        let recent = try await run("scanbridge", ["call", "events.recent"] + socket, prefix: Self.asNobody)
+        #expect(recent.status == 0, "\(recent.err)")
+        for output in try await watch.lines(2) + [recent.out] {
+            #expect(output.contains("E5F6") && output.contains("\"Ada\""), "\(output)")
+            #expect(output.contains("••••••••••E5F6") && output.contains("••:••:••:••:••:E5:F6"), "\(output)")
+            for secret in hidden { #expect(!output.contains(secret), "\(secret) in \(output)") }
+        }
+        watch.interrupt()
+
+        // Operators and admins see the events whole.
+        let whole = String(describing: try await admin.call("events.recent"))
+        for secret in hidden { #expect(whole.contains(secret), "\(secret) in \(whole)") }
+        await admin.close()
+    }
+
     @Test func onlyAnAdminMayClaimOrReleaseScanners() async throws {
         for role in ["reader_groups", "operator_groups"] {
             let daemon = try await startDaemon(

@@ -104,10 +104,15 @@ struct BridgeTests {
         try await waitUntil("the replay waits for the client") { sink.eventSeqs.count == 3 }
         for index in 51...300 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
         #expect(sink.eventSeqs.count == 3, "nothing published meanwhile was queued or held")
-        try await waitUntil("the replay catches up") {
-            sink.drain()
-            return sink.eventSeqs.count >= 300
+        // The client reads again, as fast as it can.
+        let reader = Task {
+            while !Task.isCancelled {
+                sink.drain()
+                await Task.yield()
+            }
         }
+        defer { reader.cancel() }
+        try await waitUntil("the replay catches up") { sink.eventSeqs.count >= 300 }
         try await replay.value
         #expect(sink.eventSeqs == Array(1...300))
         #expect(sink.overflows.isEmpty)

@@ -5,8 +5,13 @@ import ScanBridgeModel
 /// linked to the wallet. `cards.arm` and `cards.disarm` drive it; the card-link handler
 /// uses the arms up.
 public protocol CardArming: Sendable {
-    /// Arms a link and returns its token and when it expires.
-    func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (token: String, expiresAt: Date)
+    /// Arms a link and returns its token and when it expires; `overloaded` when as many arms
+    /// as the daemon holds are outstanding already.
+    func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) throws(ScanBridgeError) -> (
+        token: String, expiresAt: Date
+    )
     /// False when there is no such arm (used, expired or never made).
     func disarm(_ token: String) -> Bool
+    /// Withdraws every arm for the wallet (its customer was erased: a tap must not bring them back).
+    func disarm(walletAddress: String)
 }

@@ -24,6 +24,12 @@ package protocol Journal: Sendable {
 
     /// The last `seq` assigned (0 when none ever was).
     var latestSeq: UInt64 { get }
+
+    /// Rewrites stored events in place (their `seq`, kind and device stay): each one whose JSON
+    /// contains `needle` is handed to `rewrite`, and stored as it answers, or kept when it
+    /// answers nil. Returns how many were rewritten. Subscribers are not told: this is for
+    /// taking data out (`customers.erase`), not for events to happen again.
+    func rewrite(containing needle: [UInt8], _ rewrite: @escaping @Sendable (ScanEvent) -> ScanEvent?) async throws -> Int
 }
 
 extension Journal {
@@ -35,6 +41,15 @@ extension Journal {
 
     package func recent(limit: Int, kinds: Set<DeviceKind>?) async throws -> [JournaledEvent] {
         try await recent(limit: limit, kinds: kinds, maxBytes: .max)
+    }
+
+    /// Takes a customer's personal data out of every stored event that carries it
+    /// (`ScanEvent.erasingCustomer(walletAddress:)`); returns how many events were rewritten.
+    package func eraseCustomer(walletAddress: String) async throws -> Int {
+        // Only events that name the wallet are read whole.
+        var needle: [UInt8] = []
+        JSONOutput.appendString(walletAddress, to: &needle)
+        return try await rewrite(containing: needle) { $0.erasingCustomer(walletAddress: walletAddress) }
     }
 
     /// Stores the event durably and returns it with its `seq`.

@@ -54,6 +54,20 @@ package final class MemoryJournal: Journal {
         }
     }
 
+    package func rewrite(containing needle: [UInt8], _ rewrite: @escaping @Sendable (ScanEvent) -> ScanEvent?) async throws
+        -> Int
+    {
+        state.withLock { state in
+            var count = 0
+            for index in state.events.indices where state.events[index].json.contains(needle) {
+                guard let rewritten = state.events[index].rewritten(rewrite) else { continue }
+                state.events[index] = rewritten
+                count += 1
+            }
+            return count
+        }
+    }
+
     package func oldestRetainedSeq() async throws -> UInt64? {
         state.withLock { $0.events.first?.seq }
     }

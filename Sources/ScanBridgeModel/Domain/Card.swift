@@ -21,9 +21,13 @@ public struct Card: Sendable, Hashable {
         self.createdAt = createdAt
     }
 
-    /// `cardName`, else "Card " and the last four characters of the display UID.
     public var displayName: String {
-        cardName ?? "Card \(uid.display.suffix(4))"
+        Self.displayName(cardName: cardName, uidDisplay: uid.display)
+    }
+
+    /// `cardName`, else "Card " and the last four characters of the display UID.
+    public static func displayName(cardName: String?, uidDisplay: String) -> String {
+        cardName ?? "Card \(uidDisplay.suffix(4))"
     }
 
     public var wire: JSONValue {

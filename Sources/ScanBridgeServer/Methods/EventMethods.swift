@@ -21,7 +21,7 @@ enum EventMethods {
                 return try await connection.services.bridge.journal.recent(
                     limit: Int(limit), kinds: kinds, maxBytes: recentBytes)
             }
-            return MethodOutcome(.object([("events", .array(events.map { .raw($0.json) }))]))
+            return MethodOutcome(.object([("events", .array(events.map { .raw(connection.json(of: $0)) }))]))
         },
     ]
 
@@ -34,7 +34,7 @@ enum EventMethods {
         let bridge = connection.services.bridge
         guard
             let (subscription, head) = connection.addSubscription({ id in
-                bridge.publisher.subscribe(id: id, filter: filter, sink: connection.outbox, replaying: since != nil)
+                bridge.publisher.subscribe(id: id, filter: filter, sink: connection.eventSink, replaying: since != nil)
             })
         else {
             throw ScanBridgeError.overloaded(

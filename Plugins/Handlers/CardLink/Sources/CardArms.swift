@@ -19,20 +19,33 @@ package final class CardArms: CardArming, Sendable {
         var next = 1
     }
 
+    /// Arms outstanding at most, for the daemon: each is held until a tap or its expiry, so a
+    /// client arming in a loop would otherwise grow memory and the list every tap searches.
+    package static let defaultLimit = 64
+
     private let state = Mutex(State())
     private let now: @Sendable () -> Date
+    private let limit: Int
 
     /// `now` is injected so expiry can be tested without waiting.
-    package init(now: @escaping @Sendable () -> Date = Date.init) {
+    package init(limit: Int = defaultLimit, now: @escaping @Sendable () -> Date = Date.init) {
+        self.limit = limit
         self.now = now
     }
 
-    package func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) -> (
-        token: String, expiresAt: Date
-    ) {
-        let expiresAt = now().addingTimeInterval(
+    package func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) throws(ScanBridgeError)
+        -> (token: String, expiresAt: Date)
+    {
+        let now = now()
+        let expiresAt = now.addingTimeInterval(
             Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
-        return state.withLock { state in
+        return try state.withLock { state throws(ScanBridgeError) in
+            state.arms.removeAll { $0.expiresAt <= now }
+            guard state.arms.count < limit else {
+                throw .overloaded(
+                    "\(limit) card links are armed already, the most this daemon holds; disarm one (cards.disarm) or wait for one to be used or expire"
+                )
+            }
             let token = "arm\(state.next)-\(String(UInt32.random(in: .min ... .max), radix: 36))"
             state.next += 1
             state.arms.append(
@@ -49,6 +62,10 @@ package final class CardArms: CardArming, Sendable {
             state.arms.remove(at: index)
             return true
         }
+    }
+
+    package func disarm(walletAddress: String) {
+        state.withLock { $0.arms.removeAll { $0.walletAddress == walletAddress } }
     }
 
     /// Takes the arm a scan on `device` uses up: the device's own arm first, else the oldest

@@ -35,4 +35,7 @@ public protocol CustomerRepository: Sendable {
     /// given (nil keeps them); `createdAt` and milestones already set are kept, milestones
     /// given and still unset are set.
     func upsert(_ customer: Customer) async throws -> Customer
+    /// Erases a customer: unlinks their cards and deletes their record, in one transaction.
+    /// Returns how many cards were unlinked; a wallet the store does not know erases nothing.
+    func erase(walletAddress: String) async throws -> Int
 }

@@ -21,18 +21,9 @@ enum CardMethods {
         "cards.arm": { params, connection in
             let domain = try DomainMethod.services(connection)
             let wallet = try params.walletAddress("walletAddress")
-            let device = try params.text("device", maxLength: 256)
-            if let device {
-                guard let known = connection.services.bridge.registry.device(device) else {
-                    throw ScanBridgeError.notFound("no device '\(device)'; devices.list shows the attached ones")
-                }
-                guard known.kind == .nfc else {
-                    throw ScanBridgeError.invalidParams(
-                        "\(device) is a \(known.kind.rawValue) device, not an NFC reader", field: "device")
-                }
-            }
+            let device = try armedDevice(params, connection)
             let timeout = try params.integer("timeoutMs", in: 100...600_000) ?? 30_000
-            let (token, expiresAt) = domain.arming.arm(
+            let (token, expiresAt) = try domain.arming.arm(
                 walletAddress: wallet, cardName: try params.text("cardName"), device: device, timeout: .milliseconds(timeout))
             return MethodOutcome(.object([("armed", .string(token)), ("expiresAt", .string(EventTime.format(expiresAt)))]))
         },
@@ -74,6 +65,32 @@ enum CardMethods {
             return MethodOutcome(.emptyObject)
         },
     ]
+
+    /// The reader a `cards.arm` waits on. Without `device`, any reader's next tap of an
+    /// unknown card would link it: with several readers attached, a customer tapping at
+    /// another counter would get the wallet, so the caller must say which one.
+    private static func armedDevice(_ params: Params, _ connection: Connection) throws -> String? {
+        let registry = connection.services.bridge.registry
+        guard let device = try params.text("device", maxLength: 256) else {
+            let readers = registry.devices.filter { $0.kind == .nfc && $0.state != .gone }.map(\.id)
+            guard readers.count <= 1 else {
+                let attached = readers.joined(separator: ", ")
+                throw ScanBridgeError.invalidParams(
+                    "device is required: \(readers.count) NFC readers are attached (\(attached)); "
+                        + "name the one the card will be tapped on",
+                    field: "device")
+            }
+            return nil
+        }
+        guard let known = registry.device(device) else {
+            throw ScanBridgeError.notFound("no device '\(device)'; devices.list shows the attached ones")
+        }
+        guard known.kind == .nfc else {
+            throw ScanBridgeError.invalidParams(
+                "\(device) is a \(known.kind.rawValue) device, not an NFC reader", field: "device")
+        }
+        return device
+    }
 
     private static func notLinked(_ uid: String) -> ScanBridgeError {
         .notFound("card \(uid) is not linked to any wallet; link it with cards.link or cards.arm")

@@ -3,7 +3,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 
-/// `customers.get`, `customers.upsert`.
+/// `customers.get`, `customers.upsert`, `customers.erase`.
 enum CustomerMethods {
     static let all: [String: RPCMethod] = [
         "customers.get": { params, connection in
@@ -23,6 +23,18 @@ enum CustomerMethods {
             let customer = try Customer(input: fields, now: Date())
             let stored = try await DomainMethod.services(connection).repositories.customers.upsert(customer)
             return MethodOutcome(.object([("customer", .value(stored.wire))]))
+        },
+        "customers.erase": { params, connection in
+            let wallet = try params.walletAddress("walletAddress")
+            let domain = try DomainMethod.services(connection)
+            // Arms and the store first: from then on no tap resolves with this customer, so
+            // the journal's rewrite that follows finds every event that carries them. Each
+            // step can be run again, so an erase cut short is finished by repeating it.
+            domain.arming.disarm(walletAddress: wallet)
+            let cards = try await domain.repositories.customers.erase(walletAddress: wallet)
+            let events = try await connection.services.bridge.journal.eraseCustomer(walletAddress: wallet)
+            return MethodOutcome(
+                .object([("erased", .value(true)), ("cardsUnlinked", .int(cards)), ("eventsRewritten", .int(events))]))
         },
     ]
 }
