@@ -95,9 +95,7 @@ package final class RPCServer: Service {
             return
         }
         defer { slots.release(for: peer.uid) }
-        // Reading /proc for the peer's groups is file I/O: keep it off the cooperative pool.
-        let role = try? await NIOThreadPool.singleton.runIfActive { [policy] in policy.role(for: peer) }
-        guard let role = role ?? nil else {
+        guard let role = policy.role(for: peer) else {
             logger.warning("connection refused: the peer's user is in none of the configured groups")
             await refuse(
                 channel,
@@ -139,8 +137,12 @@ package final class RPCServer: Service {
             return channel.eventLoop.makeSucceededFuture(PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max))
         }
         return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-            .map { (credentials: PeerCredentialsRecord) in
-                PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+            // A kernel without SO_PEERGROUPS (before 4.13) leaves the peer its primary group:
+            // fewer roles, never more.
+            .and(PeerGroups.read(from: provider).recover { _ in [] })
+            .map { (credentials: PeerCredentialsRecord, groups) in
+                PeerCredentials(
+                    pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, supplementaryGroups: groups)
             }
     }
 }
