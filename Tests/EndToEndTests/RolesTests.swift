@@ -61,6 +61,29 @@ struct RolesTests {
         #expect(hello.out.contains("\"operator\""), "\(hello.out)")
     }
 
+    /// The kernel's list of groups is read into a buffer of 64 and again into a larger one
+    /// when it does not fit; a zero in it is the root group only when the peer has it, not
+    /// the unused rest of the buffer.
+    @Test(arguments: [
+        ("--groups=" + (5000..<5070).map(String.init).joined(separator: ","), "operator_groups: [5069]", "operator"),
+        ("--groups=0", "admin_groups: [0]", "admin"),
+        ("--groups=0,5000", "admin_groups: [0]", "admin"),
+        ("--clear-groups", "admin_groups: [0]", nil),
+    ])
+    func theGroupsListIsReadWhole(groups: String, role: String, expected: String?) async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"], config: "socket_group: nogroup\nroles:\n  \(role)\n")
+        try openFolder(daemon)
+        let hello = try await run(
+            "scanbridge", ["call", "bridge.hello", "--socket", daemon.socketPath],
+            prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", groups])
+        if let expected {
+            #expect(hello.status == 0 && hello.out.contains("\"\(expected)\""), "\(hello.out) \(hello.err)")
+        } else {
+            #expect(hello.status == 1 && hello.err.contains("not allowed"), "\(hello.out) \(hello.err)")
+        }
+    }
+
     /// A daemon in a pid namespace of its own cannot see the client's process (its peer pid is
     /// 0 and /proc has no such entry): the groups it gets must come with the connection.
     @Test func groupsComeWithTheConnectionNotFromProc() async throws {
