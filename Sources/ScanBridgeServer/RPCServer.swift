@@ -35,15 +35,16 @@ package final class RPCServer: Service {
     }
 
     package func run() async throws {
-        try await SocketFile.prepare(socketPath)
+        try await SocketFile.prepare(socketPath, group: socketGroup)
+        let socket = try await SocketFile.bind(socketPath, group: socketGroup)
+        defer { unlink(socketPath) }
         let maxLine = services.limits.maxLineBytes
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
             // Nothing is read before the connection's role is known and its reader installed.
             .childChannelOption(.autoRead, value: false)
             // A client may send its requests, shut its side, and still read the answers.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .bind(unixDomainSocketPath: socketPath) { channel in
+            .bind(socket) { channel in
                 Self.peerCredentials(of: channel).flatMapThrowing { peer in
                     let watcher = WritabilityWatcher()
                     let reader = RequestReader()
@@ -52,8 +53,9 @@ package final class RPCServer: Service {
                     return Accepted(channel: channel, peer: peer, watcher: watcher, reader: reader)
                 }
             }
-        defer { unlink(socketPath) }
-        try SocketFile.restrict(socketPath, group: socketGroup)
+        // NIO listens on a socket it is handed with its own backlog (128); listening again sets
+        // it, so a burst of as many clients as max_connections is queued, not refused.
+        listen(socket, 256)
         logger.info("listening", metadata: ["socket": "\(socketPath)"])
         onReady()
         do {

@@ -1,0 +1,89 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeTesting
+import Testing
+
+/// The daemon's files and folders (docs/operations.md "Files and paths"): what it creates is
+/// its own, and a folder another user could write in is refused by the daemon and the CLI.
+@Suite("Files and folders", .timeLimit(.minutes(5)))
+struct FilesTests {
+    @Test func whatTheDaemonCreatesIsItsUsersAlone() async throws {
+        let harness = try DaemonHarness()
+        let database = harness.directory.appendingPathComponent("data/scanbridge.sqlite").path
+        let socket = harness.directory.appendingPathComponent("run/scanbridge.sock").path
+        let daemon = try DaemonHarness.reusing(
+            harness, arguments: ["--mock", "barcode:till-1", "--database", database, "--socket", socket])
+        try await daemon.start()
+        #expect(try mode(of: harness.directory.appendingPathComponent("data").path) == 0o700)
+        #expect(try mode(of: database) == 0o600, "the umask is 0077")
+        #expect(try mode(of: harness.directory.appendingPathComponent("run").path) == 0o750)
+        #expect(try mode(of: socket) == 0o660)
+    }
+
+    /// Needs root to give the folders a group the daemon is not in.
+    @Test(.enabled(if: getuid() == 0, "giving files a group needs root"))
+    func theSocketGroupGetsTheFoldersAndTheSocket() async throws {
+        let harness = try DaemonHarness()
+        let config = try harness.write("scanbridge.yaml", "socket_group: nogroup\n")
+        let database = harness.directory.appendingPathComponent("data/scanbridge.sqlite").path
+        let socket = harness.directory.appendingPathComponent("run/scanbridge.sock").path
+        let daemon = try DaemonHarness.reusing(
+            harness, arguments: ["--config", config, "--database", database, "--socket", socket])
+        try await daemon.start()
+        let nogroup = UInt32(65534)
+        #expect(try owner(of: harness.directory.appendingPathComponent("data").path) == (0o750, nogroup))
+        #expect(try owner(of: harness.directory.appendingPathComponent("run").path) == (0o2750, nogroup))
+        #expect(try owner(of: socket) == (0o660, nogroup))
+    }
+
+    @Test(arguments: [
+        ("socket", 0o777 as mode_t, nil as UInt32?, "is writable by every user (mode 0777)", "chmod o-w"),
+        ("database", 0o777, nil, "is writable by every user (mode 0777)", "chmod o-w"),
+        ("socket", 0o770, 100, "is writable by group 100, which is not this daemon's group", "chmod g-w"),
+        ("database", 0o770, 100, "is writable by group 100, which is not this daemon's group", "chmod g-w"),
+    ])
+    func aFolderOthersMayWriteInIsRefused(
+        what: String, mode: mode_t, group: UInt32?, reason: String, fix: String
+    ) async throws {
+        let harness = try DaemonHarness()
+        let folder = harness.directory.appendingPathComponent("shared").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        if let group { #expect(chown(folder, UInt32.max, group) == 0) }
+        #expect(chmod(folder, mode) == 0)
+        let file = what == "socket" ? "scanbridge.sock" : "scanbridge.sqlite"
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--\(what)", folder + "/" + file])
+        await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+        #expect(daemon.log.contains("the \(what) folder \(folder) \(reason)"), "\(daemon.log)")
+        #expect(daemon.log.contains("`\(fix) \(folder)`"), "\(daemon.log)")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "giving a folder to another user needs root"))
+    func aSocketFolderOfAnotherUserIsRefused() async throws {
+        let harness = try DaemonHarness()
+        let folder = harness.directory.appendingPathComponent("theirs").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(chown(folder, 65534, 65534) == 0)
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--socket", folder + "/scanbridge.sock"])
+        await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+        #expect(daemon.log.contains("the socket folder \(folder) belongs to uid 65534"), "\(daemon.log)")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "running as a user without a runtime folder needs root"))
+    func aDaemonWithNoSocketPathSaysWhatToSet() async throws {
+        let result = try await run(
+            "scanbridged", [],
+            prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "-i"])
+        #expect(result.status == 2)
+        #expect(
+            result.err.contains("pass --socket PATH, or set SCANBRIDGE_SOCKET, RUNTIME_DIRECTORY or XDG_RUNTIME_DIR"),
+            "\(result.err)")
+    }
+
+    private func mode(of path: String) throws -> mode_t { try owner(of: path).mode }
+
+    private func owner(of path: String) throws -> (mode: mode_t, group: UInt32) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+        return (info.st_mode & 0o7777, info.st_gid)
+    }
+}
