@@ -68,6 +68,18 @@ struct FilesTests {
         #expect(daemon.log.contains("the socket folder \(folder) belongs to uid 65534"), "\(daemon.log)")
     }
 
+    @Test func theClientRefusesASocketInAFolderEveryoneMayWriteIn() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        #expect(chmod(daemon.directory.path, 0o777) == 0)
+        let devices = try await run("scanbridge", ["devices", "--socket", daemon.socketPath])
+        #expect(devices.status == 1)
+        #expect(devices.err.contains("refusing to connect to \(daemon.socketPath)"), "\(devices.err)")
+        #expect(devices.err.contains("`chmod o-w \(daemon.directory.path)`"), "\(devices.err)")
+        await #expect {
+            _ = try await ScanBridgeClient.connect(socketPath: daemon.socketPath)
+        } throws: { ($0 as? ClientError)?.code == .untrustedSocket }
+    }
+
     @Test(.enabled(if: getuid() == 0, "running as a user without a runtime folder needs root"))
     func aDaemonWithNoSocketPathSaysWhatToSet() async throws {
         let result = try await run(
