@@ -36,6 +36,48 @@ struct FilesTests {
         #expect(try owner(of: socket) == (0o660, nogroup))
     }
 
+    /// A daemon that is not root may not give its files a group of its own choosing: the
+    /// socket takes socket_group from the folder the daemon made for it (setgid).
+    @Test(.enabled(if: getuid() == 0, "running the daemon as another user needs root"))
+    func aDaemonNotRunAsRootGivesTheSocketItsGroupThroughTheFolder() async throws {
+        let harness = try DaemonHarness()
+        #expect(chown(harness.directory.path, 65534, 65534) == 0)
+        let config = try harness.write("scanbridge.yaml", "socket_group: users\n")
+        let folder = harness.directory.appendingPathComponent("run").path
+        let daemon = try Spawned(
+            "scanbridged",
+            [
+                "--socket", folder + "/scanbridge.sock", "--config", config, "--drivers", "mock",
+                "--database", harness.directory.appendingPathComponent("data/scanbridge.sqlite").path,
+            ],
+            prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--groups=100"])
+        try await waitUntil("the daemon to be ready", timeout: .seconds(20)) { daemon.errors.contains("ready") }
+        #expect(try owner(of: folder) == (0o2750, 100))
+        #expect(try owner(of: folder + "/scanbridge.sock") == (0o660, 100))
+        daemon.killNow()
+    }
+
+    @Test(.enabled(if: getuid() == 0, "running the daemon as another user needs root"))
+    func aFolderThatCannotGiveTheSocketItsGroupIsAClearError() async throws {
+        let harness = try DaemonHarness()
+        let folder = harness.directory.appendingPathComponent("run").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(chown(harness.directory.path, 65534, 65534) == 0 && chown(folder, 65534, 65534) == 0)
+        let config = try harness.write("scanbridge.yaml", "socket_group: users\n")
+        let result = try await Spawned(
+            "scanbridged",
+            [
+                "--socket", folder + "/scanbridge.sock", "--config", config, "--drivers", "mock",
+                "--database", harness.directory.appendingPathComponent("scanbridge.sqlite").path,
+            ],
+            prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--groups=100"]
+        ).finish(timeout: .seconds(20))
+        #expect(result.status == 1)
+        #expect(result.err.contains("would have group 65534, not socket_group (100)"), "\(result.err)")
+        #expect(result.err.contains("`chgrp 100 \(folder) && chmod g+s \(folder)`"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/scanbridge.sock"))
+    }
+
     @Test(arguments: [
         ("socket", 0o777 as mode_t, nil as UInt32?, "is writable by every user (mode 0777)", "chmod o-w"),
         ("database", 0o777, nil, "is writable by every user (mode 0777)", "chmod o-w"),
