@@ -23,7 +23,7 @@ struct bind_job {
 static void *bind_on_own_thread(void *argument) {
     struct bind_job *job = argument;
     if (unshare(CLONE_FS) != 0) {
-        job->error = errno;
+        job->error = -errno;
         return NULL;
     }
     umask(~job->mode & 0777);

@@ -51,6 +51,14 @@ enum SocketFile {
             let bound = csocketbind_bind(socket, path, 0o660, group.map(Int64.init) ?? -1)
             guard bound == 0 else {
                 close(socket)
+                if bound < 0 {
+                    throw failure(
+                        """
+                        cannot bind the socket \(path) with its mode: the system refused the daemon \
+                        unshare(CLONE_FS), which gives the binding thread a umask of its own; allow that call \
+                        (a container's or service's system call filter)
+                        """, -bound)
+                }
                 throw failure("cannot bind the socket \(path)", bound)
             }
             var info = stat()

@@ -8,5 +8,6 @@
 /// file-system gid) no other thread shares: the socket file is created with mode `mode`,
 /// and with group `group` when the kernel lets this process take it (root, or the
 /// daemon's own group); otherwise with the group the folder gives its files.
-/// Returns 0, or the errno of what failed.
+/// Returns 0, the errno of what failed, or minus the errno of `unshare(CLONE_FS)` when the
+/// thread could not have a umask of its own (a seccomp filter that refuses `unshare`).
 int csocketbind_bind(int fd, const char *path, mode_t mode, long long group);
