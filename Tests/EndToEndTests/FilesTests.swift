@@ -122,6 +122,14 @@ struct FilesTests {
         } throws: { ($0 as? ClientError)?.code == .untrustedSocket }
     }
 
+    @Test func aSocketPathTooLongIsAClearError() async throws {
+        let harness = try DaemonHarness()
+        let path = harness.directory.appendingPathComponent(String(repeating: "s", count: 100) + ".sock").path
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--socket", path])
+        await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+        #expect(daemon.log.contains("is too long for a Unix socket (at most 107 bytes)"), "\(daemon.log)")
+    }
+
     @Test(.enabled(if: getuid() == 0, "running as a user without a runtime folder needs root"))
     func aDaemonWithNoSocketPathSaysWhatToSet() async throws {
         let result = try await run(
