@@ -59,11 +59,13 @@ let package = Package(
         .target(
             name: "ScanBridgeServer",
             dependencies: [
-                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", log,
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "CSocketBind", log,
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ] + nio,
             swiftSettings: strict),
+        // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
+        .target(name: "CSocketBind"),
         .target(
             name: "ScanBridgeStore",
             dependencies: [

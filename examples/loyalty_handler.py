@@ -10,13 +10,16 @@ It registers as the handler of loyalty cards printed as barcodes or QR codes
 The socket is found as the daemon's is (docs/protocol.md, "The socket"): --socket,
 $SCANBRIDGE_SOCKET, $RUNTIME_DIRECTORY/scanbridge.sock,
 $XDG_RUNTIME_DIR/scanbridge/scanbridge.sock, else the system daemon's
-/run/scanbridge/scanbridge.sock. Registering needs the admin role.
+/run/scanbridge/scanbridge.sock. Registering needs the admin role. Like the
+scanbridge CLI, it refuses a socket in a folder every user may write in, where
+another user could have put a fake daemon.
 """
 
 import argparse
 import json
 import os
 import socket
+import stat
 import sys
 
 MEMBERS = {
@@ -37,6 +40,16 @@ def socket_path(explicit):
     return "/run/scanbridge/scanbridge.sock"
 
 
+def refuse_untrusted(path):
+    """Exits when any user could have put the socket there (docs/protocol.md, "The socket")."""
+    folder = os.path.dirname(os.path.abspath(path))
+    mode = os.stat(folder).st_mode
+    if mode & stat.S_IWOTH:
+        sys.exit(f"refusing to connect to {path}: its folder {folder} is writable by every user "
+                 f"(mode {stat.S_IMODE(mode):04o}); use a socket in a folder others cannot write "
+                 f"(`chmod o-w {folder}`)")
+
+
 def resolve(event):
     """The resolution of one event: what the daemon puts in the event's `resolution`."""
     member = MEMBERS.get(event.get("text", "").strip().upper())
@@ -55,8 +68,10 @@ def main():
     parser.add_argument("--name", default="loyalty")
     args = parser.parse_args()
 
+    path = socket_path(args.socket)
+    refuse_untrusted(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.connect(socket_path(args.socket))
+    sock.connect(path)
     send(sock, {"jsonrpc": "2.0", "id": 1, "method": "handlers.register", "params": {
         "name": args.name,
         "match": {"kinds": ["barcode", "qr"], "pattern": "(?i)^LOYALTY-"},

@@ -17,13 +17,16 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong; compare with the static members.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case noDaemon, permissionDenied, connectFailed, connectionClosed, closedByClient, unexpectedResult
+            case noDaemon, untrustedSocket, permissionDenied, connectFailed, connectionClosed, closedByClient, unexpectedResult
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
         /// Nothing listens at the socket path (no file, or a stale file of a dead daemon).
         public static let noDaemon = Code(.noDaemon)
+        /// The socket is in a folder every user may write in, so a daemon answering there
+        /// could be any user's: the client does not connect.
+        public static let untrustedSocket = Code(.untrustedSocket)
         /// The socket exists but this user may not connect to it.
         public static let permissionDenied = Code(.permissionDenied)
         /// Connecting failed for another reason (path too long, timeout…).

@@ -62,7 +62,8 @@ public final class ScanBridgeClient: Sendable {
     ///   - socketPath: The daemon's socket. By default the path docs/protocol.md "The socket"
     ///     resolves, and then the system daemon's socket when nothing answers at a per-user one.
     ///   - requestHandler: Answers requests the daemon sends (see `setRequestHandler(_:)`).
-    /// - Throws: `ClientError`; with code `noDaemon` when nothing listens at any socket tried.
+    /// - Throws: `ClientError`; with code `noDaemon` when nothing listens at any socket tried,
+    ///   `untrustedSocket` when a socket's folder is writable by every user.
     public static func connect(
         socketPath: String? = nil, requestHandler: DaemonRequestHandler? = nil
     ) async throws(ClientError) -> ScanBridgeClient {
@@ -82,6 +83,14 @@ public final class ScanBridgeClient: Sendable {
     private static func connect(
         to socketPath: String, requestHandler: DaemonRequestHandler?
     ) async throws(ClientError) -> ScanBridgeClient {
+        // Reading the folder's mode is a file system call: off the cooperative pool.
+        let refusal: String?
+        do {
+            refusal = try await NIOThreadPool.singleton.runIfActive { FolderAccess.clientRefusal(socketPath: socketPath) }
+        } catch {
+            throw ClientError(.connectFailed, "could not check the folder of \(socketPath): \(error)", socketPath: socketPath)
+        }
+        if let refusal { throw ClientError(.untrustedSocket, refusal, socketPath: socketPath) }
         let connection = try await ClientChannel.connect(socketPath: socketPath)
         let (notifications, notificationSink) = AsyncStream.makeStream(
             of: ClientNotification.self, bufferingPolicy: .unbounded)

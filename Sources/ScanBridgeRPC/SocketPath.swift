@@ -8,8 +8,8 @@ public enum SocketPath {
 
     /// What to say when no path applies.
     public static let noneApplies = """
-        no socket path applies: pass --socket PATH, or set SCANBRIDGE_SOCKET or XDG_RUNTIME_DIR \
-        (a shared /tmp path would let another user take the socket's place)
+        no socket path applies: pass --socket PATH, or set SCANBRIDGE_SOCKET, RUNTIME_DIRECTORY or \
+        XDG_RUNTIME_DIR (a shared /tmp path would let another user take the socket's place)
         """
 
     /// The first that applies: the explicit path, `SCANBRIDGE_SOCKET`,

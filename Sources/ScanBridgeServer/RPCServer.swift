@@ -35,15 +35,16 @@ package final class RPCServer: Service {
     }
 
     package func run() async throws {
-        try await SocketFile.prepare(socketPath)
+        try await SocketFile.prepare(socketPath, group: socketGroup)
+        let socket = try await SocketFile.bind(socketPath, group: socketGroup)
+        defer { unlink(socketPath) }
         let maxLine = services.limits.maxLineBytes
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
             // Nothing is read before the connection's role is known and its reader installed.
             .childChannelOption(.autoRead, value: false)
             // A client may send its requests, shut its side, and still read the answers.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .bind(unixDomainSocketPath: socketPath) { channel in
+            .bind(socket) { channel in
                 Self.peerCredentials(of: channel).flatMapThrowing { peer in
                     let watcher = WritabilityWatcher()
                     let reader = RequestReader()
@@ -52,8 +53,9 @@ package final class RPCServer: Service {
                     return Accepted(channel: channel, peer: peer, watcher: watcher, reader: reader)
                 }
             }
-        defer { unlink(socketPath) }
-        try SocketFile.restrict(socketPath, group: socketGroup)
+        // NIO listens on a socket it is handed with its own backlog (128); listening again sets
+        // it, so a burst of as many clients as max_connections is queued, not refused.
+        listen(socket, 256)
         logger.info("listening", metadata: ["socket": "\(socketPath)"])
         onReady()
         do {
@@ -95,9 +97,7 @@ package final class RPCServer: Service {
             return
         }
         defer { slots.release(for: peer.uid) }
-        // Reading /proc for the peer's groups is file I/O: keep it off the cooperative pool.
-        let role = try? await NIOThreadPool.singleton.runIfActive { [policy] in policy.role(for: peer) }
-        guard let role = role ?? nil else {
+        guard let role = policy.role(for: peer) else {
             logger.warning("connection refused: the peer's user is in none of the configured groups")
             await refuse(
                 channel,
@@ -139,8 +139,12 @@ package final class RPCServer: Service {
             return channel.eventLoop.makeSucceededFuture(PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max))
         }
         return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-            .map { (credentials: PeerCredentialsRecord) in
-                PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+            // A kernel without SO_PEERGROUPS (before 4.13) leaves the peer its primary group:
+            // fewer roles, never more.
+            .and(PeerGroups.read(from: provider).recover { _ in [] })
+            .map { (credentials: PeerCredentialsRecord, groups) in
+                PeerCredentials(
+                    pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, supplementaryGroups: groups)
             }
     }
 }

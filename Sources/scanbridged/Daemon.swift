@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOPosix
 import ScanBridgeCore
@@ -16,6 +17,10 @@ struct Daemon {
         let publisher = Publisher()
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
         let (journal, database, scanners) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
+            // Private to the daemon, or readable by its group; never one another user could write in.
+            try DaemonFolder.prepare(
+                URL(fileURLWithPath: settings.databasePath).deletingLastPathComponent().path,
+                mode: settings.socketGroup == nil ? 0o700 : 0o750, group: settings.socketGroup, holding: "database")
             let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
             let journal = try SQLiteJournal(
                 database: database, retention: settings.retention, logger: logger,

@@ -57,6 +57,10 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        // Every file the daemon creates (the database and its log, folders) is its user's
+        // alone unless it says otherwise; set before NIO, the drivers and the database start
+        // threads, since the mask is the process's. The socket gets its own (SocketFile.bind).
+        umask(0o077)
         // One event loop serves every client (set before NIO's shared group first starts). A
         // counter has a few clients, and with one loop a committed scan wakes one thread to
         // write to all of its subscribers, not one thread per loop that holds some of them;

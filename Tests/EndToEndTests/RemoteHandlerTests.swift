@@ -13,6 +13,18 @@ struct RemoteHandlerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    @Test func thePythonExampleRefusesASocketInAFolderEveryoneMayWriteIn() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"])
+        #expect(chmod(daemon.directory.path, 0o777) == 0)
+        let result = try await Spawned(command: [
+            "/usr/bin/env", "python3", Self.root.appendingPathComponent("examples/loyalty_handler.py").path,
+            "--socket", daemon.socketPath,
+        ]).finish(timeout: .seconds(20))
+        #expect(result.status == 1)
+        #expect(result.err.contains("refusing to connect to \(daemon.socketPath)"), "\(result.err)")
+        #expect(result.err.contains("`chmod o-w \(daemon.directory.path)`"), "\(result.err)")
+    }
+
     @Test func thePythonExampleResolvesItsCodesAndIsUnregisteredWhenItGoes() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till"])
         let plugin = try Spawned(command: [

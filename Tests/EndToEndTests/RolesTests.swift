@@ -81,6 +81,63 @@ struct RolesTests {
         #expect(daemon.log.contains("connection refused"))
     }
 
+    /// `nobody` with the supplementary group `users` (gid 100), which the config makes operators.
+    static let asNobodyInUsers = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--groups=100"]
+    static let operatorsAreUsers = "socket_group: nogroup\nroles:\n  operator_groups: [users]\n"
+
+    @Test func aSupplementaryGroupGrantsItsRole() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: Self.operatorsAreUsers)
+        try openFolder(daemon)
+        let hello = try await run(
+            "scanbridge", ["call", "bridge.hello", "--socket", daemon.socketPath], prefix: Self.asNobodyInUsers)
+        #expect(hello.status == 0, "\(hello.err)")
+        #expect(hello.out.contains("\"operator\""), "\(hello.out)")
+    }
+
+    /// The kernel's list of groups is read into a buffer of 64 and again into a larger one
+    /// when it does not fit; a zero in it is the root group only when the peer has it, not
+    /// the unused rest of the buffer.
+    @Test(arguments: [
+        ("--groups=" + (5000..<5070).map(String.init).joined(separator: ","), "operator_groups: [5069]", "operator"),
+        ("--groups=0", "admin_groups: [0]", "admin"),
+        ("--groups=0,5000", "admin_groups: [0]", "admin"),
+        ("--clear-groups", "admin_groups: [0]", nil),
+    ])
+    func theGroupsListIsReadWhole(groups: String, role: String, expected: String?) async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"], config: "socket_group: nogroup\nroles:\n  \(role)\n")
+        try openFolder(daemon)
+        let hello = try await run(
+            "scanbridge", ["call", "bridge.hello", "--socket", daemon.socketPath],
+            prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", groups])
+        if let expected {
+            #expect(hello.status == 0 && hello.out.contains("\"\(expected)\""), "\(hello.out) \(hello.err)")
+        } else {
+            #expect(hello.status == 1 && hello.err.contains("not allowed"), "\(hello.out) \(hello.err)")
+        }
+    }
+
+    /// A daemon in a pid namespace of its own cannot see the client's process (its peer pid is
+    /// 0 and /proc has no such entry): the groups it gets must come with the connection.
+    @Test func groupsComeWithTheConnectionNotFromProc() async throws {
+        let wrapper = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scanbridged-pidns-\(UUID().uuidString.prefix(8))")
+        let binary = DaemonHarness.productsDirectory.appendingPathComponent("scanbridged").path
+        try "#!/bin/sh\nexec /usr/bin/unshare --pid --fork --kill-child --mount-proc \(binary) \"$@\"\n"
+            .write(to: wrapper, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: wrapper) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let harness = try DaemonHarness(executable: wrapper)
+        let config = try harness.write("scanbridge.yaml", Self.operatorsAreUsers)
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])
+        try await daemon.start()
+        try openFolder(daemon)
+        let hello = try await run(
+            "scanbridge", ["call", "bridge.hello", "--socket", daemon.socketPath], prefix: Self.asNobodyInUsers)
+        #expect(hello.status == 0, "\(hello.err)")
+        #expect(hello.out.contains("\"operator\""), "\(hello.out)")
+    }
+
     /// The harness folder must be searchable by the other user to reach the socket.
     private func openFolder(_ daemon: DaemonHarness) throws {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory.path)

@@ -106,6 +106,15 @@ struct UdevRulesTests {
         #expect(assignments.contains("LIBINPUT_IGNORE_DEVICE") && assignments.contains("ID_MM_DEVICE_IGNORE"))
     }
 
+    /// The nodes go to a group of their own, which only the daemon's user joins: a role group
+    /// (docs/operations.md "Who may connect") would let every client read the scanners' keys.
+    @Test func theNodesGoToTheDeviceGroupNotARoleGroup() throws {
+        let lines = try Self.ruleLines().compactMap { try? Self.parse($0.text) }
+        let groups = lines.flatMap { $0 }.filter { $0.key == "GROUP" }.map(\.value)
+        #expect(groups.count == 3, "input, hidraw and tty")
+        #expect(Set(groups) == ["scanbridge-devices"])
+    }
+
     @Test func theCheckerRefusesBrokenRules() {
         for broken in [
             "SUBSYSTEM==input", "SUBSYSTEM==\"input\" GROUP=\"x\"", "GROUP==\"x\"", "ATTRS{idVendor==\"0c2e\"",

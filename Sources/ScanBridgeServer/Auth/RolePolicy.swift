@@ -19,10 +19,10 @@ package struct RolePolicy: Sendable, Hashable {
         self.daemonUID = daemonUID
     }
 
-    /// The role for a peer; nil means refused. May read /proc: call it off the event loops.
+    /// The role for a peer; nil means refused.
     package func role(for peer: PeerCredentials) -> Role? {
         if peer.uid == 0 || peer.uid == daemonUID { return .admin }
-        let groups = peer.groups()
+        let groups = peer.groups
         if adminGroups.contains(where: groups.contains) { return .admin }
         if operatorGroups.contains(where: groups.contains) { return .operator }
         if readerGroups.contains(where: groups.contains) { return .reader }
