@@ -68,7 +68,7 @@ struct DaemonConfig: Decodable, Sendable {
     }
 
     struct Journal: Decodable, Sendable {
-        var durability: StoreDatabase.Durability = .normal
+        var durability: StoreDatabase.Durability = .full
         var retentionEvents = 1_000_000
         var retentionDays = 30
 
@@ -178,7 +178,7 @@ struct DaemonConfig: Decodable, Sendable {
 extension DaemonConfig.Journal {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        durability = try c.decodeIfPresent(StoreDatabase.Durability.self, forKey: .durability) ?? .normal
+        durability = try c.decodeIfPresent(StoreDatabase.Durability.self, forKey: .durability) ?? .full
         retentionEvents = try c.decodeIfPresent(Int.self, forKey: .retentionEvents) ?? 1_000_000
         retentionDays = try c.decodeIfPresent(Int.self, forKey: .retentionDays) ?? 30
     }
