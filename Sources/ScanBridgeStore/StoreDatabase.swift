@@ -34,7 +34,7 @@ package struct StoreDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            try Self.setSynchronous(durability, db)
             // Checkpoints run on `checkpointer`, not in whichever commit crosses the threshold.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             // The journal appends at one end and replays sequentially: a small page cache per
@@ -43,9 +43,22 @@ package struct StoreDatabase: Sendable {
         }
         self.path = path
         self.pool = try DatabasePool(path: path, configuration: configuration)
+        // Again on the writer, once the pool is open: opening it in WAL mode sets
+        // `synchronous = NORMAL` after `prepareDatabase` ran, which would take the fsync out
+        // of every commit of a `full` journal.
+        try pool.writeWithoutTransaction { db in try Self.setSynchronous(durability, db) }
         try Self.migrator.migrate(pool)
         self.checkpointer = try DatabaseQueue(path: path, configuration: configuration)
         self.pointReads = PointReadConnections(path: path)
+    }
+
+    private static func setSynchronous(_ durability: Durability, _ db: Database) throws {
+        try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+    }
+
+    /// The writer's `PRAGMA synchronous`: 2 for FULL, 1 for NORMAL.
+    package func writerSynchronous() throws -> Int {
+        try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// Copies the write-ahead log into the database file in the background (passive: it

@@ -272,6 +272,18 @@ final class Guest: Sendable {
         lock.withLock { $0 = nil }
     }
 
+    /// Kills QEMU at once, as a power cut would the machine: nothing the guest had not
+    /// written out reaches its disks. The run folder is kept.
+    func powerCut() async {
+        markKilled("the guest's power was cut")
+        kill(process.processIdentifier, SIGKILL)
+        // SIGKILL cannot be refused; the deadline is for a process stuck in the kernel.
+        try? await ScanBridgeTesting.waitUntil("QEMU to die of SIGKILL") { !process.isRunning }
+        watchdog.cancel()
+        await qmp.close()
+        lock.withLock { $0 = nil }
+    }
+
     private func tail(_ path: String) -> String {
         String(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").suffix(1500))
     }

@@ -112,10 +112,12 @@ struct GuestDaemon: Sendable {
 
 extension Guest {
     /// Starts `scanbridged` in the guest with `arguments` and a watcher that records every
-    /// scan from the start of the journal (`--since 0`, so none can be missed).
-    func startDaemon(_ arguments: [String] = [], name: String? = nil) async throws -> GuestDaemon {
+    /// scan from the start of the journal (`--since 0`, so none can be missed). Its database
+    /// is `database`, else a new one in its `/run/<name>/`.
+    func startDaemon(_ arguments: [String] = [], name: String? = nil, database: String? = nil) async throws -> GuestDaemon {
         let daemon = GuestDaemon(guest: self, name: name ?? "daemon-\(UUID().uuidString.prefix(6).lowercased())")
-        let options = (["--socket", daemon.socket, "--database", "/run/\(daemon.name)/scanbridge.sqlite"] + arguments)
+        let database = database ?? "/run/\(daemon.name)/scanbridge.sqlite"
+        let options = (["--socket", daemon.socket, "--database", database] + arguments)
             .map(shellQuoted).joined(separator: " ")
         try await run(
             "\(daemon.name): start scanbridged",

@@ -13,19 +13,24 @@ enum LabDevice: Sendable, Hashable {
     /// puts the USB serial number in the reader's name; without `serial`, QEMU makes one up
     /// from the USB path (`1-0000:00:04.0-2`), which changes with the port.
     case usbCCID(id: String = "ccid1", serial: String = "CCID0001")
+    /// A disk on the virtio bus (`/dev/vda` for the first), backed by a raw image file on the
+    /// host and written through to it: what the guest wrote and flushed is in the file when
+    /// QEMU is killed, and what it had not flushed is lost, as in a power cut. Given at boot only.
+    case disk(id: String = "disk1", image: String)
 
     var id: String {
         switch self {
         case .usbController: "xhci"
         case .usbKeyboard(let id, _): id
         case .usbCCID(let id, _): id
+        case .disk(let id, _): id
         }
     }
 
     /// The udev by-id node of the device's evdev interface, when it has one.
     var inputByID: String? {
         switch self {
-        case .usbController, .usbCCID: nil
+        case .usbController, .usbCCID, .disk: nil
         case .usbKeyboard(_, let serial): "/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_\(serial)-event-kbd"
         }
     }
@@ -37,18 +42,21 @@ enum LabDevice: Sendable, Hashable {
         case .usbKeyboard(let id, let serial):
             [("driver", "usb-kbd"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
         case .usbCCID(let id, let serial): [("driver", "usb-ccid"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
+        case .disk(let id, _): [("driver", "virtio-blk-pci"), ("id", id), ("drive", "\(id)-drive")]
         }
     }
 
     var qemuArguments: [String] {
         let properties = properties
-        return ["-device", ([properties[0].1] + properties.dropFirst().map { "\($0.0)=\($0.1)" }).joined(separator: ",")]
+        let device = ["-device", ([properties[0].1] + properties.dropFirst().map { "\($0.0)=\($0.1)" }).joined(separator: ",")]
+        guard case .disk(let id, let image) = self else { return device }
+        return ["-drive", "file=\(image),format=raw,if=none,id=\(id)-drive,cache=writethrough"] + device
     }
 
     var needsUSBController: Bool {
         switch self {
         case .usbKeyboard, .usbCCID: true
-        case .usbController: false
+        case .usbController, .disk: false
         }
     }
 
