@@ -35,17 +35,7 @@ struct BackpressureTests {
             return seqs
         }
         defer { received.cancel() }  // should the injections fail, the reading task stops too
-        let injector = try await daemon.connect()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<8 {
-                group.addTask {
-                    for n in stride(from: worker, to: total, by: 8) {
-                        _ = try await injector.inject(device: "mock:till-1", text: "item-\(n)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await injectConcurrently(total, into: daemon)
         // Cancelling the wait cancels the reading task too, so a missing event fails the test
         // instead of leaving it waiting for ever.
         let seqs = try await within("the reading subscriber's events", timeout: .seconds(60)) {
@@ -94,7 +84,6 @@ struct BackpressureTests {
         #expect(expected == UInt64(total) + 1)
         await stalled.close()
         await reader.close()
-        await injector.close()
     }
 }
 

@@ -11,22 +11,6 @@ import Testing
 struct ConnectionBufferTests {
     static let subscribe = #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#
 
-    /// Injects `count` scans of `text` and a counter on the mock till, eight at a time.
-    static func inject(_ count: Int, into daemon: DaemonHarness, text: String = "item") async throws {
-        let injector = try await daemon.connect()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<8 {
-                group.addTask {
-                    for n in stride(from: worker, to: count, by: 8) {
-                        _ = try await injector.inject(device: "mock:till-1", text: "\(text)-\(n)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        await injector.close()
-    }
-
     /// Reads lines until one satisfies `last`; returns them all, that one included.
     static func read(_ raw: RawConnection, until last: @escaping @Sendable (JSONValue) -> Bool) async throws -> [JSONValue] {
         try await within("the line awaited", timeout: .seconds(60)) {
@@ -47,7 +31,7 @@ struct ConnectionBufferTests {
             config: "server:\n  subscription_queue: 100000\n  connection_buffer_bytes: 65536\n")
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(Self.subscribe)
-        try await Self.inject(3000, into: daemon, text: String(repeating: "x", count: 200))
+        try await injectConcurrently(3000, into: daemon, text: String(repeating: "x", count: 200))
         try await stalled.startReading()
         let lines = try await Self.read(stalled) { $0["method"] == "events.overflow" }
         let scans = lines.filter { $0["method"] == "scan" }.count
@@ -62,7 +46,7 @@ struct ConnectionBufferTests {
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(Self.subscribe)
         // Enough to fill both socket buffers and the queue: the daemon cannot write any more.
-        try await Self.inject(3000, into: daemon, text: String(repeating: "y", count: 200))
+        try await injectConcurrently(3000, into: daemon, text: String(repeating: "y", count: 200))
         // Its one subscription slot is free again, though the overflow notice is still unsent.
         try await stalled.send(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe"}"#)
         try await stalled.startReading()
@@ -76,7 +60,7 @@ struct ConnectionBufferTests {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(Self.subscribe)
-        try await Self.inject(3000, into: daemon, text: String(repeating: "z", count: 200))
+        try await injectConcurrently(3000, into: daemon, text: String(repeating: "z", count: 200))
         try await stalled.send(#"{"jsonrpc":"2.0","id":2,"method":"events.unsubscribe","params":{"subscription":"s1"}}"#)
         try await stalled.send(#"{"jsonrpc":"2.0","id":3,"method":"bridge.hello"}"#)
         try await stalled.startReading()
@@ -91,7 +75,7 @@ struct ConnectionBufferTests {
 
     @Test func eventsRecentIsBoundedInBytesAndKeepsTheNewest() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
-        try await Self.inject(1000, into: daemon, text: String(repeating: "w", count: 2000))
+        try await injectConcurrently(1000, into: daemon, text: String(repeating: "w", count: 2000))
         let client = try await daemon.connect()
         let recent = try #require(try await client.call("events.recent", ["limit": 1000])["events"]?.arrayValue)
         #expect(recent.count < 1000)

@@ -67,6 +67,25 @@ func expectRPCError(
     return nil
 }
 
+/// Injects `count` scans, `<text>-0`, `<text>-1`…, on `device`, eight at a time through one
+/// connection, and returns once every one was answered.
+func injectConcurrently(
+    _ count: Int, into daemon: DaemonHarness, device: String = "mock:till-1", text: String = "item"
+) async throws {
+    let injector = try await daemon.connect()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<8 {
+            group.addTask {
+                for n in stride(from: worker, to: count, by: 8) {
+                    _ = try await injector.inject(device: device, text: "\(text)-\(n)")
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    await injector.close()
+}
+
 extension RawConnection {
     /// The next line as JSON.
     func nextJSON(timeout: Duration = .seconds(20)) async throws -> JSONValue {
