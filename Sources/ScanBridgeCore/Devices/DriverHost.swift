@@ -5,8 +5,10 @@ import ScanBridgeModel
 /// Runs the drivers: applies their device changes to the registry and sends their reads
 /// through the bridge on one lane per device, so each device's reads keep their order and a
 /// slow one holds up no other (`ReadLanes`). A driver that stops is restarted with backoff;
-/// it never stops the daemon. When the host is cancelled, the reads already taken from the
-/// drivers are still recorded before `run()` returns.
+/// it never stops the daemon. A read the journal cannot take waits in its lane and is written
+/// again until it commits, its device in `error` meanwhile (`ReadSpool`, `ReadTrouble`). When
+/// the host is cancelled, the reads already taken from the drivers are still recorded before
+/// `run()` returns, unless the journal is failing: those are logged as not recorded.
 package struct DriverHost: Sendable {
     package let drivers: [any DeviceDriver]
     let bridge: Bridge
