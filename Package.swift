@@ -225,7 +225,11 @@ let package = Package(
         .testTarget(name: "ScanBridgeClientTests", dependencies: ["ScanBridgeClient", "ScanBridgeModel"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "DriverKit"],
+            dependencies: [
+                "ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "DriverKit",
+                // To hold the daemon's database locked from another process, as a sqlite3 shell would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         // Boots a QEMU guest with Debian's kernel to test against real kernel devices (Tests/HardwareLab/README.md).
         .testTarget(

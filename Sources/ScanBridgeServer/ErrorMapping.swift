@@ -9,6 +9,8 @@ enum ErrorMapping {
         switch error {
         case let error as RPCError:
             return error
+        case let error as JournalWriteFailure:
+            return rpcError(for: error.error, method: method, logger: logger)
         case let error as ScanBridgeError:
             let code: Int =
                 switch error.code {

@@ -156,16 +156,20 @@ package final class SQLiteJournal: Journal {
                     waiter.continuation.resume(returning: Array(stored[next..<next + waiter.rows.count]))
                     next += waiter.rows.count
                 }
-                if pruneDue { try? prune(db) }
+                if pruneDue {
+                    do { try prune(db) } catch { database.upkeep.pruneFailed(error) }
+                }
                 if writerCheckpointDue {
-                    _ = try? db.checkpoint(.passive)
+                    database.upkeep.checkpoint(db, by: "journal")
                 } else if checkpointDue {
                     database.checkpointInBackground()
                 }
             } catch {
                 logger.error("journal write failed", metadata: ["error": "\(error)", "events": "\(rows)"])
-                let failure = ScanBridgeError.unavailable(
-                    "the event journal could not be written (\(error)); check the database file and free disk space")
+                let failure = JournalWriteFailure(
+                    reason: Self.reason(error),
+                    error: .unavailable(
+                        "the event journal could not be written (\(error)); check the database file and free disk space"))
                 for waiter in batch { waiter.continuation.resume(throwing: failure) }
             }
         }

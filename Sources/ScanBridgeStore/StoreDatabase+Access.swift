@@ -43,7 +43,7 @@ extension StoreDatabase {
                     result = try body(db)
                     return .commit
                 }
-                if checkpoint { _ = try? db.checkpoint(.passive) }
+                if checkpoint { upkeep.checkpoint(db, by: "writer") }
                 return result!
             }
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 /// A Bool shared by the copies of a struct.
@@ -26,9 +27,13 @@ package struct StoreDatabase: Sendable {
     private let checkpointWaiting = SharedFlag()
     /// Read-only connections for the point reads of a scan, made on the caller's thread.
     let pointReads: PointReadConnections
+    /// Failed prunes and checkpoints, logged and counted.
+    let upkeep: StoreUpkeep
 
     /// Opens (creating when missing, with its folder) and migrates the database at `path`.
-    package init(path: String, durability: Durability = .normal) throws {
+    package init(path: String, durability: Durability = .normal, logger: Logger = Logger(label: "scanbridge.store"))
+        throws
+    {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -50,6 +55,7 @@ package struct StoreDatabase: Sendable {
         try Self.migrator.migrate(pool)
         self.checkpointer = try DatabaseQueue(path: path, configuration: configuration)
         self.pointReads = PointReadConnections(path: path)
+        self.upkeep = StoreUpkeep(databasePath: path, logger: logger)
     }
 
     private static func setSynchronous(_ durability: Durability, _ db: Database) throws {
@@ -72,10 +78,10 @@ package struct StoreDatabase: Sendable {
                 return !waiting
             })
         else { return }
-        checkpointer.asyncWriteWithoutTransaction { [checkpointWaiting] db in
+        checkpointer.asyncWriteWithoutTransaction { [checkpointWaiting, upkeep] db in
             // Cleared before it runs: a write committed meanwhile gets a checkpoint of its own.
             checkpointWaiting.withLock { $0 = false }
-            _ = try? db.checkpoint(.passive)
+            upkeep.checkpoint(db, by: "background")
         }
     }
 

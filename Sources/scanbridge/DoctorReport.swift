@@ -43,6 +43,7 @@ struct DoctorReport {
         if let failure = daemon.failure {
             problems.append(failure)
         }
+        problems += daemon.journalProblems
         for device in daemon.devices where device.state == .error || device.state == .busy {
             problems.append("\(device.id) is \(device.state.rawValue)\(device.error.map { ": \($0)" } ?? "")")
         }
@@ -85,6 +86,7 @@ struct DoctorReport {
                 "daemon  scanbridged \(version) answers on \(daemon.socketPath); drivers: \(drivers); \(count(daemon.devices.count, "device"))"
             )
             if !daemon.devices.isEmpty { lines.append(indented(EventFormatter().table(daemon.devices))) }
+            if let journal = daemon.journalLine { lines.append(journal) }
         } else {
             lines.append("daemon  does not answer on \(daemon.socketPath)")
         }

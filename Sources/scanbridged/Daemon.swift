@@ -21,7 +21,8 @@ struct Daemon {
             try DaemonFolder.prepare(
                 URL(fileURLWithPath: settings.databasePath).deletingLastPathComponent().path,
                 mode: settings.socketGroup == nil ? 0o700 : 0o750, group: settings.socketGroup, holding: "database")
-            let database = try StoreDatabase(path: settings.databasePath, durability: settings.durability)
+            let database = try StoreDatabase(
+                path: settings.databasePath, durability: settings.durability, logger: logger)
             let journal = try SQLiteJournal(
                 database: database, retention: settings.retention, logger: logger,
                 onCommit: { publisher.publish($0) })

@@ -36,6 +36,7 @@ struct DoctorCommandTests {
         #expect(result.out.contains("Virtual PCD 00 00") && result.out.contains("Virtual PCD 00 01"))
         #expect(result.out.contains("no pn533_usb, pn533, nfc module loaded"))
         #expect(result.out.contains("pcsc:Virtual_PCD_00_00") && result.out.hasSuffix("all good\n"))
+        #expect(result.out.contains("journal WAL ") && result.out.contains("; 0 device reads waiting; 0 prune and 0 checkpoint"))
 
         let json = try JSONValue(parsing: Array(try await Self.doctor(stack, socket: daemon.socketPath, json: true).out.utf8))
         #expect(json["ok"]?.boolValue == true && json["pcscd"]?["answers"]?.boolValue == true)

@@ -179,10 +179,10 @@ struct SQLiteJournalTests {
         _ = try await journal.append(event(1))
         let other = try await refuseEvents(in: file.path)
         let refused = refusedEvent(2)
-        let error = await #expect(throws: ScanBridgeError.self) {
+        let error = await #expect(throws: JournalWriteFailure.self) {
             try await journal.append(contentsOf: [event(3), refused])
         }
-        #expect(error?.message.contains("refused by the test") == true)
+        #expect(error?.error.code == .unavailable && error?.error.message.contains("refused by the test") == true)
         #expect(journal.latestSeq == 1)
         try await other.write { try $0.execute(sql: "DROP TRIGGER refuse") }
         #expect(try await journal.append(contentsOf: [event(4), event(5)]).map(\.seq) == [2, 3])
@@ -196,8 +196,8 @@ struct SQLiteJournalTests {
         _ = try await journal.append(event(1))
         _ = try await refuseEvents(in: file.path)
         let refused = refusedEvent(2)
-        let error = await #expect(throws: ScanBridgeError.self) { try await journal.append(refused) }
-        #expect(error?.message.contains("refused by the test") == true)
+        let error = await #expect(throws: JournalWriteFailure.self) { try await journal.append(refused) }
+        #expect(error?.error.code == .unavailable && error?.error.message.contains("refused by the test") == true)
         #expect(journal.latestSeq == 1)
         #expect(try await journal.append(event(3)).seq == 2)
         #expect(try await journal.events(after: 0, through: 10, filter: .all, limit: 10).map(\.seq) == [1, 2])

@@ -5,8 +5,10 @@ import ScanBridgeModel
 /// Runs the drivers: applies their device changes to the registry and sends their reads
 /// through the bridge on one lane per device, so each device's reads keep their order and a
 /// slow one holds up no other (`ReadLanes`). A driver that stops is restarted with backoff;
-/// it never stops the daemon. When the host is cancelled, the reads already taken from the
-/// drivers are still recorded before `run()` returns.
+/// it never stops the daemon. A read the journal cannot take waits in its lane and is written
+/// again until it commits, its device in `error` meanwhile (`ReadSpool`, `ReadTrouble`). When
+/// the host is cancelled, the reads already taken from the drivers are still recorded before
+/// `run()` returns, unless the journal is failing: those are logged as not recorded.
 package struct DriverHost: Sendable {
     package let drivers: [any DeviceDriver]
     let bridge: Bridge
@@ -63,49 +65,70 @@ package struct DriverHost: Sendable {
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(10))
         }
+        // Reads waiting for a journal that cannot be written are given up, not waited for.
+        bridge.spool.stop()
         await lanes.drain()
     }
 
     private func lanes(feedback: (any DeviceFeedback)?, logger: Logger) -> ReadLanes {
-        let registry = bridge.registry
-        let busy = "reads arrive faster than they can be recorded; the newest are dropped"
+        let trouble = ReadTrouble(registry: bridge.registry)
         return ReadLanes(
-            capacity: readsPerDevice,
-            record: { [bridge] read in await Self.record(read, bridge: bridge, feedback: feedback, logger: logger) },
+            capacity: readsPerDevice, spool: bridge.spool,
+            record: { [bridge] read in
+                await Self.record(read, bridge: bridge, trouble: trouble, feedback: feedback, logger: logger)
+            },
             dropped: { id in
                 logger.error(
                     "device reads dropped: they arrive faster than they can be recorded", metadata: ["device.id": "\(id)"])
-                guard var device = registry.device(id), device.state == .ready else { return }
-                device.state = .error
-                device.error = busy
-                registry.update(device)
+                trouble.dropping(id, true)
             },
             recovered: { id, dropped in
                 logger.warning("device reads recorded again", metadata: ["device.id": "\(id)", "reads.dropped": "\(dropped)"])
-                guard var device = registry.device(id), device.state == .error, device.error == busy else { return }
-                device.state = .ready
-                device.error = nil
-                registry.update(device)
+                trouble.dropping(id, false)
             })
     }
 
-    /// Records one read; its outcome goes back to `feedback`, when the driver takes it.
-    private static func record(_ read: RawRead, bridge: Bridge, feedback: (any DeviceFeedback)?, logger: Logger) async {
+    /// Records one read; its outcome goes back to `feedback`, when the driver takes it. While
+    /// the journal cannot be written the read waits, and is written again until it commits.
+    private static func record(
+        _ read: RawRead, bridge: Bridge, trouble: ReadTrouble, feedback: (any DeviceFeedback)?, logger: Logger
+    ) async {
+        let event: ScanEvent
         do {
-            let resolution = try await bridge.ingestResolving(read).resolution
-            feedback?.resolved(deviceID: read.device, resolution: resolution)
+            event = try await bridge.resolve(read)
         } catch {
-            feedback?.resolved(deviceID: read.device, resolution: .error(handler: "scanbridge", message: "not recorded"))
-            // A read the journal could not take is never silently lost: the error says a read
-            // was lost and why; what it read (a scan's text, a card's UID) is a customer's
-            // data, so it goes to the debug log only, for whoever turns it on.
-            logger.error("read not recorded", metadata: ["device.id": "\(read.device)", "error": "\(error)"])
-            logger.debug(
-                "the read not recorded",
-                metadata: [
-                    "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",
-                    "read.uid": "\(read.uid.map { Hex.encode($0) } ?? "")",
-                ])
+            notRecorded(read, error: error, feedback: feedback, logger: logger)
+            return
         }
+        let (stored, waited) = await bridge.spool.commit(event, to: bridge.journal) { error in
+            let reason = (error as? JournalWriteFailure)?.reason ?? "\(error)"
+            logger.error(
+                "device reads are waiting: the journal cannot be written",
+                metadata: ["device.id": "\(read.device)", "reason": "\(reason)", "error": "\(error)"])
+            trouble.waiting(read.device, reason: reason)
+        }
+        if waited, stored != nil {
+            logger.notice("device reads journaled again", metadata: ["device.id": "\(read.device)"])
+            trouble.waiting(read.device, reason: nil)
+        }
+        guard stored != nil else {
+            let stopped = ScanBridgeError.unavailable("the daemon stopped while the journal could not be written")
+            return notRecorded(read, error: stopped, feedback: feedback, logger: logger)
+        }
+        feedback?.resolved(deviceID: read.device, resolution: event.resolution)
+    }
+
+    private static func notRecorded(_ read: RawRead, error: any Error, feedback: (any DeviceFeedback)?, logger: Logger) {
+        feedback?.resolved(deviceID: read.device, resolution: .error(handler: "scanbridge", message: "not recorded"))
+        // A read the journal could not take is never silently lost: the error says a read
+        // was lost and why; what it read (a scan's text, a card's UID) is a customer's
+        // data, so it goes to the debug log only, for whoever turns it on.
+        logger.error("read not recorded", metadata: ["device.id": "\(read.device)", "error": "\(error)"])
+        logger.debug(
+            "the read not recorded",
+            metadata: [
+                "device.id": "\(read.device)", "read.text": "\(read.text ?? "")",
+                "read.uid": "\(read.uid.map { Hex.encode($0) } ?? "")",
+            ])
     }
 }

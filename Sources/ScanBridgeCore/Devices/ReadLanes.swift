@@ -4,8 +4,9 @@ import Synchronization
 /// read holds up that device's later reads only, never another device's
 /// (docs/architecture.md, Design decisions).
 ///
-/// A lane holds at most `capacity` reads waiting; a device that reads faster than its reads
-/// can be recorded has the newest dropped and reported instead of growing memory. The lanes
+/// A lane holds at most `capacity` reads waiting, and all lanes together what the daemon's
+/// `ReadSpool` allows; a device that reads faster than its reads can be recorded has the newest
+/// dropped and reported instead of growing memory. The lanes
 /// run in tasks of their own, not the driver's: when the daemon stops, what a device read is
 /// still recorded (`drain()`).
 final class ReadLanes: Sendable {
@@ -27,6 +28,7 @@ final class ReadLanes: Sendable {
     }
 
     let capacity: Int
+    private let spool: ReadSpool
     private let record: @Sendable (RawRead) async -> Void
     private let dropped: @Sendable (_ deviceID: String) -> Void
     private let recovered: @Sendable (_ deviceID: String, _ dropped: Int) -> Void
@@ -37,10 +39,11 @@ final class ReadLanes: Sendable {
     ///   - dropped: a lane was full and dropped a read (called for the first drop until it empties).
     ///   - recovered: a lane that dropped reads has emptied.
     init(
-        capacity: Int, record: @escaping @Sendable (RawRead) async -> Void,
+        capacity: Int, spool: ReadSpool, record: @escaping @Sendable (RawRead) async -> Void,
         dropped: @escaping @Sendable (String) -> Void, recovered: @escaping @Sendable (String, Int) -> Void
     ) {
         self.capacity = capacity
+        self.spool = spool
         self.record = record
         self.dropped = dropped
         self.recovered = recovered
@@ -55,7 +58,7 @@ final class ReadLanes: Sendable {
             return lane
         }
         let first: Bool? = lane.counts.withLock { counts in
-            guard counts.queued < capacity else {
+            guard counts.queued < capacity, spool.reserve(read) else {
                 counts.dropped += 1
                 return counts.dropped == 1
             }
@@ -97,6 +100,7 @@ final class ReadLanes: Sendable {
         let task = Task {
             for await read in reads {
                 await self.record(read)
+                self.spool.release(read)
                 let dropped = lane.counts.withLock { counts -> Int in
                     counts.queued -= 1
                     guard counts.queued == 0 else { return 0 }

@@ -30,9 +30,15 @@ package protocol Journal: Sendable {
     /// answers nil. Returns how many were rewritten. Subscribers are not told: this is for
     /// taking data out (`customers.erase`), not for events to happen again.
     func rewrite(containing needle: [UInt8], _ rewrite: @escaping @Sendable (ScanEvent) -> ScanEvent?) async throws -> Int
+
+    /// The log's size and the upkeep that failed; it may read the file system, so it is async.
+    func health() async -> JournalHealth
 }
 
 extension Journal {
+    /// A journal with no log file and no upkeep (memory) has nothing to report.
+    package func health() async -> JournalHealth { JournalHealth() }
+
     package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
         -> [JournaledEvent]
     {

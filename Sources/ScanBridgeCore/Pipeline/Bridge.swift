@@ -9,9 +9,15 @@ package final class Bridge: Sendable {
     package let publisher: Publisher
     package let journal: any Journal
     package let normalizer: Normalizer
+    /// Device reads waiting to be journaled, for the whole daemon.
+    package let spool: ReadSpool
 
-    package init(journal: any Journal, publisher: Publisher, router: Router, normalizer: Normalizer = Normalizer()) {
+    package init(
+        journal: any Journal, publisher: Publisher, router: Router, normalizer: Normalizer = Normalizer(),
+        spool: ReadSpool = ReadSpool()
+    ) {
         self.journal = journal
+        self.spool = spool
         self.publisher = publisher
         self.router = router
         self.normalizer = normalizer
@@ -27,9 +33,16 @@ package final class Bridge: Sendable {
 
     /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
     package func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
+        let event = try await resolve(read)
+        return (try await journal.append(event), event.resolution)
+    }
+
+    /// Normalises and resolves one read, to be journaled: a device's lane journals it apart,
+    /// so that a write that fails is tried again without asking the handlers twice.
+    package func resolve(_ read: RawRead) async throws -> ScanEvent {
         var event = try normalizer.normalize(read)
         event.resolution = await router.resolve(event)
-        return (try await journal.append(event), event.resolution)
+        return event
     }
 
     /// Many reads, each as `ingest(_:)` would take it, journaled together: one wait for one

@@ -13,6 +13,7 @@ enum BridgeMethods {
                     ])
             }
             let services = connection.services
+            let journal = await services.bridge.journal.health()
             return MethodOutcome(
                 .object([
                     ("name", .string("scanbridge")),
@@ -21,6 +22,15 @@ enum BridgeMethods {
                     ("role", .string(connection.role.description)),
                     ("drivers", .array(services.drivers.map(Payload.string))),
                     ("handlers", .array(services.bridge.router.handlerNames.map(Payload.string))),
+                    (
+                        "journal",
+                        .object([
+                            ("walBytes", .int(Int(journal.walBytes))),
+                            ("pruneFailures", .int(journal.pruneFailures)),
+                            ("checkpointFailures", .int(journal.checkpointFailures)),
+                            ("spooled", .int(services.bridge.spool.count)),
+                        ])
+                    ),
                 ]))
         }
     ]
