@@ -6,6 +6,9 @@ import Synchronization
 // `waitUntil` and `waitFor` poll (the one place in the tests that polls with a sleep);
 // `within` puts a deadline on one await that cannot be polled (a stream's next element, a
 // task's value). `blockUntil` is `waitUntil` for a thread of its own (a virtual card's).
+// The default deadline is generous: tests run side by side on two cores, the camera's
+// decode tests keep both cooperative threads busy for seconds at a time, and a deadline is
+// there to end a test that cannot go on, never to measure one that is slow.
 
 /// A wait whose deadline passed: what was awaited, and for how long.
 package struct TimedOut: Error, CustomStringConvertible {
@@ -24,7 +27,7 @@ package struct TimedOut: Error, CustomStringConvertible {
 /// first. `what` is read only then, so it can show the state at the deadline (a log, the
 /// devices listed). The condition may throw to give up early (a child process exited).
 package func waitUntil(
-    _ what: @autoclosure () -> String, timeout: Duration = .seconds(10),
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(30),
     isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {
     try await waitFor(what(), timeout: timeout) { try await condition() ? () : nil }
@@ -33,7 +36,7 @@ package func waitUntil(
 /// Polls `produce` until it gives a value and returns it; throws `TimedOut` naming `what`
 /// when `timeout` passes first (see `waitUntil`).
 package func waitFor<T>(
-    _ what: @autoclosure () -> String, timeout: Duration = .seconds(10),
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(30),
     isolation: isolated (any Actor)? = #isolation, _ produce: () async throws -> T?
 ) async throws -> T {
     let clock = ContinuousClock()
@@ -52,7 +55,7 @@ package func waitFor<T>(
 /// `waitUntil` for code on a thread of its own (a virtual card serving vpcd, a tool run to
 /// completion): blocks the thread, polling, never a task's.
 package func blockUntil(
-    _ what: @autoclosure () -> String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(30), _ condition: () throws -> Bool
 ) throws {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
