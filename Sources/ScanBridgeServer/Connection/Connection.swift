@@ -143,7 +143,7 @@ final class Connection: Sendable {
                 var followUps: [@Sendable () async -> Void] = []
                 for (message, admitted) in zip(messages, admitted) {
                     guard admitted else {
-                        answers.append(self.overloaded(message))
+                        if let refusal = self.overloaded(message) { answers.append(refusal) }
                         continue
                     }
                     let answer = answered.next()!
@@ -223,7 +223,7 @@ final class Connection: Sendable {
             state.pendingRequests += 1
             return true
         }
-        if !admitted && answerIfRefused { outbox.enqueue(JSONWriter.bytes(overloaded(message))) }
+        if !admitted, answerIfRefused, let refusal = overloaded(message) { outbox.enqueue(JSONWriter.bytes(refusal)) }
         if !admitted, case .notification(let method, _) = message {
             logger.debug("dropped a notification past the pending limit", metadata: ["rpc.method": "\(method)"])
         }
@@ -235,8 +235,11 @@ final class Connection: Sendable {
         state.withLock { $0.pendingRequests -= 1 }
     }
 
-    private func overloaded(_ message: IncomingMessage) -> Payload {
-        guard case .request(let id, _, _) = message else { return .emptyObject }
+    /// The `-32005` answer to a request refused past the pending limit; nil for a
+    /// notification, which is dropped unanswered as every notification is: an answer
+    /// without an id would read to the client as an answer to a request of its own.
+    private func overloaded(_ message: IncomingMessage) -> Payload? {
+        guard case .request(let id, _, _) = message else { return nil }
         return RPCMessage.errorPayload(
             id: id,
             RPCError(
