@@ -108,6 +108,12 @@ final class Connection: Sendable {
     func received(_ line: ByteBuffer) {
         let bytes = line.readableBytesView
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+        // Refused whole and unread, before parsing: a line of a million tiny elements must not
+        // become a million parsed values, let alone a million tasks and answers.
+        if IncomingMessage.isBatch(bytes, longerThan: services.limits.maxBatch) {
+            outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
+            return
+        }
         switch IncomingMessage.parse(bytes) {
         case .unparsable(let error):
             outbox.enqueue(RPCMessage.error(id: .null, error))
@@ -120,15 +126,8 @@ final class Connection: Sendable {
                 await answer.afterResponse?()
             }
         case .batch(let messages) where messages.count > services.limits.maxBatch:
-            // Refused whole and unread: a line of a million tiny elements must not become a
-            // million tasks and answers.
-            outbox.enqueue(
-                RPCMessage.error(
-                    id: .null,
-                    RPCError(
-                        code: RPCError.invalidRequest,
-                        message:
-                            "batch too large: \(messages.count) elements; a batch may hold at most \(services.limits.maxBatch)")))
+            // Only a batch the scan above could not count gets here (none that is valid JSON).
+            outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
@@ -233,6 +232,12 @@ final class Connection: Sendable {
     private func release(_ message: IncomingMessage) {
         guard message.countsAsPending else { return }
         state.withLock { $0.pendingRequests -= 1 }
+    }
+
+    private func batchTooLarge() -> RPCError {
+        RPCError(
+            code: RPCError.invalidRequest,
+            message: "batch too large: a batch may hold at most \(services.limits.maxBatch) elements")
     }
 
     /// The `-32005` answer to a request refused past the pending limit; nil for a
