@@ -111,3 +111,28 @@ struct HostileClientsTests {
         await bystander.close()
     }
 }
+
+/// A client that never reads cannot hold up the daemon's stop: SIGTERM still ends it
+/// cleanly, with requests of that client waiting for room to answer in.
+@Suite("Hostile clients at a stop", .timeLimit(.minutes(5)))
+struct HostileClientsAtAStopTests {
+    @Test func aClientThatNeverReadsDoesNotHoldUpSIGTERM() async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"], config: "server:\n  connection_buffer_bytes: 65536\n")
+        try await ConnectionBufferTests.inject(2_000, into: daemon, text: String(repeating: "s", count: 500))
+        let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
+        // The first answer (about 1 MiB) fills the socket and the outbox past its bytes: the
+        // next ones wait for room the client never makes.
+        for id in 1...4 {
+            try await stalled.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"events.recent","params":{"limit":1000}}"#)
+        }
+        // No event says the daemon has read the four lines; a bystander's round trip lets its
+        // event loops turn. Should they still be unread, the stop is only easier: this test can
+        // pass by luck, never fail by it.
+        let bystander = try await daemon.connect()
+        #expect(try await bystander.call("bridge.hello")["name"] == "scanbridge")
+        await bystander.close()
+        #expect(try await daemon.stop() == 0, "a clean exit, not the shutdown's deadline:\n\(daemon.log.suffix(2000))")
+        await stalled.close()
+    }
+}

@@ -79,7 +79,9 @@ final class Connection: Sendable {
                 if ended { continuation.resume() }
             }
         } onCancel: {
+            // The server stops: no more requests, and none of those running waits for room.
             self.inputEnded()
+            self.outbox.stopWaitingForRoom()
         }
         // Stop replays and deliveries, stop routing events to this client, let running requests finish.
         closeSubscriptions()
