@@ -8,6 +8,7 @@ import ScanBridgeTesting
 struct ScanBridgeBench {
     static let scenarios = [
         "latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order",
+        "hostile",
     ]
 
     static func main() async throws {
@@ -27,6 +28,11 @@ struct ScanBridgeBench {
             let subscribers = value(of: "--subscribers", in: arguments).flatMap { Int($0) } ?? 8
             try await DesignModel.serveOneRun(directory: URL(fileURLWithPath: directory), subscribers: subscribers)
             return
+        }
+        // `--attack SOCKET`: the hostile scenario's attacker, in a process of its own, as
+        // another user when the benchmark can (ScanBridgeBench.hostile starts it).
+        if let socket = value(of: "--attack", in: arguments) {
+            HostileClient.attack(socketPath: socket, only: attacks(in: arguments))
         }
         // `--latency PATH`: only the latency scenario at 1,000/s, against a daemon already running
         // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
@@ -140,6 +146,9 @@ struct ScanBridgeBench {
         if only.contains("link-order") {
             try await linkOrder(scale: scale, report: &report)
         }
+        if only.contains("hostile") {
+            try await hostile(scans: 6_000 / scale, attacks: attacks(in: arguments), report: &report)
+        }
         report.print()
     }
 
@@ -244,6 +253,12 @@ struct ScanBridgeBench {
         let daemon = try DaemonHarness(arguments: ["--mock", "barcode:bench", "--log-level", "warning"], executable: executable)
         try await daemon.start()
         return daemon
+    }
+
+    /// `--attacks garbage,flood`: some of the hostile client's attacks (all of them without it).
+    static func attacks(in arguments: [String]) -> Set<String> {
+        value(of: "--attacks", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
+            ?? Set(HostileClient.attacks)
     }
 
     static func value(of option: String, in arguments: [String]) -> String? {
