@@ -33,6 +33,8 @@ test: deps
 # (unordered/scanbridged), for the scenario that weighs the order.
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib
 
+# Every scenario (latency … link-order, hostile), or some: BENCH_ARGS='--only hostile --quick'
+# (docs/performance.md lists them and the flags).
 bench: deps
 	rm -f .build/release/scanbridged
 	SCANBRIDGE_LINK_ORDER=off $(RELEASE) --product scanbridged

@@ -8,6 +8,7 @@ import ScanBridgeTesting
 struct ScanBridgeBench {
     static let scenarios = [
         "latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order",
+        "hostile",
     ]
 
     static func main() async throws {
@@ -27,6 +28,11 @@ struct ScanBridgeBench {
             let subscribers = value(of: "--subscribers", in: arguments).flatMap { Int($0) } ?? 8
             try await DesignModel.serveOneRun(directory: URL(fileURLWithPath: directory), subscribers: subscribers)
             return
+        }
+        // `--attack SOCKET`: the hostile scenario's attacker, in a process of its own, as
+        // another user when the benchmark can (ScanBridgeBench.hostile starts it).
+        if let socket = value(of: "--attack", in: arguments) {
+            HostileClient.attack(socketPath: socket, only: attacks(in: arguments))
         }
         // `--latency PATH`: only the latency scenario at 1,000/s, against a daemon already running
         // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
@@ -146,6 +152,9 @@ struct ScanBridgeBench {
         if only.contains("link-order") {
             try await linkOrder(scale: scale, report: &report)
         }
+        if only.contains("hostile") {
+            try await hostile(scans: 6_000 / scale, attacks: attacks(in: arguments), report: &report)
+        }
         report.print()
     }
 
@@ -245,9 +254,8 @@ struct ScanBridgeBench {
             target: "≤ +5 ms")
     }
 
-    /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject on.
-    /// A daemon on a new database with one mock barcode device, `mock:bench`; `durability`
-    /// sets `journal.durability` (the daemon's default, `full`, when nil).
+    /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject
+    /// on; `durability` sets `journal.durability` (the daemon's default, `full`, when nil).
     static func freshDaemon(executable: URL? = nil, durability: Durability? = nil) async throws -> DaemonHarness {
         let arguments = ["--mock", "barcode:bench", "--log-level", "warning"]
         var daemon = try DaemonHarness(arguments: arguments, executable: executable)
@@ -279,6 +287,12 @@ struct ScanBridgeBench {
             case .normal: "≥ 50,000/s, 0 lost"
             }
         }
+    }
+
+    /// `--attacks garbage,flood`: some of the hostile client's attacks (all of them without it).
+    static func attacks(in arguments: [String]) -> Set<String> {
+        value(of: "--attacks", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
+            ?? Set(HostileClient.attacks)
     }
 
     static func value(of option: String, in arguments: [String]) -> String? {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What `/proc/<pid>/stat` says of a process: its start time (to tell it from a later process
-/// with its pid) and the CPU time it has used (the benchmarks' CPU figures).
+/// What `/proc/<pid>/…` says of a process: its start time (to tell it from a later process
+/// with its pid), the CPU time it has used (the benchmarks' CPU figures), its memory, open
+/// files and threads (what a fault test holds steady).
 package enum ProcessStat {
     /// The fields after the command name, which may hold spaces: field 3 (state) is at index
     /// 0, field n at n − 3 (proc(5)). Nil when the process is gone.
@@ -27,6 +28,16 @@ package enum ProcessStat {
             let kilobytes = line.split(separator: " ").dropFirst().first(where: { !$0.isEmpty }).flatMap({ Double($0) })
         else { return 0 }
         return kilobytes / 1024
+    }
+
+    /// The process's open file descriptors (`/proc/<pid>/fd`); nil when the process is gone.
+    package static func openFiles(of pid: Int32) -> Int? {
+        try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+    }
+
+    /// The process's threads (`/proc/<pid>/task`); nil when the process is gone.
+    package static func threads(of pid: Int32) -> Int? {
+        try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count
     }
 
     /// A /proc file's text, read to its end (its size says 0, which a whole-file read trusts).

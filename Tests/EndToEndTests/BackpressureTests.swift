@@ -94,7 +94,7 @@ struct ManyClientsTests {
     @Test func fiftyClientsComeAndGo() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
         let pid = try #require(daemon.pid)
-        func openFiles() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? .max }
+        func openFiles() -> Int { ProcessStat.openFiles(of: pid) ?? .max }
         func round(_ name: String) async throws {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<50 {

@@ -79,7 +79,9 @@ final class Connection: Sendable {
                 if ended { continuation.resume() }
             }
         } onCancel: {
+            // The server stops: no more requests, and none of those running waits for room.
             self.inputEnded()
+            self.outbox.stopWaitingForRoom()
         }
         // Stop replays and deliveries, stop routing events to this client, let running requests finish.
         closeSubscriptions()
@@ -108,6 +110,12 @@ final class Connection: Sendable {
     func received(_ line: ByteBuffer) {
         let bytes = line.readableBytesView
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+        // Refused whole and unread, before parsing: a line of a million tiny elements must not
+        // become a million parsed values, let alone a million tasks and answers.
+        if IncomingMessage.isBatch(bytes, longerThan: services.limits.maxBatch) {
+            outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
+            return
+        }
         switch IncomingMessage.parse(bytes) {
         case .unparsable(let error):
             outbox.enqueue(RPCMessage.error(id: .null, error))
@@ -120,15 +128,8 @@ final class Connection: Sendable {
                 await answer.afterResponse?()
             }
         case .batch(let messages) where messages.count > services.limits.maxBatch:
-            // Refused whole and unread: a line of a million tiny elements must not become a
-            // million tasks and answers.
-            outbox.enqueue(
-                RPCMessage.error(
-                    id: .null,
-                    RPCError(
-                        code: RPCError.invalidRequest,
-                        message:
-                            "batch too large: \(messages.count) elements; a batch may hold at most \(services.limits.maxBatch)")))
+            // Only a batch the scan above could not count gets here (none that is valid JSON).
+            outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
         case .batch(let messages):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
@@ -143,7 +144,7 @@ final class Connection: Sendable {
                 var followUps: [@Sendable () async -> Void] = []
                 for (message, admitted) in zip(messages, admitted) {
                     guard admitted else {
-                        answers.append(self.overloaded(message))
+                        if let refusal = self.overloaded(message) { answers.append(refusal) }
                         continue
                     }
                     let answer = answered.next()!
@@ -223,7 +224,7 @@ final class Connection: Sendable {
             state.pendingRequests += 1
             return true
         }
-        if !admitted && answerIfRefused { outbox.enqueue(JSONWriter.bytes(overloaded(message))) }
+        if !admitted, answerIfRefused, let refusal = overloaded(message) { outbox.enqueue(JSONWriter.bytes(refusal)) }
         if !admitted, case .notification(let method, _) = message {
             logger.debug("dropped a notification past the pending limit", metadata: ["rpc.method": "\(method)"])
         }
@@ -235,8 +236,17 @@ final class Connection: Sendable {
         state.withLock { $0.pendingRequests -= 1 }
     }
 
-    private func overloaded(_ message: IncomingMessage) -> Payload {
-        guard case .request(let id, _, _) = message else { return .emptyObject }
+    private func batchTooLarge() -> RPCError {
+        RPCError(
+            code: RPCError.invalidRequest,
+            message: "batch too large: a batch may hold at most \(services.limits.maxBatch) elements")
+    }
+
+    /// The `-32005` answer to a request refused past the pending limit; nil for a
+    /// notification, which is dropped unanswered as every notification is: an answer
+    /// without an id would read to the client as an answer to a request of its own.
+    private func overloaded(_ message: IncomingMessage) -> Payload? {
+        guard case .request(let id, _, _) = message else { return nil }
         return RPCMessage.errorPayload(
             id: id,
             RPCError(

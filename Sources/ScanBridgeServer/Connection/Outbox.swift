@@ -67,6 +67,8 @@ final class Outbox: SubscriptionSink, Sendable {
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
         var requestRoomWaiters: [@Sendable () -> Void] = []
         var finished = false
+        /// The daemon stops: requests no longer wait for the client to read (see `stopWaitingForRoom`).
+        var stopping = false
     }
 
     struct Closed: Error {}
@@ -172,7 +174,8 @@ final class Outbox: SubscriptionSink, Sendable {
     var acceptsRequests: Bool { state.withLock { Self.acceptsRequests($0, self) } }
 
     private static func acceptsRequests(_ state: State, _ outbox: Outbox) -> Bool {
-        state.finished || (state.responses < outbox.responseCapacity && state.bytes < outbox.byteCapacity)
+        state.finished || state.stopping
+            || (state.responses < outbox.responseCapacity && state.bytes < outbox.byteCapacity)
     }
 
     /// Calls `resume` once the outbox accepts requests again (at once if it does now).
@@ -233,6 +236,18 @@ final class Outbox: SubscriptionSink, Sendable {
         for resume in resumes { resume() }
         for waiter in drained { waiter.resume() }
         return taken
+    }
+
+    /// The daemon stops: requests waiting for the client to read go on. A client that never
+    /// reads would otherwise keep them waiting, its connection would never end, and the
+    /// daemon's stop would run past its deadline into a crash.
+    func stopWaitingForRoom() {
+        let resumes = state.withLock { state in
+            state.stopping = true
+            defer { state.requestRoomWaiters = [] }
+            return state.requestRoomWaiters
+        }
+        for resume in resumes { resume() }
     }
 
     /// No more messages are accepted; waiters for room are released.

@@ -1,0 +1,109 @@
+import Foundation
+import Histogram
+import ScanBridgeTesting
+import Synchronization
+
+extension ScanBridgeBench {
+    /// A well-behaved subscriber at a till's pace (100 scans a second), `scan.inject` → `scan`,
+    /// and the daemon's memory: first alone (the baseline), then beside a `HostileClient`,
+    /// each on a daemon of its own with the same configuration.
+    static func hostile(scans: Int, attacks: Set<String>, report: inout Report) async throws {
+        // As root, the attacker runs as nobody, whom the configuration makes a reader, as a
+        // POS program would be; otherwise as the benchmark's own user, calling only what a
+        // reader may call, and the row says so.
+        let asReader = getuid() == 0
+        for attacked in [false, true] {
+            let daemon = try await hostileDaemon(asReader: asReader)
+            let attacker =
+                attacked ? try await startAttacker(socketPath: daemon.socketPath, attacks: attacks, asReader: asReader) : nil
+            let pid = daemon.pid ?? 0
+            let peakRSS = Mutex(0.0)
+            let sampler = Task {
+                while !Task.isCancelled {
+                    let rss = ProcessStat.megabytes("VmRSS", of: pid)
+                    peakRSS.withLock { $0 = max($0, rss) }
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            let latency: Histogram<UInt64>
+            do {
+                latency = try await Scenarios.injectToScanLatency(
+                    socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
+            } catch {
+                sampler.cancel()
+                await stop(attacker)
+                throw error
+            }
+            sampler.cancel()
+            let (rss, hwm) = (ProcessStat.megabytes("VmRSS", of: pid), ProcessStat.megabytes("VmHWM", of: pid))
+            await stop(attacker)
+            try await daemon.stop()
+            let who = asReader ? "a reader" : "the benchmark's user, reader calls only"
+            let some =
+                attacks == Set(HostileClient.attacks)
+                ? "" : ", only \(HostileClient.attacks.filter(attacks.contains).joined(separator: "+"))"
+            let side = attacked ? "beside a hostile client (\(who)\(some))" : "baseline: no attacker"
+            report.latency("hostile, \(side): scan.inject → scan, 100/s, 1 subscriber", latency, target: "p99 ≤ 2 ms")
+            report.figure(
+                "hostile, \(side): daemon RSS",
+                String(format: "%.1f MB at the end, %.1f MB sampled peak (VmHWM %.1f MB)", rss, peakRSS.withLock { $0 }, hwm),
+                target: "≤ 64 MB")
+        }
+    }
+
+    /// A release daemon with the benchmark's mock scanner; with `asReader`, its socket open to
+    /// nogroup and nogroup a reader, so that nobody may connect as one.
+    static func hostileDaemon(asReader: Bool) async throws -> DaemonHarness {
+        let arguments = ["--mock", "barcode:bench", "--log-level", "warning"]
+        guard asReader else {
+            let daemon = try DaemonHarness(arguments: arguments)
+            try await daemon.start()
+            return daemon
+        }
+        let plain = try DaemonHarness(arguments: arguments)
+        let config = try plain.write("scanbridge.yaml", "socket_group: nogroup\nroles:\n  reader_groups: [nogroup]\n")
+        let daemon = try DaemonHarness.reusing(plain, arguments: arguments + ["--config", config])
+        // nobody must reach the socket in the harness's folder.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory.path)
+        try await daemon.start()
+        return daemon
+    }
+
+    /// `scanbridge-bench --attack SOCKET`, as nobody with `asReader`; returns once it says
+    /// its attack is whole.
+    static func startAttacker(socketPath: String, attacks: Set<String>, asReader: Bool) async throws -> Process {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let attacker = Process()
+        let chosen = ["--attacks", HostileClient.attacks.filter(attacks.contains).joined(separator: ",")]
+        if asReader {
+            attacker.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            attacker.arguments =
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", executable, "--attack", socketPath,
+                ]
+                + chosen
+        } else {
+            attacker.executableURL = URL(fileURLWithPath: executable)
+            attacker.arguments = ["--attack", socketPath] + chosen
+        }
+        let announced = Pipe()
+        attacker.standardOutput = announced
+        try attacker.run()
+        let ready = try await onAThread("attacker-ready") {
+            String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready")
+        }
+        guard ready else {
+            await stop(attacker)
+            throw BenchmarkFailure(description: "the hostile client ended before its attack was whole")
+        }
+        return attacker
+    }
+
+    /// Kills the attacker: SIGKILL, since it has nothing to clean up (and SIGTERM, sent by
+    /// `Process.terminate`, is not always delivered to a child Foundation spawned).
+    static func stop(_ attacker: Process?) async {
+        guard let attacker else { return }
+        kill(attacker.processIdentifier, SIGKILL)
+        _ = try? await onAThread("attacker-exit") { attacker.waitUntilExit() }
+    }
+}

@@ -1,0 +1,45 @@
+extension IncomingMessage {
+    /// Whether `bytes` is a batch of more than `limit` elements, told by scanning the bytes for
+    /// the commas between its top-level elements, without parsing them: a line of a million
+    /// tiny elements costs a scan, not a million parsed values the daemon would then refuse.
+    /// A line that is no batch at all (or is malformed before its limit is passed) is false,
+    /// and goes to `parse` as any other line.
+    public static func isBatch(_ bytes: some Collection<UInt8>, longerThan limit: Int) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var separators = 0
+        var started = false
+        for byte in bytes {
+            if !started {
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") { continue }
+                guard byte == UInt8(ascii: "[") else { return false }
+                started = true
+                depth = 1
+                continue
+            }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return false }
+            case UInt8(ascii: ",") where depth == 1:
+                separators += 1
+                if separators >= limit { return true }
+            default: break
+            }
+        }
+        return false
+    }
+}
