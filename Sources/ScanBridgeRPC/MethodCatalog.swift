@@ -17,6 +17,14 @@ package enum MethodCatalog {
         return .admin
     }
 
+    /// Methods whose only effect is their answer. Sent as a notification, which gets no
+    /// answer, one would do work nobody sees: the daemon does not run it, so a flood of them
+    /// costs nothing but the reading.
+    package static let answerOnly: Set<String> = [
+        "bridge.hello", "devices.list", "devices.candidates", "events.recent", "products.lookup", "orders.lookup",
+        "cards.get", "cards.list", "customers.get",
+    ]
+
     // Daemon → client notifications.
     package static let scan = "scan"
     package static let deviceAdded = "device.added"

@@ -68,6 +68,17 @@ struct HostileClientsTests {
         await bystander.close()
     }
 
+    @Test func aNotificationWhoseOnlyEffectIsItsAnswerIsNotRun() async throws {
+        let daemon = try await startDaemon([], config: "server:\n  pending_requests: 4\n")
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        // Run, the hundred would hold every pending slot when the request behind them is read.
+        let recent = #"{"jsonrpc":"2.0","method":"events.recent","params":{"limit":1000}}"#
+        try await raw.send(Array(repeating: recent, count: 100).joined(separator: "\n") + "\n" + Self.hello)
+        let answer = try await raw.nextJSON()
+        #expect(answer["id"] == "alive" && answer["result"] != nil, "\(answer)")
+        await raw.close()
+    }
+
     @Test func subscribeAndUnsubscribeChurnLeavesNoSubscriptionBehind() async throws {
         let daemon = try await startDaemon(
             ["--mock", "barcode:till-1"], config: "server:\n  subscriptions_per_connection: 2\n")

@@ -216,9 +216,11 @@ final class Connection: Sendable {
 
     /// Counts a request or a notification against the connection's limit; answers a request
     /// `overloaded` past it (a notification past it is dropped: it has no answer to carry
-    /// the refusal, and running it would let a client start work without bound).
+    /// the refusal, and running it would let a client start work without bound). A
+    /// notification of an answer-only method is never run (`MethodCatalog.answerOnly`).
     private func admit(_ message: IncomingMessage, answerIfRefused: Bool = true) -> Bool {
         guard message.countsAsPending else { return true }
+        if case .notification(let method, _) = message, MethodCatalog.answerOnly.contains(method) { return false }
         let admitted = state.withLock { state in
             guard state.pendingRequests < services.limits.pendingRequests else { return false }
             state.pendingRequests += 1
