@@ -71,8 +71,10 @@ package final class SQLiteJournal: Journal {
     private let pruneEvery: UInt64
     /// Age-based retention is applied at least this often while events come in.
     private let pruneInterval: Duration = .seconds(60)
-    /// About a megabyte of log between background checkpoints.
-    private let checkpointEvery: UInt64 = 512
+    /// 8 to 16 MB of log between background checkpoints: a checkpoint's fsync of the
+    /// database file delays the fsync of every commit made meanwhile (docs/architecture.md,
+    /// Design decisions).
+    private let checkpointEvery: UInt64 = 4096
     /// Under a sustained burst the background checkpoint never catches up with the writer and
     /// the log would only grow; the writer itself checkpoints this often, so the log restarts.
     private let writerCheckpointEvery: UInt64 = 16_384
