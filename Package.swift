@@ -233,3 +233,32 @@ let package = Package(
             exclude: ["README.md"], swiftSettings: strict),
     ]
 )
+
+// The fuzz targets (Fuzz/README.md), declared only when SCANBRIDGE_FUZZ=1: each is built with
+// libFuzzer and AddressSanitizer (`make fuzz`), which own main(), so a normal build leaves them out.
+if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJSON", ["ScanBridgeModel"]),
+        (
+            "FuzzRPCLine",
+            [
+                "ScanBridgeServer", "ScanBridgeRPC", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        ("FuzzHIDPOS", ["HIDPOSDriver"]),
+        ("FuzzCodes", ["ScanBridgeCodes"]),
+        ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
+        ("FuzzFrames", ["CameraDriver"]),
+        ("FuzzSerial", ["SerialDriver"]),
+        ("FuzzKeystrokes", ["EvdevDriver"]),
+        ("FuzzMockScript", ["MockDriver"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict))
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)", swiftSettings: strict))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}
