@@ -234,8 +234,8 @@ let package = Package(
     ]
 )
 
-// The fuzz targets (Fuzz/README.md), declared only when SCANBRIDGE_FUZZ=1: each is built with
-// libFuzzer and AddressSanitizer (`make fuzz`), which own main(), so a normal build leaves them out.
+// The fuzz targets (docs/testing.md, Fuzzing), declared only when SCANBRIDGE_FUZZ=1 (scripts/fuzz.sh):
+// each links libFuzzer, whose main() wants a target, so a normal build leaves them out.
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzJSON", ["ScanBridgeModel"]),
@@ -258,7 +258,8 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     for (name, dependencies) in fuzzTargets {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)", swiftSettings: strict))
+                name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)", swiftSettings: strict,
+                linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }
