@@ -141,18 +141,26 @@ let package = Package(
             name: "OrderLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore"],
             path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
 
+        // The daemon's YAML config file, apart from the daemon so that its fuzz target can load it.
+        .target(
+            name: "ScanBridgeConfig",
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeServer", "ScanBridgeStore", "MockDriver",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict),
         // glibc's heap knobs: four arenas at most, and malloc_trim.
         .target(name: "CHeap"),
         .executableTarget(
             name: "scanbridged",
             dependencies: [
-                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "DriverKit",
+                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "ScanBridgeConfig",
+                "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict, linkerSettings: orderedLink),
         .executableTarget(
@@ -253,6 +261,7 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
         ("FuzzSerial", ["SerialDriver"]),
         ("FuzzKeystrokes", ["EvdevDriver"]),
         ("FuzzMockScript", ["MockDriver"]),
+        ("FuzzConfig", ["ScanBridgeConfig"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict))
     for (name, dependencies) in fuzzTargets {

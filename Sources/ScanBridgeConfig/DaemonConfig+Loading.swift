@@ -6,12 +6,16 @@ import ScanBridgeModel
 import Yams
 
 extension DaemonConfig {
-    struct LoadError: Error, CustomStringConvertible {
-        let description: String
+    package struct LoadError: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Reads and checks a config file: YAML syntax, unknown keys, types, and the mock scripts it names.
-    static func load(path: String) throws -> DaemonConfig {
+    package static func load(path: String) throws -> DaemonConfig {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -67,7 +71,7 @@ extension DaemonConfig {
     }
 
     /// The mock devices of the file, with their scripts read relative to the file's folder.
-    func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
+    package func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
         let folder =
             configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
