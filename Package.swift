@@ -199,6 +199,8 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ] + nio,
             swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
         .testTarget(

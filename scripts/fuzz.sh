@@ -27,6 +27,11 @@ for target in "${targets[@]}"; do
     SCANBRIDGE_FUZZ=1 "${SWIFT:-swift}" build -c debug --build-path "$build" "${flags[@]}" --product "$target"
 done
 
+# libFuzzer checks each input for leaks; these are the runtime's, not ScanBridge's.
+# Swift's own backtracer would take the signal of a Swift trap first, and trips ASan reading
+# the stack; without it libFuzzer reports the trap and keeps the input.
+export SWIFT_BACKTRACE=enable=no
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 failed=()
 summary=()
 for target in "${targets[@]}"; do
