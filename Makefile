@@ -41,6 +41,8 @@ fuzz: deps
 # build folder (their binaries too, which the end-to-end tests run). Not the hardware lab: its
 # emulated guests are slow enough unsanitized. SANITIZE_FILTER narrows it, e.g.
 # SANITIZE_FILTER='--filter ScanBridgeCoreTests|ScanBridgeServerTests|ScanBridgeStoreTests'.
+# LeakSanitizer skips the leaks that are the runtime's (scripts/lsan-suppressions.txt).
+test-sanitize: export LSAN_OPTIONS = suppressions=$(CURDIR)/scripts/lsan-suppressions.txt:print_suppressions=0
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	SCANBRIDGE_LAB=off $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --skip HardwareLab $(SANITIZE_FILTER)
