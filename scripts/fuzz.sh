@@ -32,6 +32,12 @@ done
 # the stack; without it libFuzzer reports the trap and keeps the input.
 export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
+# The frame and config targets write each input to a file, as their readers take a path:
+# in a folder of the build's, removed at the end, never the machine's /tmp.
+export TMPDIR=$PWD/$build/tmp
+mkdir -p "$TMPDIR"
+trap 'rm -rf "$TMPDIR"' EXIT
+
 failed=()
 summary=()
 for target in "${targets[@]}"; do
