@@ -2,7 +2,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: deps build demo test format bench clean
+.PHONY: deps build demo test fuzz test-sanitize format bench clean
 
 deps:
 	@scripts/deps.sh
@@ -17,7 +17,7 @@ demo: build
 IMPORT_CHECK = --explicit-target-dependency-import-check error
 
 # The code follows .swift-format: `make format` rewrites it so, `make test` checks it.
-SWIFT_CODE = Sources Plugins Tests Benchmarks Package.swift
+SWIFT_CODE = Sources Plugins Tests Benchmarks Fuzz Package.swift
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_CODE)
@@ -26,6 +26,28 @@ test: deps
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_CODE)
 	$(SWIFT) build --build-tests $(IMPORT_CHECK)
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+
+# The fuzz targets (Fuzz/, docs/testing.md), built with libFuzzer and AddressSanitizer in
+# .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS; `make test` for FUZZ_TEST_SECONDS, a
+# short smoke run that keeps CI's time down. FUZZ_TARGETS picks some (default: all).
+FUZZ_SECONDS ?= 60
+FUZZ_TEST_SECONDS ?= 5
+
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The unit and end-to-end tests under ThreadSanitizer, then AddressSanitizer, each in its own
+# build folder (their binaries too, which the end-to-end tests run). Not the hardware lab: its
+# emulated guests are slow enough unsanitized. SANITIZE_FILTER narrows it, e.g.
+# SANITIZE_FILTER='--filter ScanBridgeCoreTests|ScanBridgeServerTests|ScanBridgeStoreTests'.
+# LeakSanitizer skips the leaks that are the runtime's (scripts/lsan-suppressions.txt).
+test-sanitize: export LSAN_OPTIONS = suppressions=$(CURDIR)/scripts/lsan-suppressions.txt:print_suppressions=0
+test-sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	SCANBRIDGE_LAB=off $(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan --skip HardwareLab $(SANITIZE_FILTER)
+	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
+	SCANBRIDGE_LAB=off $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --skip HardwareLab $(SANITIZE_FILTER)
 
 # Release builds link the Swift runtime in, as a counter box would run them: no toolchain
 # needed there. Product by product: a build of everything also links GRDB's dynamic library,

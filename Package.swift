@@ -141,18 +141,26 @@ let package = Package(
             name: "OrderLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore"],
             path: "Plugins/Handlers/OrderLookup/Sources", swiftSettings: strict),
 
+        // The daemon's YAML config file, apart from the daemon so that its fuzz target can load it.
+        .target(
+            name: "ScanBridgeConfig",
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeServer", "ScanBridgeStore", "MockDriver",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict),
         // glibc's heap knobs: four arenas at most, and malloc_trim.
         .target(name: "CHeap"),
         .executableTarget(
             name: "scanbridged",
             dependencies: [
-                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "DriverKit",
+                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "ScanBridgeConfig",
+                "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict, linkerSettings: orderedLink),
         .executableTarget(
@@ -191,6 +199,8 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ] + nio,
             swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
         .testTarget(
@@ -237,3 +247,34 @@ let package = Package(
             exclude: ["README.md"], swiftSettings: strict),
     ]
 )
+
+// The fuzz targets (docs/testing.md, Fuzzing), declared only when SCANBRIDGE_FUZZ=1 (scripts/fuzz.sh):
+// each links libFuzzer, whose main() wants a target, so a normal build leaves them out.
+if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJSON", ["ScanBridgeModel"]),
+        (
+            "FuzzRPCLine",
+            [
+                "ScanBridgeServer", "ScanBridgeRPC", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        ("FuzzHIDPOS", ["HIDPOSDriver"]),
+        ("FuzzCodes", ["ScanBridgeCodes"]),
+        ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
+        ("FuzzFrames", ["CameraDriver"]),
+        ("FuzzSerial", ["SerialDriver"]),
+        ("FuzzKeystrokes", ["EvdevDriver"]),
+        ("FuzzMockScript", ["MockDriver"]),
+        ("FuzzConfig", ["ScanBridgeConfig"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict))
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)", swiftSettings: strict,
+                linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}

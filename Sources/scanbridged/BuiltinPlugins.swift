@@ -7,6 +7,7 @@ import MockDriver
 import OrderLookup
 import PCSCDriver
 import ProductLookup
+import ScanBridgeConfig
 import ScanBridgeCore
 import ScanBridgeModel
 import SerialDriver

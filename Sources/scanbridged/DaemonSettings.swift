@@ -6,6 +6,7 @@ import MockDriver
 import OrderLookup
 import PCSCDriver
 import ScanBridgeCodes
+import ScanBridgeConfig
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC

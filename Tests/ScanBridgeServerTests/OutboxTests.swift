@@ -43,13 +43,25 @@ final class Counter: Sendable {
 }
 
 @Suite("Outbox")
-struct OutboxTests {
+final class OutboxTests: Sendable {
     let publisher = Publisher()
+    /// The subscriptions a test made, forgotten when it ends, as a closing connection forgets
+    /// its own: an outbox and its subscriptions hold each other until then (LeakSanitizer).
+    private let subscribed = Mutex<[(Outbox, Subscription)]>([])
+
+    deinit {
+        for (outbox, subscription) in subscribed.withLock({ $0 }) {
+            publisher.remove(subscription)
+            outbox.forget(subscription, droppingQueued: true)
+        }
+    }
 
     func subscribe(
         _ outbox: Outbox, id: String = "s1", filter: SubscriptionFilter = .all, replaying: Bool = false
     ) -> Subscription {
-        publisher.subscribe(id: id, filter: filter, sink: outbox, replaying: replaying).subscription
+        let subscription = publisher.subscribe(id: id, filter: filter, sink: outbox, replaying: replaying).subscription
+        subscribed.withLock { $0.append((outbox, subscription)) }
+        return subscription
     }
 
     @Test("messages come out in the order they went in")

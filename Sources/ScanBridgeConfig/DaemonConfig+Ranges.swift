@@ -4,7 +4,7 @@ extension DaemonConfig {
     /// client or scan; a huge one would overflow what is computed from it (`retention_days` in
     /// milliseconds) or let the daemon hold without bound what the limit is there to bound.
     /// Each upper bound is far past any counter's need (a hundred years, a gigabyte a line).
-    func checkRanges() throws {
+    package func checkRanges() throws {
         let numbers: [(key: String, value: Int?, range: ClosedRange<Int>)] = [
             ("journal.retention_events", journal.retentionEvents, 1...1_000_000_000),
             ("journal.retention_days", journal.retentionDays, 1...36_500),

@@ -6,12 +6,16 @@ import ScanBridgeModel
 import Yams
 
 extension DaemonConfig {
-    struct LoadError: Error, CustomStringConvertible {
-        let description: String
+    package struct LoadError: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Reads and checks a config file: YAML syntax, unknown keys, types, and the mock scripts it names.
-    static func load(path: String) throws -> DaemonConfig {
+    package static func load(path: String) throws -> DaemonConfig {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -19,7 +23,9 @@ extension DaemonConfig {
             throw LoadError(description: "cannot read the config file \(path): \(error.localizedDescription)")
         }
         do {
-            if let tree = try Yams.load(yaml: text) {
+            // The node tree, not Yams.load's dictionaries: Yams.load traps on a key that is not
+            // a scalar (`? kind: barcode`), where this gives an error naming the section.
+            if let tree = try Yams.compose(yaml: text) {
                 try checkKeys(tree, allowed: Self.allowedKeys, at: "")
             }
             return try YAMLDecoder().decode(DaemonConfig.self, from: text)
@@ -50,15 +56,19 @@ extension DaemonConfig {
         "mock": ["kind", "id", "name", "script", "loop"],
     ]
 
-    private static func checkKeys(_ node: Any, allowed: [String: Set<String>], at section: String) throws {
-        if let list = node as? [Any] {
+    private static func checkKeys(_ node: Node, allowed: [String: Set<String>], at section: String) throws {
+        if let list = node.sequence {
             for element in list { try checkKeys(element, allowed: allowed, at: section) }
             return
         }
-        guard let map = node as? [String: Any], let keys = allowed[section] else { return }
-        for (key, value) in map {
+        guard let map = node.mapping, let keys = allowed[section] else { return }
+        let place = section.isEmpty ? "at the top level" : "in '\(section)'"
+        for (keyNode, value) in map {
+            guard let key = keyNode.scalar?.string else {
+                throw LoadError(
+                    description: "a key \(place) is a list or a mapping; a key is a name, such as \(keys.min() ?? "")")
+            }
             guard keys.contains(key) else {
-                let place = section.isEmpty ? "at the top level" : "in '\(section)'"
                 throw LoadError(
                     description: "unknown key '\(key)' \(place); known keys: \(keys.sorted().joined(separator: ", "))")
             }
@@ -67,7 +77,7 @@ extension DaemonConfig {
     }
 
     /// The mock devices of the file, with their scripts read relative to the file's folder.
-    func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
+    package func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
         let folder =
             configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -8,28 +8,28 @@ import Yams
 
 /// The daemon's configuration file (YAML). Every key is optional; command-line options
 /// win over the file. Unknown keys are errors, so a typo never silently does nothing.
-struct DaemonConfig: Decodable, Sendable {
-    var socket: String?
+package struct DaemonConfig: Decodable, Sendable {
+    package var socket: String?
     /// The group given the socket file, so its members can connect (mode 0660).
-    var socketGroup: String?
-    var database: String?
-    var drivers: [String]?
-    var logLevel: String?
-    var journal = Journal()
-    var server = Server()
-    var roles = Roles()
-    var catalog = Catalog()
-    var orders = Orders()
-    var handlers = Handlers()
-    var pcsc = PCSC()
-    var scanners = Scanners()
-    var mock: [Mock] = []
+    package var socketGroup: String?
+    package var database: String?
+    package var drivers: [String]?
+    package var logLevel: String?
+    package var journal = Journal()
+    package var server = Server()
+    package var roles = Roles()
+    package var catalog = Catalog()
+    package var orders = Orders()
+    package var handlers = Handlers()
+    package var pcsc = PCSC()
+    package var scanners = Scanners()
+    package var mock: [Mock] = []
 
     /// The store this daemon serves, its currency, and its region's in-store barcode layouts.
-    struct Catalog: Decodable, Sendable {
-        var storeId: String?
-        var currency: String?
-        var region: String?
+    package struct Catalog: Decodable, Sendable {
+        package var storeId: String?
+        package var currency: String?
+        package var region: String?
 
         enum CodingKeys: String, CodingKey {
             case storeId = "store_id"
@@ -37,18 +37,18 @@ struct DaemonConfig: Decodable, Sendable {
         }
     }
 
-    struct Orders: Decodable, Sendable {
+    package struct Orders: Decodable, Sendable {
         /// Which plain label texts are repair-order references.
-        var referencePattern: String?
+        package var referencePattern: String?
 
         enum CodingKeys: String, CodingKey {
             case referencePattern = "reference_pattern"
         }
     }
 
-    struct Handlers: Decodable, Sendable {
+    package struct Handlers: Decodable, Sendable {
         /// How long an out-of-process handler may take to answer.
-        var timeoutMs: Int?
+        package var timeoutMs: Int?
 
         enum CodingKeys: String, CodingKey {
             case timeoutMs = "timeout_ms"
@@ -56,10 +56,10 @@ struct DaemonConfig: Decodable, Sendable {
     }
 
     /// The PC/SC driver: beep and LED after each tap's resolution on ACR122U-class readers.
-    struct PCSC: Decodable, Sendable {
-        var feedback: Bool?
+    package struct PCSC: Decodable, Sendable {
+        package var feedback: Bool?
         /// More reader-name fragments that get feedback (a compatible reader under another name).
-        var feedbackReaders: [String]?
+        package var feedbackReaders: [String]?
 
         enum CodingKeys: String, CodingKey {
             case feedback
@@ -67,10 +67,10 @@ struct DaemonConfig: Decodable, Sendable {
         }
     }
 
-    struct Journal: Decodable, Sendable {
-        var durability: StoreDatabase.Durability = .full
-        var retentionEvents = 1_000_000
-        var retentionDays = 30
+    package struct Journal: Decodable, Sendable {
+        package var durability: StoreDatabase.Durability = .full
+        package var retentionEvents = 1_000_000
+        package var retentionDays = 30
 
         enum CodingKeys: String, CodingKey {
             case durability
@@ -79,16 +79,16 @@ struct DaemonConfig: Decodable, Sendable {
         }
     }
 
-    struct Server: Decodable, Sendable {
-        var maxLineBytes = 1 << 20
-        var subscriptionQueue = 4096
-        var connectionBufferBytes = 8 << 20
-        var subscriptionsPerConnection = 32
-        var pendingRequests = 4096
-        var maxBatch = 1000
-        var maxConnections = 256
-        var maxConnectionsPerUser = 64
-        var handlersPerConnection = 16
+    package struct Server: Decodable, Sendable {
+        package var maxLineBytes = 1 << 20
+        package var subscriptionQueue = 4096
+        package var connectionBufferBytes = 8 << 20
+        package var subscriptionsPerConnection = 32
+        package var pendingRequests = 4096
+        package var maxBatch = 1000
+        package var maxConnections = 256
+        package var maxConnectionsPerUser = 64
+        package var handlersPerConnection = 16
 
         enum CodingKeys: String, CodingKey {
             case maxLineBytes = "max_line_bytes"
@@ -103,10 +103,10 @@ struct DaemonConfig: Decodable, Sendable {
         }
     }
 
-    struct Roles: Decodable, Sendable {
-        var adminGroups: [String] = []
-        var operatorGroups: [String] = []
-        var readerGroups: [String] = []
+    package struct Roles: Decodable, Sendable {
+        package var adminGroups: [String] = []
+        package var operatorGroups: [String] = []
+        package var readerGroups: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case adminGroups = "admin_groups"
@@ -116,18 +116,18 @@ struct DaemonConfig: Decodable, Sendable {
     }
 
     /// USB barcode scanners found through udev.
-    struct Scanners: Decodable, Sendable {
+    package struct Scanners: Decodable, Sendable {
         /// Whether to look for them at all (on by default).
-        var discover: Bool?
+        package var discover: Bool?
         /// The keyboard layout wedge scanners emulate, unless `--device` says otherwise.
-        var layout: String?
+        package var layout: String?
         /// Burst timing of wedge scanners, in milliseconds (as `--device evdev:…,max_gap=,idle=`).
-        var maxGap: Int?
-        var idle: Int?
+        package var maxGap: Int?
+        package var idle: Int?
         /// `vvvv:pppp` or device ids taken as scanners whatever their maker.
-        var claim: [String]?
+        package var claim: [String]?
         /// `vvvv:pppp` or device ids never taken.
-        var release: [String]?
+        package var release: [String]?
 
         enum CodingKeys: String, CodingKey {
             case discover, layout
@@ -136,13 +136,13 @@ struct DaemonConfig: Decodable, Sendable {
         }
     }
 
-    struct Mock: Decodable, Sendable {
-        var kind: DeviceKind
-        var id: String?
-        var name: String?
+    package struct Mock: Decodable, Sendable {
+        package var kind: DeviceKind
+        package var id: String?
+        package var name: String?
         /// A script file of timed scans, relative to the config file.
-        var script: String?
-        var loop: Bool?
+        package var script: String?
+        package var loop: Bool?
     }
 
     enum CodingKeys: String, CodingKey {
@@ -154,9 +154,9 @@ struct DaemonConfig: Decodable, Sendable {
         case catalog, orders, handlers, pcsc, scanners, mock
     }
 
-    init() {}
+    package init() {}
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         socket = try c.decodeIfPresent(String.self, forKey: .socket)
         socketGroup = try c.decodeIfPresent(String.self, forKey: .socketGroup)
@@ -176,7 +176,7 @@ struct DaemonConfig: Decodable, Sendable {
 }
 
 extension DaemonConfig.Journal {
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         durability = try c.decodeIfPresent(StoreDatabase.Durability.self, forKey: .durability) ?? .full
         retentionEvents = try c.decodeIfPresent(Int.self, forKey: .retentionEvents) ?? 1_000_000
@@ -185,7 +185,7 @@ extension DaemonConfig.Journal {
 }
 
 extension DaemonConfig.Server {
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = ServerLimits()
         maxLineBytes = try c.decodeIfPresent(Int.self, forKey: .maxLineBytes) ?? defaults.maxLineBytes
@@ -206,7 +206,7 @@ extension DaemonConfig.Server {
 }
 
 extension DaemonConfig.Roles {
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         adminGroups = try c.decodeIfPresent([String].self, forKey: .adminGroups) ?? []
         operatorGroups = try c.decodeIfPresent([String].self, forKey: .operatorGroups) ?? []
