@@ -1,3 +1,5 @@
+import ScanBridgeModel
+
 extension IncomingMessage {
     /// Whether `bytes` is a batch of more than `limit` elements, told by scanning the bytes for
     /// the commas between its top-level elements, without parsing them: a line of a million
@@ -6,8 +8,7 @@ extension IncomingMessage {
     /// and goes to `parse` as any other line.
     public static func isBatch(_ bytes: some Collection<UInt8>, longerThan limit: Int) -> Bool {
         var depth = 0
-        var inString = false
-        var escaped = false
+        var strings = JSONStringScanner()
         var separators = 0
         var started = false
         for byte in bytes {
@@ -18,18 +19,8 @@ extension IncomingMessage {
                 depth = 1
                 continue
             }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+            if strings.consume(byte) { continue }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1

@@ -1,3 +1,5 @@
+import ScanBridgeModel
+
 /// Splits a stream of JSON into its top-level elements without parsing the whole: either
 /// one array (`[{…}, {…}, …]`, the elements handed out as they complete) or JSON Lines
 /// (one value per line). It holds one element at a time, never the file; each element's
@@ -49,8 +51,7 @@ public struct JSONSplitter: ChunkedParser, Sendable {
     private var element: [UInt8] = []
     /// The `[` and `{` open inside the current array element.
     private var openers: [UInt8] = []
-    private var inString = false
-    private var escaped = false
+    private var strings = JSONStringScanner()
 
     public init() {}
 
@@ -167,20 +168,11 @@ public struct JSONSplitter: ChunkedParser, Sendable {
         while stop < buffer.count {
             let byte = buffer[stop]
             if byte == Self.lineFeed { line += 1 }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
+            if strings.consume(byte) {
                 stop += 1
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 openers.append(byte)
             case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","):
