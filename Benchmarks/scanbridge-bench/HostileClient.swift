@@ -93,7 +93,7 @@ enum HostileClient {
     }
 
     /// Connections until the daemon refuses one (the per-user limit, or the daemon's), all
-    /// held; then another attempt every 10 ms, each refused.
+    /// held; then further attempts, a short pause apart, so the daemon keeps refusing.
     static func hoard(_ socketPath: String) throws {
         var held: [LineSocket] = []
         while true {

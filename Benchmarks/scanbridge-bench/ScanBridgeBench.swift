@@ -267,8 +267,8 @@ struct ScanBridgeBench {
         return daemon
     }
 
-    /// `journal.durability`, both measured in one run: `full` (the default, an fsync per group
-    /// commit) has targets of its own, for a 4 KB `fdatasync` costs about 0.3 ms here.
+    /// `journal.durability`, both measured in one run: `full` (the default) has targets of
+    /// its own, since every group commit waits for an fsync that `normal` does not make.
     enum Durability: String, CaseIterable, CustomStringConvertible {
         case full, normal
 

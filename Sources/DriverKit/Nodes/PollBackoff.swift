@@ -1,6 +1,6 @@
 /// Polls in a row that failed (an error other than EINTR) or woke with nothing to read (the
-/// descriptor in POLLERR or POLLNVAL): how long to wait before the next, 10 ms doubling to a
-/// second, so a descriptor stuck in error costs a wake-up a second instead of a core; and,
+/// descriptor in POLLERR or POLLNVAL): how long to wait before the next, doubling up to a
+/// ceiling, so a descriptor stuck in error costs a rare wake-up instead of a core; and,
 /// after `limit` of them, that the loop should give up on the descriptor.
 package struct PollBackoff: Sendable {
     package private(set) var failures = 0
