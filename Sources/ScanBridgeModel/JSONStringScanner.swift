@@ -2,26 +2,28 @@
 /// that scans JSON for its structure without parsing it (a batch's elements, an array's
 /// elements in an import).
 public struct JSONStringScanner: Sendable {
-    public private(set) var inString = false
-    private var escaped = false
+    public var inString: Bool { inside }
+    @usableFromInline var inside = false
+    @usableFromInline var escaped = false
 
     public init() {}
 
     /// Takes the next byte; true when it belongs to a string (its opening and closing quotes
-    /// included), so it is no structural character.
+    /// included), so it is no structural character. Inlinable: it runs once a byte.
+    @inlinable
     public mutating func consume(_ byte: UInt8) -> Bool {
-        if inString {
+        if inside {
             if escaped {
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {
                 escaped = true
             } else if byte == UInt8(ascii: "\"") {
-                inString = false
+                inside = false
             }
             return true
         }
         if byte == UInt8(ascii: "\"") {
-            inString = true
+            inside = true
             return true
         }
         return false

@@ -13,7 +13,9 @@ extension JSONValue {
     public static let maxDepth = 256
 
     public init(parsing bytes: some Collection<UInt8>) throws(ParseError) {
-        let array = Array(bytes)
+        // Copied through contiguous storage where there is one: this generic is not specialized
+        // for callers in other modules, and a copy element by element costs a witness call a byte.
+        let array = bytes.withContiguousStorageIfAvailable(Array.init) ?? Array(bytes)
         var parser = Parser(bytes: array)
         parser.skipWhitespace()
         self = try parser.value(depth: 0)

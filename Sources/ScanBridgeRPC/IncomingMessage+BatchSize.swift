@@ -7,6 +7,12 @@ extension IncomingMessage {
     /// A line that is no batch at all (or is malformed before its limit is passed) is false,
     /// and goes to `parse` as any other line.
     public static func isBatch(_ bytes: some Collection<UInt8>, longerThan limit: Int) -> Bool {
+        // Through contiguous storage where there is one: this generic is not specialized for
+        // callers in other modules, and a walk through it costs a witness call a byte.
+        bytes.withContiguousStorageIfAvailable { countsPast(limit, $0) } ?? countsPast(limit, bytes)
+    }
+
+    private static func countsPast(_ limit: Int, _ bytes: some Collection<UInt8>) -> Bool {
         var depth = 0
         var strings = JSONStringScanner()
         var separators = 0

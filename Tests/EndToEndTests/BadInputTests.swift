@@ -92,6 +92,29 @@ struct BadInputTests {
         await raw.close()
     }
 
+    /// A line too long to parse on the event loop is parsed on a thread of its own; the lines
+    /// after it wait for it, so requests are still taken in the order they were sent, and a
+    /// client that shuts its side right after a long line still gets every answer.
+    @Test func longLinesKeepTheirPlaceAmongShortOnes() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let raw = try await RawConnection.connect(socketPath: daemon.socketPath)
+        // Whitespace between tokens is valid JSON: the same request, as long a line as wanted.
+        func inject(_ text: String, padding: Int) -> String {
+            #"{"jsonrpc":"2.0","id":"\#(text)","method":"scan.inject","params":{"device":"mock:till-1","text":"\#(text)"}"#
+                + String(repeating: " ", count: padding) + "}"
+        }
+        let texts = ["L1", "S2", "L3", "S4", "L5"]
+        let lines = texts.map { inject($0, padding: $0.hasPrefix("L") ? 20_000 : 0) }
+        try await raw.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+        try await raw.finishSending()
+        var answered: [String] = []
+        for _ in texts { answered.append(try await raw.nextJSON()["result"]?["event"]?["text"]?.stringValue ?? "none") }
+        #expect(answered.sorted() == texts.sorted(), "every request answered: \(answered)")
+        let recent = try #require(try await daemon.connect().call("events.recent", ["limit": 10])["events"]?.arrayValue)
+        #expect(recent.map { $0["text"]?.stringValue } == texts, "journaled in the order sent")
+        await raw.close()
+    }
+
     /// A batch's injections are journaled together: each still gets its own answer, in the
     /// batch's order, and a bad one fails alone.
     @Test func aBatchOfInjectionsAnswersEachInOrder() async throws {

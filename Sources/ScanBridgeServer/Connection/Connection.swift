@@ -33,8 +33,8 @@ final class Connection: Sendable {
         var running = 0
         var idleWaiter: CheckedContinuation<Void, Never>?
         var inputEnded = false
-        /// Reading is off until the client takes its answers (one pause at a time).
-        var readingPaused = false
+        /// Why reading is off, if it is.
+        var readingPauses: Set<ReadingPause> = []
         var inputWaiter: CheckedContinuation<Void, Never>?
     }
 
@@ -106,20 +106,36 @@ final class Connection: Sendable {
 
     // MARK: Input (on the event loop)
 
-    /// One line from the client. Parsing happens here; each request is answered in a task of its own.
+    /// One line from the client, parsed here on the event loop; each request is answered in a
+    /// task of its own.
     func received(_ line: ByteBuffer) {
-        let bytes = line.readableBytesView
-        if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
-        // Refused whole and unread, before parsing: a line of a million tiny elements must not
-        // become a million parsed values, let alone a million tasks and answers.
-        if IncomingMessage.isBatch(bytes, longerThan: services.limits.maxBatch) {
+        handle(ReceivedLine(line.readableBytesView, maxBatch: services.limits.maxBatch))
+    }
+
+    /// A line too long to parse on the event loop: parsed by `LongLineParser`, with reading
+    /// paused meanwhile; `then` runs on the loop once it is handled.
+    func receivedLong(_ line: ByteBuffer, then: @escaping @Sendable () -> Void) {
+        pauseReading(.parsing)
+        // Counted as running: a client that sends a long batch and shuts its side gets its answers.
+        state.withLock { $0.running += 1 }
+        LongLineParser.shared.parse(line, maxBatch: services.limits.maxBatch, on: channel.eventLoop).whenComplete {
+            if case .success(let received) = $0 { self.handle(received) }
+            self.finishedRunning()
+            self.resumeReading(.parsing)
+            then()
+        }
+    }
+
+    private func handle(_ received: ReceivedLine) {
+        switch received {
+        case .blank:
+            return
+        case .batchTooLarge:
             outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
             return
-        }
-        switch IncomingMessage.parse(bytes) {
-        case .unparsable(let error):
+        case .parsed(.unparsable(let error)):
             outbox.enqueue(RPCMessage.error(id: .null, error))
-        case .single(let message):
+        case .parsed(.single(let message)):
             guard admit(message) else { return }
             spawn {
                 defer { self.release(message) }
@@ -127,10 +143,10 @@ final class Connection: Sendable {
                 if let payload = answer.payload { self.outbox.enqueue(JSONWriter.bytes(payload)) }
                 await answer.afterResponse?()
             }
-        case .batch(let messages) where messages.count > services.limits.maxBatch:
-            // Only a batch the scan above could not count gets here (none that is valid JSON).
+        case .parsed(.batch(let messages)) where messages.count > services.limits.maxBatch:
+            // Only a batch the scan for its size could not count gets here (none that is valid JSON).
             outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
-        case .batch(let messages):
+        case .parsed(.batch(let messages)):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
             // and one loop would do all of its work alone. Without an executor preference at
@@ -156,20 +172,37 @@ final class Connection: Sendable {
             }
         }
         // A client that sends requests but reads no answers is not read from until it does.
-        guard !outbox.acceptsRequests,
-            !state.withLock({ state in
-                defer { state.readingPaused = true }
-                return state.readingPaused
-            })
-        else { return }
-        channel.setOption(ChannelOptions.autoRead, value: false).whenSuccess { [outbox, channel] in
-            outbox.whenAcceptingRequests {
-                channel.eventLoop.execute {
-                    self.state.withLock { $0.readingPaused = false }
-                    channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { channel.read() }
-                }
-            }
+        guard !outbox.acceptsRequests, pauseReading(.answersUnread) else { return }
+        outbox.whenAcceptingRequests { [channel] in
+            channel.eventLoop.execute { self.resumeReading(.answersUnread) }
         }
+    }
+
+    /// Why reading from the client is off; it is on again once no reason is left.
+    private enum ReadingPause: Hashable {
+        /// Until the client takes its answers.
+        case answersUnread
+        /// Until a long line is parsed.
+        case parsing
+    }
+
+    /// Turns reading off for `reason` (on the event loop); false when it already was for it.
+    @discardableResult
+    private func pauseReading(_ reason: ReadingPause) -> Bool {
+        let (added, first) = state.withLock { state in
+            let first = state.readingPauses.isEmpty
+            let added = state.readingPauses.insert(reason).inserted
+            return (added, first)
+        }
+        if first { channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in } }
+        return added
+    }
+
+    /// Lifts the pause for `reason` (on the event loop); reading resumes when none is left.
+    private func resumeReading(_ reason: ReadingPause) {
+        let last = state.withLock { $0.readingPauses.remove(reason) != nil && $0.readingPauses.isEmpty }
+        guard last else { return }
+        channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { [channel] in channel.read() }
     }
 
     /// The client sent a line over the limit: answer, then close once answered.
@@ -199,19 +232,23 @@ final class Connection: Sendable {
         state.withLock { $0.running += 1 }
         let run: @Sendable () async -> Void = {
             await work()
-            let waiter = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.running -= 1
-                guard state.running == 0 else { return nil }
-                defer { state.idleWaiter = nil }
-                return state.idleWaiter
-            }
-            waiter?.resume()
+            self.finishedRunning()
         }
         if preferringEventLoop {
             Task(executorPreference: executor, operation: run)
         } else {
             Task(operation: run)
         }
+    }
+
+    private func finishedRunning() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.running -= 1
+            guard state.running == 0 else { return nil }
+            defer { state.idleWaiter = nil }
+            return state.idleWaiter
+        }
+        waiter?.resume()
     }
 
     /// Counts a request or a notification against the connection's limit; answers a request

@@ -1,9 +1,11 @@
+import DequeModule
 import NIOCore
 import Synchronization
 
 /// Hands each line to its connection on the event loop, where it is parsed and each request
 /// is given a task: a single thread hop from socket to handler, as every hop adds to a
-/// request's latency.
+/// request's latency. A long line is parsed off the loop (`LongLineParser`), and what
+/// follows it waits until it is handled: requests keep their order.
 ///
 /// It is in the pipeline from the start, before the peer's role is known: NIO reads a
 /// socket to its end as soon as the peer shuts its side, whatever `autoRead` says, so what
@@ -20,19 +22,17 @@ final class RequestReader: ChannelInboundHandler, Sendable {
 
     private struct State {
         var connection: Connection?
-        var early: [Input] = []
+        /// Input not yet handed over: before the connection is attached, or behind a long line.
+        var waiting: Deque<Input> = []
+        var parsingLongLine = false
     }
 
     private let state = Mutex(State())
 
     /// Attaches the connection and hands it what arrived before. Call on the event loop.
     func attach(_ connection: Connection) {
-        let early = state.withLock { state in
-            state.connection = connection
-            defer { state.early = [] }
-            return state.early
-        }
-        for input in early { deliver(input, to: connection) }
+        state.withLock { $0.connection = connection }
+        deliverWaiting()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -59,18 +59,30 @@ final class RequestReader: ChannelInboundHandler, Sendable {
     }
 
     private func receive(_ input: Input) {
-        let connection: Connection? = state.withLock { state in
-            if state.connection == nil { state.early.append(input) }
-            return state.connection
-        }
-        if let connection { deliver(input, to: connection) }
+        state.withLock { $0.waiting.append(input) }
+        deliverWaiting()
     }
 
-    private func deliver(_ input: Input, to connection: Connection) {
-        switch input {
-        case .line(let line): connection.received(line)
-        case .tooLong(let limit): connection.receivedTooLong(limit: limit)
-        case .ended: connection.inputEnded()
+    /// Hands over waiting input in order, until there is none, no connection yet, or a long
+    /// line is being parsed.
+    private func deliverWaiting() {
+        while let (connection, input) = state.withLock({ state -> (Connection, Input)? in
+            guard let connection = state.connection, !state.parsingLongLine, let input = state.waiting.popFirst() else {
+                return nil
+            }
+            if case .line(let line) = input, line.readableBytes > LongLineParser.threshold { state.parsingLongLine = true }
+            return (connection, input)
+        }) {
+            switch input {
+            case .line(let line) where line.readableBytes > LongLineParser.threshold:
+                connection.receivedLong(line) {
+                    self.state.withLock { $0.parsingLongLine = false }
+                    self.deliverWaiting()
+                }
+            case .line(let line): connection.received(line)
+            case .tooLong(let limit): connection.receivedTooLong(limit: limit)
+            case .ended: connection.inputEnded()
+            }
         }
     }
 }
