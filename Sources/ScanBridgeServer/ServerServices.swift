@@ -55,14 +55,21 @@ package struct ServerServices: Sendable {
     package let domain: DomainServices?
     /// The operator's say over which discovered USB devices are scanners; nil when discovery is off.
     package let scanners: (any ScannerControl)?
+    /// The gateway's access tokens; nil when the daemon keeps none (no store).
+    package let tokens: (any TokenAuthority)?
+    /// The metrics in Prometheus's text format 0.0.4, for `GET /metrics`; nil when none are kept.
+    package let metrics: (@Sendable () -> [UInt8])?
     let dispatcher: RPCDispatcher
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
-        domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil
+        domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, tokens: (any TokenAuthority)? = nil,
+        metrics: (@Sendable () -> [UInt8])? = nil
     ) {
         self.domain = domain
         self.scanners = scanners
+        self.tokens = tokens
+        self.metrics = metrics
         self.bridge = bridge
         self.mock = mock
         self.drivers = drivers
