@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "ScanBridgeServerTests",
             dependencies: [
-                "ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting",
+                "ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", log,
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ] + nio,
             swiftSettings: strict),
