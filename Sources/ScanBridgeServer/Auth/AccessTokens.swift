@@ -139,7 +139,8 @@ package final class AccessTokens: TokenAuthority {
             return watchID
         }
         guard let watchID else {
-            ended()
+            // Not from inside `watch`: the caller may hold a lock that `ended` takes.
+            Task { ended() }
             return TokenWatch(onCancel: {})
         }
         return TokenWatch(onCancel: { [weak self] in
