@@ -43,7 +43,7 @@ extension DaemonConfig {
             "handlers", "pcsc", "scanners", "mock",
         ],
         "pcsc": ["feedback", "feedback_readers"],
-        "scanners": ["discover", "layout", "max_gap", "idle", "claim", "release"],
+        "scanners": ["discover", "layout", "grab", "max_gap", "idle", "claim", "release"],
         "catalog": ["store_id", "currency", "region"],
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],
