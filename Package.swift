@@ -11,6 +11,11 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOPosix", package: "swift-nio"),
 ]
 let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
+// Library code records through swift-metrics' API with a factory handed to it; only the daemon
+// (and tests) know that Prometheus stores and renders what is recorded.
+let metrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
+let atomics: Target.Dependency = .product(name: "Atomics", package: "swift-atomics")
 
 // A release daemon is linked by lld with its functions laid out in the order a running daemon
 // first calls them (Linker/README.md): the code it runs is then packed into few pages rather
@@ -43,6 +48,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         // The values that cross the wire, shared by the daemon and its clients.
@@ -53,6 +61,7 @@ let package = Package(
             name: "ScanBridgeCore",
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCodes", log, .product(name: "DequeModule", package: "swift-collections"),
+                metrics, atomics,
             ],
             swiftSettings: strict),
         .target(name: "ScanBridgeRPC", dependencies: ["ScanBridgeModel"], swiftSettings: strict),
@@ -61,7 +70,7 @@ let package = Package(
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "CSocketBind", log,
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), metrics,
             ] + nio,
             swiftSettings: strict),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
@@ -70,8 +79,11 @@ let package = Package(
             name: "ScanBridgeStore",
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift"),
+                metrics,
             ],
             swiftSettings: strict),
+        // The registry the daemon keeps its metrics in, rendered in Prometheus's text format.
+        .target(name: "ScanBridgeMetrics", dependencies: ["ScanBridgeCore", metrics, prometheus], swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeModel", "ScanBridgeRPC"] + nio, swiftSettings: strict),
         .target(
             name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio,
@@ -155,7 +167,7 @@ let package = Package(
             name: "scanbridged",
             dependencies: [
                 "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "ScanBridgeConfig",
-                "DriverKit",
+                "ScanBridgeMetrics", "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -201,6 +213,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeMetricsTests",
+            dependencies: [
+                "ScanBridgeMetrics", "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeServer", "ScanBridgeStore",
+                "ScanBridgeTesting", "MockDriver", log,
+            ] + nio,
+            swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
         .testTarget(

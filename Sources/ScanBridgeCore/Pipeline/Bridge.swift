@@ -21,7 +21,7 @@ package final class Bridge: Sendable {
         self.publisher = publisher
         self.router = router
         self.normalizer = normalizer
-        self.registry = DeviceRegistry(publisher: publisher)
+        self.registry = DeviceRegistry(publisher: publisher, metrics: publisher.metrics)
         publisher.resume(after: journal.latestSeq)
     }
 
@@ -34,7 +34,14 @@ package final class Bridge: Sendable {
     /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
     package func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
         let event = try await resolve(read)
-        return (try await journal.append(event), event.resolution)
+        let stored = try await journal.append(event)
+        committed(event)
+        return (stored, event.resolution)
+    }
+
+    /// Counts an event the journal committed.
+    func committed(_ event: ScanEvent) {
+        publisher.metrics.scanCommitted(kind: event.kind, driver: event.driver, status: event.resolution.status)
     }
 
     /// Normalises and resolves one read, to be journaled: a device's lane journals it apart,
@@ -55,7 +62,9 @@ package final class Bridge: Sendable {
                 events[index].resolution = resolution
             }
             do {
-                return try await journal.append(contentsOf: events).map { .success($0) }
+                let stored = try await journal.append(contentsOf: events)
+                for event in events { committed(event) }
+                return stored.map { .success($0) }
             } catch {
                 return events.map { _ in .failure(error) }
             }
