@@ -13,7 +13,7 @@ struct ExpositionTests {
         let metrics = PrometheusMetrics()
         let scan = ScanMetrics(factory: metrics.factory, drivers: ["mock"])
         scan.scanCommitted(kind: .nfc, driver: "pcsc", status: "identified")
-        scan.scanRecorded(after: .microseconds(300))
+        scan.scanDuration.record(.microseconds(300))
         scan.readDropped(kind: .barcode, driver: "mock")
         scan.deviceFailed(kind: .barcode, driver: "mock")
         scan.deviceReconnected(kind: .barcode, driver: "mock")

@@ -80,6 +80,7 @@ struct PipelineMetricsTests {
         #expect(metrics.value("scanbridge_subscription_overflows_total") == 1)
         #expect(metrics.value("scanbridge_scans_total", ["kind": "qr", "driver": "other", "status": "found"]) == 1)
         #expect(metrics.value("scanbridge_journal_seq") == 1)
+        #expect(metrics.value("scanbridge_scan_duration_seconds_count") == 1)
     }
 
     @Test("handler names past the bound share the label other")

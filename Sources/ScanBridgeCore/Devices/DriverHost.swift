@@ -117,8 +117,7 @@ package struct DriverHost: Sendable {
             let stopped = ScanBridgeError.unavailable("the daemon stopped while the journal could not be written")
             return notRecorded(read, error: stopped, feedback: feedback, logger: logger)
         }
-        bridge.committed(event)
-        bridge.publisher.metrics.scanRecorded(after: ContinuousClock.now - takenAt)
+        bridge.committed(event, takenAt: takenAt)
         feedback?.resolved(deviceID: read.device, resolution: event.resolution)
     }
 

@@ -85,11 +85,6 @@ package final class ScanMetrics: Sendable {
         scans.counter(at: (column(kind: kind, driver: driver)) * (Self.statuses.count + 1) + status).increment()
     }
 
-    /// A device read was committed `elapsed` after the daemon took it from its driver.
-    package func scanRecorded(after elapsed: Duration) {
-        scanDuration.record(elapsed)
-    }
-
     /// A read was dropped past a bound.
     package func readDropped(kind: DeviceKind, driver: String) {
         readsDropped.counter(at: column(kind: kind, driver: driver)).increment()
@@ -107,11 +102,13 @@ package final class ScanMetrics: Sendable {
 
     /// The devices listed now, counted by kind and state.
     package func devicesListed(_ listed: some Sequence<Device>) {
-        var counts = [Int](repeating: 0, count: devices.count)
-        for device in listed {
-            counts[Self.kindIndex(device.kind) * Self.states.count + Self.stateIndex(device.state)] += 1
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: devices.count) { counts in
+            counts.initialize(repeating: 0)
+            for device in listed {
+                counts[Self.kindIndex(device.kind) * Self.states.count + Self.stateIndex(device.state)] += 1
+            }
+            for (meter, count) in zip(devices, counts) { meter.set(count) }
         }
-        for (meter, count) in zip(devices, counts) { meter.set(count) }
     }
 
     /// A handler let an event time out.

@@ -33,15 +33,18 @@ package final class Bridge: Sendable {
 
     /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
     package func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
+        let taken = ContinuousClock.now
         let event = try await resolve(read)
         let stored = try await journal.append(event)
-        committed(event)
+        committed(event, takenAt: taken)
         return (stored, event.resolution)
     }
 
-    /// Counts an event the journal committed.
-    func committed(_ event: ScanEvent) {
-        publisher.metrics.scanCommitted(kind: event.kind, driver: event.driver, status: event.resolution.status)
+    /// Counts an event the journal committed, and times it from when its read was taken.
+    func committed(_ event: ScanEvent, takenAt taken: ContinuousClock.Instant) {
+        let metrics = publisher.metrics
+        metrics.scanCommitted(kind: event.kind, driver: event.driver, status: event.resolution.status)
+        metrics.scanDuration.record(ContinuousClock.now - taken)
     }
 
     /// Normalises and resolves one read, to be journaled: a device's lane journals it apart,
@@ -56,14 +59,15 @@ package final class Bridge: Sendable {
     /// commit instead of one each. Every read has its own outcome (an invalid one fails alone);
     /// a journal failure fails them all.
     package func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
-        await batchOutcomes(reads, check: normalizer.normalize) { events in
+        let taken = ContinuousClock.now
+        return await batchOutcomes(reads, check: normalizer.normalize) { events in
             var events = events
             for (index, resolution) in await router.resolve(events).enumerated() {
                 events[index].resolution = resolution
             }
             do {
                 let stored = try await journal.append(contentsOf: events)
-                for event in events { committed(event) }
+                for event in events { committed(event, takenAt: taken) }
                 return stored.map { .success($0) }
             } catch {
                 return events.map { _ in .failure(error) }
