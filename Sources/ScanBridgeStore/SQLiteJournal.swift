@@ -162,6 +162,8 @@ package final class SQLiteJournal: Journal {
                 }
                 if pruneDue {
                     do { try prune(db) } catch { database.upkeep.pruneFailed(error) }
+                    // As often as retention is applied: the log's growth shows between checkpoints.
+                    database.upkeep.sampleWAL()
                 }
                 if writerCheckpointDue {
                     database.upkeep.checkpoint(db, by: "journal")

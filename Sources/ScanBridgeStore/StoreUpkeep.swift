@@ -14,8 +14,8 @@ final class StoreUpkeep: Sendable {
     private let logger: Logger
     /// The write-ahead log's file.
     let walPath: String
-    /// The log's size as last sampled: after each checkpoint, when the log is at its largest
-    /// or has just restarted, and whenever the journal's health is read.
+    /// The log's size as last sampled: at open, after each checkpoint and each prune (on the
+    /// writer's and the checkpointer's queues), and whenever the journal's health is read.
     private let walGauge: Meter
 
     init(databasePath: String, logger: Logger, metrics: any MetricsFactory) {
