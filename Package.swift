@@ -218,7 +218,7 @@ let package = Package(
             dependencies: [
                 "ScanBridgeMetrics", "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeServer", "ScanBridgeStore",
                 "ScanBridgeTesting", "MockDriver", log,
-            ] + nio,
+            ],
             swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
