@@ -33,15 +33,17 @@ struct Pipeline {
     let journal: MemoryJournal
     let bridge: Bridge
 
-    init(maxReads: Int = 10_000, handlers: [any ScanHandler] = [VerdictHandler()]) {
+    /// - Parameter failing: the journal fails every append, as on a full disk.
+    init(maxReads: Int = 10_000, failing: Bool = false, handlers: [any ScanHandler] = [VerdictHandler()]) {
         let scanMetrics = ScanMetrics(factory: metrics.factory, drivers: ["mock"])
         let publisher = Publisher(metrics: scanMetrics)
         self.publisher = publisher
         journal = MemoryJournal { publisher.publish($0) }
         bridge = Bridge(
-            journal: journal, publisher: publisher,
+            journal: failing ? FullDiskJournal(inner: journal) : journal, publisher: publisher,
             router: Router(handlers: handlers, logger: Self.quiet, metrics: scanMetrics),
-            spool: ReadSpool(maxReads: maxReads, metrics: scanMetrics))
+            spool: ReadSpool(
+                maxReads: maxReads, firstDelay: .milliseconds(1), maxDelay: .milliseconds(20), metrics: scanMetrics))
     }
 
     func exposition() throws -> Exposition {
@@ -60,5 +62,31 @@ struct Pipeline {
     static func till(scanning texts: [String]) throws -> MockDriver {
         let script = texts.isEmpty ? nil : try MockScript(parsing: texts.map { "0 \($0)" }.joined(separator: "\n"))
         return try MockDriver(devices: [MockDeviceSpec(kind: .barcode, id: "till", script: script)], logger: quiet)
+    }
+}
+
+/// A journal that cannot take an event: every append fails; reads go to `inner`.
+struct FullDiskJournal: Journal {
+    let inner: MemoryJournal
+    var latestSeq: UInt64 { inner.latestSeq }
+
+    func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
+        throw JournalWriteFailure(reason: "disk full", error: .unavailable("the event journal could not be written"))
+    }
+
+    func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int, maxBytes: Int) async throws
+        -> [JournaledEvent]
+    {
+        try await inner.events(after: after, through: through, filter: filter, limit: limit, maxBytes: maxBytes)
+    }
+
+    func recent(limit: Int, kinds: Set<DeviceKind>?, maxBytes: Int) async throws -> [JournaledEvent] {
+        try await inner.recent(limit: limit, kinds: kinds, maxBytes: maxBytes)
+    }
+
+    func oldestRetainedSeq() async throws -> UInt64? { try await inner.oldestRetainedSeq() }
+
+    func rewrite(containing needle: [UInt8], _ rewrite: @escaping @Sendable (ScanEvent) -> ScanEvent?) async throws -> Int {
+        try await inner.rewrite(containing: needle, rewrite)
     }
 }

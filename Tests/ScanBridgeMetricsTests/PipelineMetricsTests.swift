@@ -70,6 +70,23 @@ struct PipelineMetricsTests {
         }
     }
 
+    @Test("reads waiting for a journal that cannot be written show in the spool's gauges, and their device's error")
+    func spooled() async throws {
+        let pipeline = Pipeline(failing: true)
+        let driver = try Pipeline.till(scanning: ["1", "2"])
+        try await pipeline.running(driver) {
+            // The lane holds one read while it retries, the other waits behind it: both are spooled.
+            try await waitUntil("two reads spooled") {
+                try pipeline.exposition().value("scanbridge_read_spool_reads") == 2
+            }
+            let metrics = try pipeline.exposition()
+            #expect((metrics.value("scanbridge_read_spool_bytes") ?? 0) > 0)
+            #expect(metrics.value("scanbridge_device_errors_total", barcode) == 1)
+            #expect(metrics.value("scanbridge_scans_total", barcode.merging(["status": "found"]) { $1 }) == nil)
+            #expect(metrics.value("scanbridge_journal_seq") == 0)
+        }
+    }
+
     @Test("a subscription that overflows is counted; a driver the daemon does not run is labelled other")
     func overflowAndUnknownDriver() async throws {
         let pipeline = Pipeline()
