@@ -217,7 +217,7 @@ let package = Package(
             name: "ScanBridgeMetricsTests",
             dependencies: [
                 "ScanBridgeMetrics", "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeServer", "ScanBridgeStore",
-                "ScanBridgeTesting", "MockDriver", log,
+                "ScanBridgeRPC", "ScanBridgeTesting", "MockDriver", log,
             ],
             swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),

@@ -9,7 +9,7 @@ import ScanBridgeCore
 /// these and hands `factory` to what records, and each test makes its own.
 package struct PrometheusMetrics: Sendable {
     /// The `Content-Type` of `exposition()`.
-    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let contentType = MetricSeries.contentType
 
     package let registry: PrometheusCollectorRegistry
     package let factory: any MetricsFactory

@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeMetrics
 import ScanBridgeModel
+import ScanBridgeRPC
 import ScanBridgeServer
 import ScanBridgeTesting
 import Synchronization
@@ -70,6 +71,17 @@ struct ServerMetricsTests {
             }
             #expect(try value("scanbridge_requests_refused_total", ["reason": "forbidden"]) == 0)
         }
+    }
+
+    @Test("a method's error is a refusal when a role or a limit refused the call, and only then")
+    func refusalsFromErrors() {
+        typealias Reason = ServerMetrics.RefusalReason
+        #expect(Reason(refusing: ScanBridgeError(.forbidden, "no")) == .forbidden)
+        #expect(Reason(refusing: ScanBridgeError.overloaded("too many subscriptions")) == .overloaded)
+        #expect(Reason(refusing: RPCError(code: RPCError.forbidden, message: "forbidden")) == .forbidden)
+        #expect(Reason(refusing: RPCError(code: RPCError.overloaded, message: "overloaded")) == .overloaded)
+        #expect(Reason(refusing: ScanBridgeError.notFound("no device")) == nil)
+        #expect(Reason(refusing: RPCError(code: RPCError.methodNotFound, message: "no method")) == nil)
     }
 
     @Test("the gateway's transports and its refusals are counted through the same calls")

@@ -25,6 +25,9 @@ package struct MetricSeries: Sendable, Hashable {
 }
 
 extension MetricSeries {
+    /// The `Content-Type` of the exposition (`ServerServices.metrics`): Prometheus's text format 0.0.4.
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
     /// From a tenth of a millisecond, where a scan's end-to-end time lies, to seconds, where a
     /// handler timing out or a journal that cannot be written puts it.
     package static let latencyBuckets: [Duration] = [

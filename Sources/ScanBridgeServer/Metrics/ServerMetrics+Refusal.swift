@@ -4,7 +4,7 @@ import ScanBridgeRPC
 extension ServerMetrics.RefusalReason {
     /// The refusal a method's error is, if it is one: a role that does not allow the call, or
     /// a limit it would pass.
-    init?(refusing error: any Error) {
+    package init?(refusing error: any Error) {
         let code: Int? =
             switch error {
             case let error as RPCError: error.code
