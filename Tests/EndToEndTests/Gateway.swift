@@ -1,0 +1,151 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeTesting
+import Testing
+
+/// What the browser tests against the HTTP gateway need: Chromium, and a `scanbridged`
+/// that has the gateway (it says `--http` in its help).
+enum GatewayRequirements {
+    /// Nil when the tests can run; otherwise why not.
+    static let missing: String? = {
+        if let reason = Chromium.unavailableReason { return reason }
+        let binary = DaemonHarness.productsDirectory.appendingPathComponent("scanbridged")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            return "no scanbridged binary at \(binary.path); run `swift build` first"
+        }
+        let help = Process()
+        help.executableURL = binary
+        help.arguments = ["--help"]
+        let output = Pipe()
+        help.standardOutput = output
+        help.standardError = output
+        guard (try? help.run()) != nil else { return "could not run \(binary.path) --help" }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        help.waitUntilExit()
+        guard text.contains("--http") else {
+            return "this scanbridged has no HTTP gateway (its --help does not mention --http)"
+        }
+        return nil
+    }()
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips the suite, with the exact reason, where the gateway or Chromium is missing.
+    static var gatewayAndBrowser: Self {
+        .enabled(if: GatewayRequirements.missing == nil, Comment(rawValue: GatewayRequirements.missing ?? ""))
+    }
+}
+
+/// A daemon with its gateway on a loopback port, a mock till, a catalog and a reader token
+/// for the page's origin. `restart()` brings it back on the same port and database, so a
+/// page that was open reconnects to it.
+final class GatewayDaemon: Sendable {
+    let harness: DaemonHarness
+    let port: Int
+    let secret: String
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    static let products: [JSONValue] = [
+        [
+            "name": "Cappuccino", "price": "3.50", "currency": "GBP", "barcode": "5901234123457",
+            "trackStock": true, "quantity": 50, "lowStockThreshold": 10,
+        ],
+        ["name": "Matcha", "price": "500", "currency": "JPY", "barcode": "4006381333931"],
+    ]
+
+    private init(harness: DaemonHarness, port: Int, secret: String) {
+        self.harness = harness
+        self.port = port
+        self.secret = secret
+    }
+
+    static func start() async throws -> GatewayDaemon {
+        let first = try DaemonHarness(arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:0"])
+        try await first.start()
+        let port = try await waitFor("the daemon to log its HTTP port; its log:\n\(first.log)") {
+            Self.httpPort(in: first.log)
+        }
+        // Later starts take the same port, so that a page that was open finds the daemon again.
+        try await first.stop()
+        let harness = try DaemonHarness.reusing(
+            first, arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:\(port)"])
+        try await harness.start()
+        let client = try await harness.connect()
+        _ = try await client.call("products.upsert", ["products": .array(products)])
+        let created = try await client.call(
+            "tokens.create", ["name": "counter page test", "role": "reader", "origins": [.string("http://127.0.0.1:\(port)")]])
+        await client.close()
+        guard let secret = created["secret"]?.stringValue else {
+            throw UnexpectedAnswer(description: "tokens.create answered no secret: \(created)")
+        }
+        return GatewayDaemon(harness: harness, port: port, secret: secret)
+    }
+
+    func restart() async throws {
+        try await harness.stop()
+        try await harness.start()
+    }
+
+    /// Injects `text` on the till through the Unix socket and returns the event's seq.
+    @discardableResult
+    func inject(_ text: String, device: String = "mock:till-1") async throws -> Int64 {
+        let answer = try await call("scan.inject", ["device": .string(device), "text": .string(text)])
+        guard let seq = answer["event"]?["seq"]?.intValue else {
+            throw UnexpectedAnswer(description: "scan.inject answered no seq: \(answer)")
+        }
+        return seq
+    }
+
+    func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+        let client = try await harness.connect()
+        do {
+            let result = try await client.call(method, params)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// The port in the first loopback HTTP address the log names other than port 0.
+    static func httpPort(in log: String) -> Int? {
+        let marker = "127.0.0.1:"
+        var rest = log[...]
+        while let range = rest.range(of: marker) {
+            rest = rest[range.upperBound...]
+            if let port = Int(rest.prefix { $0.isNumber }), port > 0 { return port }
+        }
+        return nil
+    }
+}
+
+/// The daemon answered without what the test needs from it.
+struct UnexpectedAnswer: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body` with a headless browser window of its own, and stops the browser and its
+/// driver whatever `body` does, so that a failing test leaves no browser running.
+func withBrowser<T>(
+    width: Int = 1024, height: Int = 768, extraArguments: [String] = [],
+    isolation: isolated (any Actor)? = #isolation, _ body: (WebDriverSession) async throws -> T
+) async throws -> T {
+    let driver = try await WebDriver.start()
+    let result: T
+    do {
+        let session = try await driver.newSession(width: width, height: height, extraArguments: extraArguments)
+        result = try await body(session)
+        try? await session.delete()
+    } catch {
+        try? await driver.stop()
+        throw error
+    }
+    try await driver.stop()
+    return result
+}
+
+/// The repository's folder, for files a test writes into it (the screenshot in docs/).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
