@@ -86,6 +86,7 @@ function setConnection(state, text) {
 function start(token) {
   elements.tokenEntry.hidden = true;
   elements.counter.hidden = false;
+  setConnection("connecting", "Connecting…");
   everOpened = false;
   client?.close();
   const current = connect({ url: location.origin, token });
