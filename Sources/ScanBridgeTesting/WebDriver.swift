@@ -15,6 +15,8 @@ package final class WebDriver: Sendable {
     package let logPath: String
     /// chromedriver's loopback port.
     package let port: Int
+    /// chromedriver's process id.
+    package var pid: Int32 { process.processIdentifier }
     private let process: Process
 
     private init(directory: URL, logPath: String, port: Int, process: Process) {
@@ -84,7 +86,7 @@ package final class WebDriver: Sendable {
         }
     }
 
-    /// Opens a headless Chromium window of `width`×`height` CSS pixels. As root, Chromium
+    /// Opens a headless Chromium window whose page is `width`×`height` CSS pixels. As root, Chromium
     /// runs only without its sandbox.
     /// `extraArguments` go to Chromium as they are (e.g. `--allow-file-access-from-files`).
     package func newSession(width: Int = 1024, height: Int = 768, extraArguments: [String] = []) async throws
@@ -109,7 +111,11 @@ package final class WebDriver: Sendable {
         guard let id = value["sessionId"]?.stringValue else {
             throw WebDriverError(command: "new session", error: "no session id", message: "\(value)")
         }
-        return WebDriverSession(driver: self, id: id)
+        let session = WebDriverSession(driver: self, id: id)
+        // The window's size includes what headless Chromium keeps for its frame; the page
+        // under test gets exactly the size asked for, as a counter screen or phone would give it.
+        try await session.setViewport(width: width, height: height)
+        return session
     }
 
     /// Sends one command and returns its `value`, or throws what chromedriver answered.

@@ -107,6 +107,16 @@ package struct WebDriverSession: Sendable {
             "add script on new document")
     }
 
+    /// Gives the page a viewport of exactly `width`×`height` CSS pixels at scale 1.
+    package func setViewport(width: Int, height: Int) async throws {
+        let metrics: JSONValue = [
+            "width": .int(Int64(width)), "height": .int(Int64(height)), "deviceScaleFactor": 1, "mobile": false,
+        ]
+        try await command(
+            "POST", "goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride", "params": metrics],
+            "set viewport")
+    }
+
     /// A PNG of the window as it is.
     package func screenshot() async throws -> Data {
         let encoded = try await command("GET", "screenshot", nil, "screenshot").stringValue ?? ""

@@ -25,6 +25,8 @@ struct BrowserKitTests {
     @Test func drivesAHeadlessChromium() async throws {
         // The kit's own calls, without the tests' withBrowser, since they are what is tested.
         let driver = try await WebDriver.start()
+        // The port it said is the one /proc shows it listening on (what the gateway tests use).
+        #expect(ListeningPorts.loopback(of: driver.pid).contains(driver.port))
         let session = try await driver.newSession(width: 800, height: 600)
         let url = "data:text/html;base64," + Data(Self.page.utf8).base64EncodedString()
         try await session.navigate(to: url)
@@ -41,6 +43,7 @@ struct BrowserKitTests {
         // Scripts answer JSON, synchronously or through a promise.
         let size = try await session.execute("return [window.innerWidth, window.innerHeight]")
         #expect(size[0]?.intValue == 800)
+        #expect(size[1]?.intValue == 600)
         let sum = try await session.executeAsync(
             "const done = arguments[arguments.length - 1]; Promise.resolve(arguments[0] + 1).then(done)", [41])
         #expect(sum.intValue == 42)

@@ -118,6 +118,7 @@ struct CounterPageFakeGatewayTests {
             #expect(shown[2].status == "not_found" && shown[2].text.contains("Unknown code"))
             #expect(shown[1].text.contains("Ada Lovelace") && shown[1].text.contains("Card 5:F6"))
             #expect(shown[0].text.contains("Order RM-1001") && shown[0].text.contains("Grace Hopper"))
+            #expect(try await Self.fitsWidth(page), "no sideways scrolling on a counter screen")
             let live = try await page.execute("return document.getElementById('scans').getAttribute('aria-live')")
             #expect(live.stringValue == "polite")
 
@@ -128,6 +129,11 @@ struct CounterPageFakeGatewayTests {
                 for: "the till to show as gone",
                 until: "return document.querySelector('[data-device-id=\"mock:till-1\"]')?.dataset.state === 'gone'")
         }
+    }
+
+    /// The page needs no sideways scrolling at its window's width.
+    static func fitsWidth(_ page: WebDriverSession) async throws -> Bool {
+        try await page.execute("return document.documentElement.scrollWidth <= window.innerWidth").boolValue == true
     }
 
     @Test func reconnectsAndMissesNothing() async throws {
@@ -157,9 +163,13 @@ struct CounterPageFakeGatewayTests {
         try await withPage(token: nil, width: 390, height: 844) { page in
             try await page.wait(for: "the token form", until: "return !document.getElementById('token-entry').hidden")
             #expect(try await page.execute("return document.body.dataset.connection").stringValue == "unauthorized")
+            #expect(try await page.execute("return window.innerWidth").intValue == 390)
             try await page.type("sbt_typed", into: page.find("#token-input"))
             try await page.click(page.find("#token-form button"))
             try await page.wait(for: "the page to connect", until: "return document.body.dataset.connection === 'open'")
+            _ = try await inject(Self.order, on: page)
+            try await page.wait(for: "the order's row", until: "return document.querySelector('[data-seq=\"1\"]')")
+            #expect(try await Self.fitsWidth(page), "no sideways scrolling on a phone")
 
             try await page.execute("fakeDaemon.refuseToken()")
             try await page.wait(for: "the token form again", until: "return !document.getElementById('token-entry').hidden")

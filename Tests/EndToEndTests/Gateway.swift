@@ -63,8 +63,9 @@ final class GatewayDaemon: Sendable {
     static func start() async throws -> GatewayDaemon {
         let first = try DaemonHarness(arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:0"])
         try await first.start()
-        let port = try await waitFor("the daemon to log its HTTP port; its log:\n\(first.log)") {
-            Self.httpPort(in: first.log)
+        let pid = try #require(first.pid)
+        let port = try await waitFor("the daemon to listen on a loopback TCP port; its log:\n\(first.log)") {
+            ListeningPorts.loopback(of: pid).first
         }
         // Later starts take the same port, so that a page that was open finds the daemon again.
         try await first.stop()
@@ -107,17 +108,6 @@ final class GatewayDaemon: Sendable {
             await client.close()
             throw error
         }
-    }
-
-    /// The port in the first loopback HTTP address the log names other than port 0.
-    static func httpPort(in log: String) -> Int? {
-        let marker = "127.0.0.1:"
-        var rest = log[...]
-        while let range = rest.range(of: marker) {
-            rest = rest[range.upperBound...]
-            if let port = Int(rest.prefix { $0.isNumber }), port > 0 { return port }
-        }
-        return nil
     }
 }
 
