@@ -168,11 +168,20 @@ async function probeToken(current, token) {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "bridge.hello", params: {} }),
     });
-    if (response.status === 401 && client === current) {
+    if (client !== current) return;
+    if (response.status === 401) {
       current.close();
       client = null;
       sessionStorage.removeItem(TOKEN_KEY);
       askForToken("The daemon refused this token (unknown, expired or revoked). Enter another one.");
+    } else if (response.status === 403) {
+      // Retrying cannot help: the daemon's configuration or the token must change.
+      current.close();
+      client = null;
+      setConnection(
+        "forbidden",
+        `The daemon refuses pages from ${location.origin}: add it to the token's origins or to http.origins, then reload.`,
+      );
     }
   } catch {
     // The daemon is down: the client keeps retrying.

@@ -257,6 +257,10 @@ export class Client {
     this._closed = true;
     if (this._retryTimer) clearTimeout(this._retryTimer);
     this._subscriptions.clear();
+    // Calls waiting for a connection wake to find none, and reject.
+    const waiters = this._openWaiters;
+    this._openWaiters = [];
+    for (const wake of waiters) wake();
     const socket = this._socket;
     this._socket = null;
     if (socket) socket.close(1000, "client closed");

@@ -179,6 +179,17 @@ struct CounterPageFakeGatewayTests {
         }
     }
 
+    @Test func saysWhenTheDaemonRefusesItsOrigin() async throws {
+        try await withPage { page in
+            try await page.wait(for: "the page to connect", until: "return document.body.dataset.connection === 'open'")
+            try await page.execute("fakeDaemon.refuseOrigin()")
+            try await page.wait(
+                for: "the page to say its origin is refused",
+                until: "return document.body.dataset.connection === 'forbidden'")
+            #expect(try await page.text(of: page.find("#connection")).contains("http.origins"))
+        }
+    }
+
     @Test func clientModuleCallsSubscribesAndRejects() async throws {
         try await withPage { page in
             try await page.setScriptTimeout(.seconds(20))

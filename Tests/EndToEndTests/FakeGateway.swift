@@ -3,13 +3,14 @@
 /// daemon in memory that answers `devices.list`, `events.recent`, `events.subscribe`
 /// (with `since`: the journal after it, then live events) and `bridge.hello`, and that a
 /// test drives through `window.fakeDaemon`: `inject`, `setDevice`, `stop`, `start`,
-/// `refuseToken`. It lets the counter page and scanbridge.mjs be tested without the
-/// gateway; `CounterPageTests` and `ClientModuleTests` test them against the real one.
+/// `refuseToken` (401), `refuseOrigin` (403). It lets the counter page and scanbridge.mjs
+/// be tested without the gateway; `CounterPageTests` and `ClientModuleTests` test them
+/// against the real one.
 enum FakeGateway {
     static let script = #"""
         (() => {
           const daemon = {
-            up: true, refused: false, journal: [], devices: new Map(), sockets: new Set(),
+            up: true, refused: false, forbidden: false, journal: [], devices: new Map(), sockets: new Set(),
             connections: 0, subscribes: [], nextSubscription: 1,
             inject(event) {
               event.seq = this.journal.length + 1;
@@ -28,6 +29,7 @@ enum FakeGateway {
             stop() { this.up = false; for (const socket of [...this.sockets]) socket.drop(); },
             start() { this.up = true; },
             refuseToken() { this.refused = true; this.stop(); },
+            refuseOrigin() { this.forbidden = true; this.stop(); },
             answer(socket, request) {
               const p = request.params ?? {};
               switch (request.method) {
@@ -71,7 +73,7 @@ enum FakeGateway {
             close() { if (this.readyState === 1) this.drop(); }
           }
           window.WebSocket = FakeSocket;
-          window.fetch = async () => new Response("{}", { status: daemon.refused ? 401 : 200 });
+          window.fetch = async () => new Response("{}", { status: daemon.refused ? 401 : daemon.forbidden ? 403 : 200 });
           window.fakeDaemon = daemon;
         })();
         """#
