@@ -148,6 +148,21 @@ const LAST_RETRY_MS = 10_000;
 const MAX_HELD_NOTIFICATIONS = 10_000;
 
 /**
+ * Calls an application's callback; what it throws is reported as uncaught, and never
+ * breaks the client's own work (starting subscriptions, reading the next message).
+ * @param {Function} callback
+ * @param {...any} values
+ */
+function handOver(callback, ...values) {
+  try {
+    callback(...values);
+  } catch (error) {
+    if (typeof globalThis.reportError === "function") globalThis.reportError(error);
+    else setTimeout(() => { throw error; }, 0);
+  }
+}
+
+/**
  * The gateway's WebSocket address for `url` (an http(s) or ws(s) address of the daemon;
  * a bare origin gets `/v1/ws`), with the token as `access_token`, since browsers cannot
  * set headers on a WebSocket.
@@ -316,7 +331,7 @@ export class Client {
   /** @param {ConnectionState} state */
   _setState(state) {
     this.state = state;
-    for (const listener of this._stateListeners) listener(state, { attempt: this._attempt });
+    for (const listener of this._stateListeners) handOver(listener, state, { attempt: this._attempt });
   }
 
   _whenOpen() {
@@ -385,7 +400,7 @@ export class Client {
     for (const subscription of this._subscriptions) {
       if (subscription._accepts(params?.subscription)) subscription._deliver(method, params);
     }
-    for (const listener of this._notificationListeners) listener(method, params);
+    for (const listener of this._notificationListeners) handOver(listener, method, params);
   }
 }
 
@@ -445,7 +460,7 @@ export class Subscription {
       // A lost connection starts it again on reconnect; a refusal (bad filter, overloaded)
       // is the caller's to see.
       if (!(error instanceof RPCError && error.code === CONNECTION_LOST)) {
-        this._onEvent(/** @type {any} */ ({ type: "error", error }));
+        handOver(this._onEvent, { type: "error", error });
       }
     } finally {
       this._starting = false;
@@ -479,16 +494,16 @@ export class Subscription {
         // A resubscription replays from `since`; the seq filter keeps each scan to once.
         if (this.lastSeq !== null && event.seq <= this.lastSeq) return;
         this.lastSeq = event.seq;
-        this._onEvent({ type: "scan", event });
+        handOver(this._onEvent, { type: "scan", event });
         return;
       }
       case "device.added":
       case "device.removed":
       case "device.changed":
-        if (params.device) this._onEvent({ type: method, device: params.device });
+        if (params.device) handOver(this._onEvent, { type: method, device: params.device });
         return;
       case "events.gap":
-        this._onEvent({ type: "gap", from: params.from, to: params.to });
+        handOver(this._onEvent, { type: "gap", from: params.from, to: params.to });
         return;
       case "events.overflow": {
         // The daemon dropped events for this slow reader: start over from the last one seen.

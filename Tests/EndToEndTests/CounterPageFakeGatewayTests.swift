@@ -201,6 +201,8 @@ struct CounterPageFakeGatewayTests {
                   const client = module.connect({ url: 'http://127.0.0.1:1', token: 't' });
                   const hello = await client.call('bridge.hello');
                   const seen = [];
+                  // An application's callback that throws hurts neither the client nor other subscriptions.
+                  client.subscribe({}, () => { throw new Error('a bug in the till'); });
                   client.subscribe({}, update => { if (update.type === 'scan') seen.push(update.event.seq); });
                   await new Promise(resolve => setTimeout(resolve, 50));
                   fakeDaemon.inject({ kind: 'barcode', device: 'mock:till-1', resolution: { handler: null, status: 'unhandled' } });
