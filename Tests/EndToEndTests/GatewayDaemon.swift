@@ -4,39 +4,6 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-/// What the browser tests against the HTTP gateway need: Chromium, and a `scanbridged`
-/// that has the gateway (it says `--http` in its help).
-enum GatewayRequirements {
-    /// Nil when the tests can run; otherwise why not.
-    static let missing: String? = {
-        if let reason = Chromium.unavailableReason { return reason }
-        let binary = DaemonHarness.productsDirectory.appendingPathComponent("scanbridged")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            return "no scanbridged binary at \(binary.path); run `swift build` first"
-        }
-        let help = Process()
-        help.executableURL = binary
-        help.arguments = ["--help"]
-        let output = Pipe()
-        help.standardOutput = output
-        help.standardError = output
-        guard (try? help.run()) != nil else { return "could not run \(binary.path) --help" }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        help.waitUntilExit()
-        guard text.contains("--http") else {
-            return "this scanbridged has no HTTP gateway (its --help does not mention --http)"
-        }
-        return nil
-    }()
-}
-
-extension Trait where Self == ConditionTrait {
-    /// Skips the suite, with the exact reason, where the gateway or Chromium is missing.
-    static var gatewayAndBrowser: Self {
-        .enabled(if: GatewayRequirements.missing == nil, Comment(rawValue: GatewayRequirements.missing ?? ""))
-    }
-}
-
 /// A daemon with its gateway on a loopback port, a mock till, a catalog and a reader token
 /// for the page's origin. `restart()` brings it back on the same port and database, so a
 /// page that was open reconnects to it.
@@ -115,27 +82,3 @@ final class GatewayDaemon: Sendable {
 struct UnexpectedAnswer: Error, CustomStringConvertible {
     let description: String
 }
-
-/// Runs `body` with a headless browser window of its own, and stops the browser and its
-/// driver whatever `body` does, so that a failing test leaves no browser running.
-func withBrowser<T>(
-    width: Int = 1024, height: Int = 768, extraArguments: [String] = [],
-    isolation: isolated (any Actor)? = #isolation, _ body: (WebDriverSession) async throws -> T
-) async throws -> T {
-    let driver = try await WebDriver.start()
-    let result: T
-    do {
-        let session = try await driver.newSession(width: width, height: height, extraArguments: extraArguments)
-        result = try await body(session)
-        try? await session.delete()
-    } catch {
-        try? await driver.stop()
-        throw error
-    }
-    try await driver.stop()
-    return result
-}
-
-/// The repository's folder, for files a test writes into it (the screenshot in docs/).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
