@@ -126,7 +126,12 @@ package final class WebDriver: Sendable {
         let bytes = try body.map { Array(try JSONEncoder().encode($0)) }
         let reply: LoopbackHTTP.Answer
         do {
-            reply = try await LoopbackHTTP.send(HTTPMethod(rawValue: method), port: port, path: path, json: bytes)
+            // Page loads and scripts have WebDriver timeouts of their own, well within this;
+            // it only ends a wait on a chromedriver that stopped answering.
+            let port = port
+            reply = try await within("chromedriver to answer \(command)", timeout: .seconds(330)) {
+                try await LoopbackHTTP.send(HTTPMethod(rawValue: method), port: port, path: path, json: bytes)
+            }
         } catch {
             throw WebDriverError(command: command, error: "transport", message: "\(error)")
         }
