@@ -191,7 +191,9 @@ async function probeToken(current, token) {
 }
 
 function renderDevices() {
-  const items = [...devices.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  const items = [...devices.values()].sort(
+    (a, b) => String(a.name ?? "").localeCompare(String(b.name ?? "")) || String(a.id).localeCompare(String(b.id)),
+  );
   elements.devices.replaceChildren(...items.map(deviceItem));
   elements.noDevices.hidden = items.some((device) => device.state !== "gone");
 }
@@ -239,8 +241,11 @@ function showScan(event) {
   setText(row, ".scan-badge", view.badge);
   setText(row, ".scan-code", event.uidDisplay ?? event.text ?? "");
   const time = row.querySelector(".scan-time");
-  time.dateTime = event.time;
-  time.textContent = new Date(event.time).toLocaleTimeString();
+  const when = new Date(event.time);
+  if (!Number.isNaN(when.getTime())) {
+    time.dateTime = event.time;
+    time.textContent = when.toLocaleTimeString();
+  }
   // Newest first; a scan replayed after a reconnect goes in its place by seq.
   const later = [...elements.scans.children].findLast((other) => Number(other.dataset.seq) > event.seq);
   elements.scans.insertBefore(row, later ? later.nextSibling : elements.scans.firstChild);
