@@ -89,7 +89,12 @@ let package = Package(
         .target(name: "ScanBridgeMetrics", dependencies: ["ScanBridgeCore", metrics, prometheus], swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeModel", "ScanBridgeRPC"] + nio, swiftSettings: strict),
         .target(
-            name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio,
+            name: "ScanBridgeTesting",
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeClient", "CTestSupport",
+                // The WebDriver client's HTTP (WebDriver.swift says why not URLSession).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ] + nio,
             swiftSettings: strict),
         .target(name: "CTestSupport"),
 

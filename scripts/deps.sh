@@ -56,6 +56,20 @@ if ((${#lab_missing[@]})); then
         || echo "Could not install ${lab_missing[*]}: the hardware lab's tests will be skipped" >&2
 fi
 
+# The browser tests (the counter page, scanbridge.mjs, the WebDriver kit) drive Debian's
+# headless Chromium through chromedriver. Installed when they can be; when they cannot, those
+# tests are skipped with the reason, not failed.
+browser_packages=(chromium chromium-driver)
+browser_missing=()
+for package in "${browser_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || browser_missing+=("$package")
+done
+if ((${#browser_missing[@]})); then
+    echo "Installing Debian packages for the browser tests: ${browser_missing[*]}"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${browser_missing[@]}" \
+        || echo "Could not install ${browser_missing[*]}: the browser tests will be skipped" >&2
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
     if [ -x /opt/swift/usr/bin/swift ]; then
         echo "Swift is in /opt/swift/usr/bin but not on PATH: export PATH=/opt/swift/usr/bin:\$PATH" >&2

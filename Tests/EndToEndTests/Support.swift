@@ -115,3 +115,27 @@ final class Shared<Value: Sendable>: Sendable {
     func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { state.withLock { body(&$0) } }
     var value: Value { state.withLock { $0 } }
 }
+
+/// Runs `body` with a headless browser window of its own, and stops the browser and its
+/// driver whatever `body` does, so that a failing test leaves no browser running.
+func withBrowser<T>(
+    width: Int = 1024, height: Int = 768, extraArguments: [String] = [],
+    isolation: isolated (any Actor)? = #isolation, _ body: (WebDriverSession) async throws -> T
+) async throws -> T {
+    let driver = try await WebDriver.start()
+    let result: T
+    do {
+        let session = try await driver.newSession(width: width, height: height, extraArguments: extraArguments)
+        result = try await body(session)
+        try? await session.delete()
+    } catch {
+        try? await driver.stop()
+        throw error
+    }
+    try await driver.stop()
+    return result
+}
+
+/// The repository's folder, for files a test writes into it (the screenshot in docs/).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()

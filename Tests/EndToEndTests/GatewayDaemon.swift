@@ -1,0 +1,84 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeTesting
+import Testing
+
+/// A daemon with its gateway on a loopback port, a mock till, a catalog and a reader token
+/// for the page's origin. `restart()` brings it back on the same port and database, so a
+/// page that was open reconnects to it.
+final class GatewayDaemon: Sendable {
+    let harness: DaemonHarness
+    let port: Int
+    let secret: String
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    static let products: [JSONValue] = [
+        [
+            "name": "Cappuccino", "price": "3.50", "currency": "GBP", "barcode": "5901234123457",
+            "trackStock": true, "quantity": 50, "lowStockThreshold": 10,
+        ],
+        ["name": "Matcha", "price": "500", "currency": "JPY", "barcode": "4006381333931"],
+    ]
+
+    private init(harness: DaemonHarness, port: Int, secret: String) {
+        self.harness = harness
+        self.port = port
+        self.secret = secret
+    }
+
+    static func start() async throws -> GatewayDaemon {
+        let first = try DaemonHarness(arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:0"])
+        try await first.start()
+        let pid = try #require(first.pid)
+        let port = try await waitFor("the daemon to listen on a loopback TCP port; its log:\n\(first.log)") {
+            ListeningPorts.loopback(of: pid).first
+        }
+        // Later starts take the same port, so that a page that was open finds the daemon again.
+        try await first.stop()
+        let harness = try DaemonHarness.reusing(
+            first, arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:\(port)"])
+        try await harness.start()
+        let client = try await harness.connect()
+        _ = try await client.call("products.upsert", ["products": .array(products)])
+        let created = try await client.call(
+            "tokens.create", ["name": "counter page test", "role": "reader", "origins": [.string("http://127.0.0.1:\(port)")]])
+        await client.close()
+        guard let secret = created["secret"]?.stringValue else {
+            throw UnexpectedAnswer(description: "tokens.create answered no secret: \(created)")
+        }
+        return GatewayDaemon(harness: harness, port: port, secret: secret)
+    }
+
+    func restart() async throws {
+        try await harness.stop()
+        try await harness.start()
+    }
+
+    /// Injects `text` on the till through the Unix socket and returns the event's seq.
+    @discardableResult
+    func inject(_ text: String, device: String = "mock:till-1") async throws -> Int64 {
+        let answer = try await call("scan.inject", ["device": .string(device), "text": .string(text)])
+        guard let seq = answer["event"]?["seq"]?.intValue else {
+            throw UnexpectedAnswer(description: "scan.inject answered no seq: \(answer)")
+        }
+        return seq
+    }
+
+    func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+        let client = try await harness.connect()
+        do {
+            let result = try await client.call(method, params)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+}
+
+/// The daemon answered without what the test needs from it.
+struct UnexpectedAnswer: Error, CustomStringConvertible {
+    let description: String
+}

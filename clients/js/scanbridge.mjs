@@ -1,0 +1,1 @@
+../../Web/scanbridge.mjs
