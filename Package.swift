@@ -11,6 +11,12 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOPosix", package: "swift-nio"),
 ]
 let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
+// The gateway's HTTP/1.1, WebSocket and TLS (docs/architecture.md, Design decisions).
+let web: [Target.Dependency] = [
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOWebSocket", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
 
 // A release daemon is linked by lld with its functions laid out in the order a running daemon
 // first calls them (Linker/README.md): the code it runs is then packed into few pages rather
@@ -36,6 +42,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -62,7 +69,7 @@ let package = Package(
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "CSocketBind", log,
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ] + nio,
+            ] + nio + web,
             swiftSettings: strict),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
         .target(name: "CSocketBind"),
@@ -74,7 +81,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeModel", "ScanBridgeRPC"] + nio, swiftSettings: strict),
         .target(
-            name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio,
+            name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio + web,
             swiftSettings: strict),
         .target(name: "CTestSupport"),
 
