@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // SHA-256 of the gateway's token secrets, and their random bytes (BoringSSL's RNG on Linux).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The values that cross the wire, shared by the daemon and its clients.
@@ -69,6 +71,7 @@ let package = Package(
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "CSocketBind", log,
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ] + nio + web,
             swiftSettings: strict),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
@@ -202,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "ScanBridgeServerTests",
             dependencies: [
-                "ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting",
+                "ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", log,
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ] + nio,
             swiftSettings: strict),

@@ -45,7 +45,7 @@ extension DaemonConfig {
         "http": ["listen", "origins", "hosts", "max_connections", "metrics_public", "web_root", "tls"],
         "http.tls": ["certificate", "key"],
         "pcsc": ["feedback", "feedback_readers"],
-        "scanners": ["discover", "layout", "max_gap", "idle", "claim", "release"],
+        "scanners": ["discover", "layout", "grab", "max_gap", "idle", "claim", "release"],
         "catalog": ["store_id", "currency", "region"],
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],

@@ -164,6 +164,9 @@ package struct DaemonConfig: Decodable, Sendable {
         package var discover: Bool?
         /// The keyboard layout wedge scanners emulate, unless `--device` says otherwise.
         package var layout: String?
+        /// Whether keyboard-wedge scanners are grabbed, so that no window gets their keys
+        /// (on by default); a `--device evdev:…,grab=` says so for its node alone.
+        package var grab: Bool?
         /// Burst timing of wedge scanners, in milliseconds (as `--device evdev:…,max_gap=,idle=`).
         package var maxGap: Int?
         package var idle: Int?
@@ -173,7 +176,7 @@ package struct DaemonConfig: Decodable, Sendable {
         package var release: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case discover, layout
+            case discover, layout, grab
             case maxGap = "max_gap"
             case idle, claim, release
         }

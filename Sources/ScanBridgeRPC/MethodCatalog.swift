@@ -22,7 +22,7 @@ package enum MethodCatalog {
     /// costs nothing but the reading.
     package static let answerOnly: Set<String> = [
         "bridge.hello", "devices.list", "devices.candidates", "events.recent", "products.lookup", "orders.lookup",
-        "cards.get", "cards.list", "customers.get",
+        "cards.get", "cards.list", "customers.get", "tokens.list",
     ]
 
     // Daemon → client notifications.

@@ -11,6 +11,11 @@ package enum Role: Int, Sendable, Comparable, CaseIterable, CustomStringConverti
     /// "What each role sees"): card UIDs but for two bytes, and no customer email or phone.
     package var seesWholeEvents: Bool { self >= .operator }
 
+    /// The role a protocol name (`reader`, `operator`, `admin`) names.
+    package static func named(_ name: String) -> Role? {
+        allCases.first { $0.description == name }
+    }
+
     package static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
 
     package var description: String {

@@ -38,7 +38,8 @@ struct RPCDispatcher: Sendable {
             .merging(CardMethods.all) { $1 }
             .merging(CustomerMethods.all) { $1 }
             .merging(OrderMethods.all) { $1 }
-            .merging(HandlerMethods.all) { $1 },
+            .merging(HandlerMethods.all) { $1 }
+            .merging(TokenMethods.all) { $1 },
         batched: MockMethods.batched)
 
     /// The answer to one message.

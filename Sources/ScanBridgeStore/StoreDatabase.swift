@@ -117,6 +117,7 @@ package struct StoreDatabase: Sendable {
             // it all, on a reader connection (docs/architecture.md, Design decisions).
             try db.execute(sql: "DROP INDEX IF EXISTS event_kind_seq")
         }
+        registerTokenSchema(in: &migrator)
         return migrator
     }
 }

@@ -14,6 +14,6 @@ struct ScanBridgeCommand: AsyncParsableCommand {
         subcommands: [
             DevicesCommand.self, WatchCommand.self, InjectCommand.self, MockCommand.self, CallCommand.self,
             LookupCommand.self, ProductsCommand.self, OrdersCommand.self, CardsCommand.self, CustomersCommand.self,
-            DoctorCommand.self,
+            TokensCommand.self, DoctorCommand.self,
         ])
 }

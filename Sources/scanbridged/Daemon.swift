@@ -17,7 +17,7 @@ struct Daemon {
     func run() async throws {
         let publisher = Publisher()
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
-        let (journal, database, scanners) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
+        let (journal, database, scanners, tokens) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             // Private to the daemon, or readable by its group; never one another user could write in.
             try DaemonFolder.prepare(
                 URL(fileURLWithPath: settings.databasePath).deletingLastPathComponent().path,
@@ -32,14 +32,17 @@ struct Daemon {
                 try ScannerClaims.restored(
                     choices: discovery.choices, store: SQLiteScannerOverrides(database: database), logger: logger)
             }
-            return (journal, database, scanners)
+            // The gateway's access tokens, held in memory from the start (AccessTokens).
+            let tokens = try AccessTokens(
+                repository: SQLiteAccessTokens(database: database), logger: logger)
+            return (journal, database, scanners, tokens)
         }
         let (handlers, domain) = try BuiltinPlugins.domain(repositories: .sqlite(database), settings: settings)
         let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: handlers, logger: logger))
         let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
-            limits: settings.limits, domain: domain, scanners: scanners)
+            limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens)
         let started = self.started
         let logger = self.logger
         // Ready once the socket and every gateway listener are: a harness that learns the

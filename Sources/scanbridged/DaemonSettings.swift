@@ -87,7 +87,12 @@ struct DaemonSettings: Sendable {
             adminGroups: try Self.groupIDs(file.roles.adminGroups),
             operatorGroups: try Self.groupIDs(file.roles.operatorGroups),
             readerGroups: try Self.groupIDs(file.roles.readerGroups))
-        deviceOptions = try options.devices.map(DeviceOption.init(parsing:))
+        deviceOptions = try options.devices.map(DeviceOption.init(parsing:)).map { option in
+            guard option.driver == "evdev" else { return option }
+            var named = option
+            named.settings = file.scanners.namedWedgeSettings(option.settings)
+            return named
+        }
         pcsc = PCSCSettings(
             feedback: PCSCFeedbackSettings(
                 enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
@@ -130,9 +135,7 @@ struct DaemonSettings: Sendable {
 
     private static func scannerDiscovery(_ scanners: DaemonConfig.Scanners) throws -> EvdevDiscoverySettings? {
         guard scanners.discover ?? true else { return nil }
-        var settings = ["layout": scanners.layout ?? "us"]
-        settings["max_gap"] = scanners.maxGap.map(String.init)
-        settings["idle"] = scanners.idle.map(String.init)
+        let settings = scanners.wedgeSettings
         let claimed = try keys(scanners.claim, at: "scanners.claim")
         let released = try keys(scanners.release, at: "scanners.release")
         do {

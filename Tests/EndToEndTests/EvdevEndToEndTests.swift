@@ -169,7 +169,8 @@ struct EvdevEndToEndTests {
     @Test func theScannersSectionOfTheConfigIsChecked() async throws {
         for (config, message) in [
             ("scanners:\n  layout: xx-nope\n", "scanners: no keyboard layout 'xx-nope'"),
-            ("scanners:\n  grab: yes\n", "unknown key 'grab' in 'scanners'"),
+            ("scanners:\n  grab: sometimes\n", "expected value of type Bool. Path: scanners.grab"),
+            ("scanners:\n  grabs: false\n", "unknown key 'grabs' in 'scanners'"),
             ("scanners:\n  max_gap: 500\n  idle: 100\n", "max_gap (0.5 seconds) must be shorter than idle"),
         ] {
             let harness = try DaemonHarness(arguments: ["--drivers", "evdev"])
@@ -179,7 +180,7 @@ struct EvdevEndToEndTests {
             #expect(withConfig.log.contains(message), "\(withConfig.log)")
         }
         let daemon = try await startDaemon(
-            ["--drivers", "evdev"], config: "scanners:\n  layout: de\n  claim: [\"0627:0001\"]\n  release: []\n")
+            ["--drivers", "evdev"], config: "scanners:\n  layout: de\n  grab: false\n  claim: [\"0627:0001\"]\n  release: []\n")
         #expect(daemon.pid != nil)
     }
 

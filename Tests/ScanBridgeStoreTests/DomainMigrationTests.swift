@@ -30,7 +30,10 @@ struct DomainMigrationTests {
         try makeV1Database(at: file.path, events: 25)
 
         let database = try StoreDatabase(path: file.path)
-        #expect(try migrations(database) == ["v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index"])
+        #expect(
+            try migrations(database) == [
+                "v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index", "v5-access-tokens",
+            ])
         for table in ["product", "customer", "card", "repair_order", "repair_device"] {
             #expect(try tableExists(database, table), "table \(table)")
         }
@@ -62,7 +65,10 @@ struct DomainMigrationTests {
         }
         let database = try StoreDatabase(path: file.path)
         #expect(try await SQLiteProductRepository(database: database).count() == 1)
-        #expect(try migrations(database) == ["v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index"])
+        #expect(
+            try migrations(database) == [
+                "v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index", "v5-access-tokens",
+            ])
     }
 
     @Test("the schema itself refuses what the domain forbids")

@@ -18,6 +18,11 @@ package struct EvdevDiscoverySettings: Sendable {
 }
 
 extension EvdevDiscoverySettings {
+    /// How a keyboard node discovery found is read: with `deviceSettings`, as if named with `--device`.
+    package func spec(path: String) throws(EvdevError) -> EvdevDeviceSpec {
+        try EvdevDeviceSpec(path: path, settings: deviceSettings)
+    }
+
     /// The keyboard event nodes that are scanners, read with these settings. Their ids come
     /// from the USB device (`evdev:vvvv:pppp:SERIAL`, else the port), so a replug, on any port
     /// if it has a serial, is the same device again, grabbed again.
@@ -25,9 +30,9 @@ extension EvdevDiscoverySettings {
         DiscoveredReaders(
             driver: "evdev", subsystems: ["input"], named: named, choices: choices, events: events, logger: logger,
             threadName: "scanbridge-evdev", accepts: { $0.sysname.hasPrefix("event") && $0.isKeyboard }
-        ) { [deviceSettings] node, id in
+        ) { [self] node, id in
             do {
-                let spec = try EvdevDeviceSpec(path: node.devnode, settings: deviceSettings)
+                let spec = try spec(path: node.devnode)
                 return try EvdevReading(spec: spec, id: id, events: events, logger: logger)
             } catch {
                 logger.error("\(node.devnode): \(error)")

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import ScanBridgeCore
+import Synchronization
+
+/// Access tokens kept in memory, counting the writes `AccessTokens` makes.
+final class MemoryAccessTokens: AccessTokenRepository {
+    struct State {
+        var tokens: [AccessTokenRecord] = []
+        var usesRecorded = 0
+    }
+
+    let state = Mutex(State())
+
+    func all() throws -> [AccessTokenRecord] { state.withLock { $0.tokens } }
+
+    func insert(_ token: AccessTokenRecord, limit: Int) async throws -> Bool {
+        state.withLock { state in
+            guard state.tokens.count < limit else { return false }
+            state.tokens.append(token)
+            return true
+        }
+    }
+
+    func delete(id: String) async throws -> Bool {
+        state.withLock { state in
+            let before = state.tokens.count
+            state.tokens.removeAll { $0.id == id }
+            return state.tokens.count < before
+        }
+    }
+
+    func recordUse(id: String, at time: Date) async throws {
+        state.withLock { state in
+            state.usesRecorded += 1
+            for index in state.tokens.indices where state.tokens[index].id == id { state.tokens[index].lastUsedAt = time }
+        }
+    }
+}
+
+/// A clock a test sets by hand.
+final class ManualNow: Sendable {
+    private let time: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { time = Mutex(start) }
+    func advance(by seconds: TimeInterval) { time.withLock { $0 += seconds } }
+    var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
+}
+
+/// Every log line, message and metadata, as text.
+final class CapturedLog: Sendable {
+    let lines = Mutex<[String]>([])
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    var logger: Logger {
+        var logger = Logger(label: "test") { _ in Handler(log: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            log.lines.withLock { $0.append("\(event.level) \(event.message) \(metadata) \(event.metadata ?? [:])") }
+        }
+    }
+}
