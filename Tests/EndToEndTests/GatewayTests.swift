@@ -135,13 +135,16 @@ struct GatewayTests {
         #expect(try await socket.closeCode() == 1003)
 
         let large = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
-        try await large.send(text: String(repeating: " ", count: 70_000))
+        // The daemon may close before the whole frame is sent.
+        try? await large.send(text: String(repeating: " ", count: 70_000))
         #expect(try await large.closeCode() == 1009)
         let pieces = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
-        for _ in 0..<3 {
-            try await pieces.send(.init(fin: false, opcode: WebSocketClient.text, payload: Array(repeating: 0x20, count: 30_000)))
+        for piece in 0..<3 {
+            let opcode = piece == 0 ? WebSocketClient.text : WebSocketClient.continuation
+            try? await pieces.send(.init(fin: false, opcode: opcode, payload: Array(repeating: 0x20, count: 30_000)))
         }
-        #expect(try await pieces.closeCode() == 1009, "fragments add up to the same bound")
+        let piecesCode = try await pieces.closeCode()
+        #expect(piecesCode == 1009, "fragments add up to the same bound")
         try await gateway.stop()
     }
 

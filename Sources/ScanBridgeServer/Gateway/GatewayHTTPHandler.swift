@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 
 /// Gathers each HTTP request of a gateway connection, its body bounded by
 /// `server.max_line_bytes`, and hands it to the router. NIO's pipelining handler in front
@@ -61,7 +62,11 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // An upgrade refused (by the access checks, or for its headers): the request comes
+        // here next, and its refusal is answered like any other.
+        if error is NIOWebSocketUpgradeError { return }
         // A broken request or a TLS failure: nothing more can be understood on this connection.
+        router.logger.debug("gateway connection closed on an error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }
 }
