@@ -185,9 +185,10 @@ struct GatewayTests {
 
     @Test func aSlowEventStreamReaderOverflowsAndTheStreamEnds() async throws {
         let gateway = try await GatewayDaemon.start(server: "  subscription_queue: 16\n  connection_buffer_bytes: 65536")
-        let (secret, _) = try await gateway.token("reader")
+        let (secret, _) = try await gateway.token("admin")
         let slow = try await gateway.client.events("/v1/events?access_token=\(secret)", reading: false).opened()
-        try await injectConcurrently(6000, into: gateway.daemon)
+        // More than the kernel's socket buffers hold, so that the stream's own bound is reached.
+        try await injectConcurrently(20_000, into: gateway.daemon)
         try await slow.startReading()
         var last: EventStreamReader.Event?
         while let event = try await slow.next(timeout: .seconds(60)) { last = event }
