@@ -83,6 +83,10 @@ struct GatewayTests {
         let listed = try await client.request(
             "GET", "/readyz", headers: [("Origin", GatewayDaemon.origin), ("Authorization", "Bearer \(reader)")])
         #expect(listed.status == 200 && listed.headers["access-control-allow-origin"] == GatewayDaemon.origin)
+        let ownPage = try await client.request(
+            "GET", "/readyz",
+            headers: [("Origin", "http://\(client.hostHeader)"), ("Authorization", "Bearer \(reader)")])
+        #expect(ownPage.status == 200, "the counter page the gateway served may call it")
         let tokensOwn = try await client.request(
             "GET", "/readyz", headers: [("Origin", "https://till.example"), ("Authorization", "Bearer \(withOrigin)")])
         #expect(tokensOwn.status == 200, "a token's origins are allowed with it")

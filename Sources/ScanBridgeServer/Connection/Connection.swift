@@ -43,9 +43,10 @@ final class Connection: Sendable {
     private let channel: any Channel
     private let executor: EventLoopTaskExecutor
 
+    /// - Parameter writer: the transport's; nil for a connection that lives for one HTTP call.
     init(
         id: Int, role: Role, identity: ConnectionIdentity, services: ServerServices, channel: any Channel,
-        writer: SocketWriter, logger: Logger
+        writer: SocketWriter?, logger: Logger
     ) {
         self.id = id
         self.role = role
@@ -58,8 +59,9 @@ final class Connection: Sendable {
             subscriptionCapacity: services.limits.subscriptionQueue,
             responseCapacity: services.limits.pendingRequests,
             byteCapacity: services.limits.connectionBufferBytes,
-            onReady: { writer.schedule() })
-        writer.attach(outbox)
+            onReady: { writer?.schedule() })
+        // Without a writer (an HTTP call), answers go into the HTTP response, not the outbox.
+        writer?.attach(outbox)
         outbox.whenOverflowed { [weak self] subscription in
             self?.removeSubscription(subscription.id, droppingQueued: false)
             self?.logger.warning("subscriber too slow; subscription closed", metadata: ["subscription": "\(subscription.id)"])

@@ -36,7 +36,7 @@ final class GatewayAccess: Sendable {
                 ))
         }
         let origin = request.origin
-        let originListed = origin.map(settings.origins.contains) ?? true
+        let originListed = origin.map { settings.origins.contains($0) || isOwn(origin: $0, host: host) } ?? true
         guard needsToken else {
             return originListed ? .allowed(nil) : .refused(Self.forbiddenOrigin(origin ?? ""))
         }
@@ -63,6 +63,12 @@ final class GatewayAccess: Sendable {
         }
         if let origin, !originListed, !token.origins.contains(origin) { return .refused(Self.forbiddenOrigin(origin)) }
         return .allowed(token)
+    }
+
+    /// The gateway's own origin, that of the counter page it serves: a browser sends it only
+    /// from a page the gateway served, at the host the checks above allowed.
+    private func isOwn(origin: String, host: String) -> Bool {
+        origin.lowercased() == (settings.tls == nil ? "http://" : "https://") + host.lowercased()
     }
 
     private static func forbiddenOrigin(_ origin: String) -> GatewayResponse {

@@ -20,9 +20,7 @@ extension GatewayRouter {
         // stays empty: answers go into the response.
         let connection = Connection(
             id: nextConnectionNumber(), role: token.role, identity: .token(id: token.id), services: services,
-            channel: channel,
-            writer: SocketWriter(channel: channel, framing: .lines, flushes: flushes.flushes(for: channel.eventLoop)),
-            logger: logger)
+            channel: channel, writer: nil, logger: logger)
         switch ReceivedLine(body.readableBytesView, maxBatch: services.limits.maxBatch) {
         case .blank:
             return Self.rpc(
