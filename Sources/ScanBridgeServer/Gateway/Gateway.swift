@@ -86,11 +86,17 @@ package final class Gateway: Service {
                     )))
             return
         }
+        // A connection that sends nothing for a while gives its place back: idle sockets must
+        // not fill `http.max_connections`. WebSockets and event streams leave this behind.
+        try pipeline.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
         try pipeline.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [router.webSocketUpgrader()], completionHandler: { _ in }))
         try pipeline.addHandler(WritabilityWatcher())
         try pipeline.addHandler(GatewayHTTPHandler(router: router))
     }
+
+    /// How long a connection may wait between requests (or to send its first).
+    static let idleTimeout = TimeAmount.seconds(30)
 
     /// The TLS context of `http.tls`, read off the cooperative pool; nil without TLS.
     private func tlsContext() async throws -> NIOSSLContext? {

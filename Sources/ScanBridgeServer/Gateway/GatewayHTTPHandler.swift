@@ -61,6 +61,15 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            router.logger.debug("idle gateway connection closed")
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // An upgrade refused (by the access checks, or for its headers): the request comes
         // here next, and its refusal is answered like any other.
