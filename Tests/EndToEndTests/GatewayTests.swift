@@ -233,6 +233,21 @@ struct GatewayTests {
         try await gateway.stop()
     }
 
+    @Test func aStopClosesOpenWebSocketsAndStreamsCleanly() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  metrics_public: true")
+        let metrics = try await gateway.client.request("GET", "/metrics")
+        #expect(metrics.status != 401, "http.metrics_public serves /metrics without a token")
+        let (secret, _) = try await gateway.token("operator")
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
+        _ = try await socket.receiveText()
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        await gateway.admin.close()
+        #expect(try await gateway.daemon.stop() == 0, "a clean exit with both open")
+        _ = try await socket.closeCode()
+        #expect(try await stream.next() == nil)
+    }
+
     @Test func tlsServesTheSameEndpoints() async throws {
         let base = try DaemonHarness(arguments: [])
         let certificate = base.directory.appendingPathComponent("gateway.pem").path
