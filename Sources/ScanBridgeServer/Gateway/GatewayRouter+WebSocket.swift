@@ -54,7 +54,11 @@ extension GatewayRouter {
             id: number, role: token.role, identity: .token(id: token.id), services: services, channel: channel,
             writer: writer, logger: logger)
         reader.attach(connection)
-        let watch = closing(channel, when: token)
+        var farewell = channel.allocator.buffer(capacity: 64)
+        farewell.write(webSocketErrorCode: .policyViolation)
+        farewell.writeString("the access token was revoked or has expired")
+        let watch = closing(
+            channel, when: token, farewell: WebSocketFrame(fin: true, opcode: .connectionClose, data: farewell))
         logger.debug("websocket connected")
         Task {
             await connection.run()
@@ -76,12 +80,16 @@ extension GatewayRouter {
         return logger
     }
 
-    /// Closes the channel when its token is revoked or expires.
-    func closing(_ channel: any Channel, when token: AuthenticatedToken) -> TokenWatch? {
+    /// Closes the channel when its token is revoked or expires, after `farewell` (a
+    /// WebSocket's close frame) when there is one.
+    func closing(_ channel: any Channel, when token: AuthenticatedToken, farewell: WebSocketFrame? = nil)
+        -> TokenWatch?
+    {
         guard let tokens = services.tokens else { return nil }
         let watch = tokens.watch(token.id) { [logger] in
             logger.info("token ended; closing its connection", metadata: ["token.id": "\(token.id)"])
-            channel.close(promise: nil)
+            guard let farewell else { return channel.close(promise: nil) }
+            channel.writeAndFlush(farewell).whenComplete { _ in channel.close(promise: nil) }
         }
         channel.closeFuture.whenComplete { _ in watch.cancel() }
         return watch
