@@ -17,6 +17,11 @@ let web: [Target.Dependency] = [
     .product(name: "NIOWebSocket", package: "swift-nio"),
     .product(name: "NIOSSL", package: "swift-nio-ssl"),
 ]
+// Library code records through swift-metrics' API with a factory handed to it; only the daemon
+// (and tests) know that Prometheus stores and renders what is recorded.
+let metrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
+let atomics: Target.Dependency = .product(name: "Atomics", package: "swift-atomics")
 
 // A release daemon is linked by lld with its functions laid out in the order a running daemon
 // first calls them (Linker/README.md): the code it runs is then packed into few pages rather
@@ -52,6 +57,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // SHA-256 of the gateway's token secrets, and their random bytes (BoringSSL's RNG on Linux).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         // The values that cross the wire, shared by the daemon and its clients.
@@ -62,6 +70,7 @@ let package = Package(
             name: "ScanBridgeCore",
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCodes", log, .product(name: "DequeModule", package: "swift-collections"),
+                metrics, atomics,
             ],
             swiftSettings: strict),
         .target(name: "ScanBridgeRPC", dependencies: ["ScanBridgeModel"], swiftSettings: strict),
@@ -70,7 +79,7 @@ let package = Package(
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "CSocketBind", log,
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), metrics,
                 .product(name: "Crypto", package: "swift-crypto"),
             ] + nio + web,
             swiftSettings: strict),
@@ -80,8 +89,11 @@ let package = Package(
             name: "ScanBridgeStore",
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift"),
+                metrics,
             ],
             swiftSettings: strict),
+        // The registry the daemon keeps its metrics in, rendered in Prometheus's text format.
+        .target(name: "ScanBridgeMetrics", dependencies: ["ScanBridgeCore", metrics, prometheus], swiftSettings: strict),
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeModel", "ScanBridgeRPC"] + nio, swiftSettings: strict),
         .target(
             name: "ScanBridgeTesting", dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio + web,
@@ -165,7 +177,7 @@ let package = Package(
             name: "scanbridged",
             dependencies: [
                 "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "ScanBridgeConfig",
-                "DriverKit",
+                "ScanBridgeMetrics", "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -211,6 +223,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeMetricsTests",
+            dependencies: [
+                "ScanBridgeMetrics", "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeServer", "ScanBridgeStore",
+                "ScanBridgeRPC", "ScanBridgeTesting", "MockDriver", log,
+            ],
+            swiftSettings: strict),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
         .testTarget(

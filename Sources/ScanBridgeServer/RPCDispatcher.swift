@@ -113,6 +113,7 @@ struct RPCDispatcher: Sendable {
             guard let id else { return (nil, outcome.afterResponse) }
             return (RPCMessage.responsePayload(id: id, result: outcome.result), outcome.afterResponse)
         case .failure(let error):
+            if let refusal = ServerMetrics.RefusalReason(refusing: error) { connection.services.serverMetrics.refused(refusal) }
             guard let id else { return (nil, nil) }
             return (
                 RPCMessage.errorPayload(id: id, ErrorMapping.rpcError(for: error, method: method, logger: connection.logger)), nil

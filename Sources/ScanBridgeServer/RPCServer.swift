@@ -90,6 +90,7 @@ package final class RPCServer: Service {
         logger[metadataKey: "peer.uid"] = "\(peer.uid)"
         logger[metadataKey: "peer.pid"] = "\(peer.pid)"
         if let full = slots.take(for: peer.uid) {
+            services.serverMetrics.refused(.overloaded)
             logger.warning("connection refused: too many connections", metadata: ["reason": "\(full)"])
             await refuse(
                 channel,
@@ -98,6 +99,7 @@ package final class RPCServer: Service {
         }
         defer { slots.release(for: peer.uid) }
         guard let role = policy.role(for: peer) else {
+            services.serverMetrics.refused(.forbidden)
             logger.warning("connection refused: the peer's user is in none of the configured groups")
             await refuse(
                 channel,
@@ -110,6 +112,8 @@ package final class RPCServer: Service {
         }
         logger[metadataKey: "peer.role"] = "\(role)"
         logger.debug("connected")
+        services.serverMetrics.connected(.unix)
+        defer { services.serverMetrics.disconnected(.unix) }
         // Answers and notifications go straight to the channel (see SocketWriter).
         let writer = SocketWriter(channel: channel, framing: .lines, flushes: flushes.flushes(for: channel.eventLoop))
         accepted.watcher.watch(with: writer)

@@ -59,13 +59,16 @@ package struct ServerServices: Sendable {
     package let tokens: (any TokenAuthority)?
     /// The metrics in Prometheus's text format 0.0.4, for `GET /metrics`; nil when none are kept.
     package let metrics: (@Sendable () -> [UInt8])?
+    /// Where the servers count connections and refusals.
+    package let serverMetrics: ServerMetrics
     let dispatcher: RPCDispatcher
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
         domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, tokens: (any TokenAuthority)? = nil,
-        metrics: (@Sendable () -> [UInt8])? = nil
+        metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none
     ) {
+        self.serverMetrics = serverMetrics
         self.domain = domain
         self.scanners = scanners
         self.tokens = tokens

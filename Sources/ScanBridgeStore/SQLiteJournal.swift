@@ -139,7 +139,9 @@ package final class SQLiteJournal: Journal {
                 // A lone event is one statement, its own transaction in SQLite's autocommit
                 // mode: no BEGIN and COMMIT statements to run around it.
                 let insert = { try Self.insert(batch, rows: rows, firstSeq: firstSeq, db: db) }
+                let started = ContinuousClock.now
                 let stored = try rows == 1 ? insert() : Self.inTransaction(db, insert)
+                database.commitTimer.record(ContinuousClock.now - started)
                 let (pruneDue, checkpointDue, writerCheckpointDue) = state.withLock { state in
                     state.lastSeq = stored.last!.seq
                     let checkpointDue = state.lastSeq - state.checkpointedAt >= checkpointEvery
@@ -160,6 +162,8 @@ package final class SQLiteJournal: Journal {
                 }
                 if pruneDue {
                     do { try prune(db) } catch { database.upkeep.pruneFailed(error) }
+                    // As often as retention is applied: the log's growth shows between checkpoints.
+                    database.upkeep.sampleWAL()
                 }
                 if writerCheckpointDue {
                     database.upkeep.checkpoint(db, by: "journal")

@@ -1,6 +1,8 @@
+import CoreMetrics
 import Foundation
 import GRDB
 import Logging
+import ScanBridgeCore
 import Synchronization
 
 /// A Bool shared by the copies of a struct.
@@ -29,11 +31,15 @@ package struct StoreDatabase: Sendable {
     let pointReads: PointReadConnections
     /// Failed prunes and checkpoints, logged and counted.
     let upkeep: StoreUpkeep
+    /// Times each journal commit.
+    let commitTimer: CoreMetrics.Timer
 
     /// Opens (creating when missing, with its folder) and migrates the database at `path`.
-    package init(path: String, durability: Durability = .normal, logger: Logger = Logger(label: "scanbridge.store"))
-        throws
-    {
+    /// - Parameter metrics: makes the store's metrics (the journal's commit time, the log's size).
+    package init(
+        path: String, durability: Durability = .normal, logger: Logger = Logger(label: "scanbridge.store"),
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -55,7 +61,9 @@ package struct StoreDatabase: Sendable {
         try Self.migrator.migrate(pool)
         self.checkpointer = try DatabaseQueue(path: path, configuration: configuration)
         self.pointReads = PointReadConnections(path: path)
-        self.upkeep = StoreUpkeep(databasePath: path, logger: logger)
+        self.upkeep = StoreUpkeep(databasePath: path, logger: logger, metrics: metrics)
+        self.commitTimer = CoreMetrics.Timer(label: MetricSeries.journalCommit.name, factory: metrics)
+        upkeep.sampleWAL()
     }
 
     private static func setSynchronous(_ durability: Durability, _ db: Database) throws {

@@ -1,6 +1,8 @@
+import CoreMetrics
 import Foundation
 import GRDB
 import Logging
+import ScanBridgeCore
 import Synchronization
 
 /// The store's upkeep that failed (the journal's prunes, the log's checkpoints), logged and
@@ -12,10 +14,14 @@ final class StoreUpkeep: Sendable {
     private let logger: Logger
     /// The write-ahead log's file.
     let walPath: String
+    /// The log's size as last sampled: at open, after each checkpoint and each prune (on the
+    /// writer's and the checkpointer's queues), and whenever the journal's health is read.
+    private let walGauge: Meter
 
-    init(databasePath: String, logger: Logger) {
+    init(databasePath: String, logger: Logger, metrics: any MetricsFactory) {
         self.walPath = databasePath + "-wal"
         self.logger = logger
+        self.walGauge = Meter(label: MetricSeries.walBytes.name, factory: metrics)
     }
 
     var pruneFailures: Int { counts.withLock { $0.prunes } }
@@ -23,6 +29,7 @@ final class StoreUpkeep: Sendable {
 
     /// A passive checkpoint on `db`; a failure is logged and counted, and the caller goes on.
     func checkpoint(_ db: Database, by whom: String) {
+        defer { sampleWAL() }
         do {
             _ = try db.checkpoint(.passive)
         } catch {
@@ -51,6 +58,13 @@ final class StoreUpkeep: Sendable {
     /// the cooperative pool or an event loop.
     func walBytes() -> Int64 {
         var info = stat()
-        return stat(walPath, &info) == 0 ? Int64(info.st_size) : 0
+        let bytes = stat(walPath, &info) == 0 ? Int64(info.st_size) : 0
+        walGauge.set(bytes)
+        return bytes
+    }
+
+    /// Sets the log's gauge. A file-system call, like `walBytes()`.
+    func sampleWAL() {
+        _ = walBytes()
     }
 }

@@ -17,7 +17,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Flag(help: "Print the report as JSON ({\"ok\", \"problems\", \"pcscd\", \"kernel\", \"daemon\"}).")
+    @Flag(help: "Print the report as JSON ({\"ok\", \"problems\", \"pcscd\", \"kernel\", \"daemon\", \"metrics\"}).")
     var json = false
 
     /// Where the kernel lists its modules (another file in tests).

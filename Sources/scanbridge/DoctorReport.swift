@@ -90,6 +90,7 @@ struct DoctorReport {
         } else {
             lines.append("daemon  does not answer on \(daemon.socketPath)")
         }
+        lines += metricsLines
         let problems = self.problems
         lines.append("")
         lines.append(problems.isEmpty ? "all good" : count(problems.count, "problem") + ":")
@@ -122,6 +123,7 @@ struct DoctorReport {
                 "nfcModules": kernel.loaded.map { .array($0.map(JSONValue.string)) } ?? .null,
             ]),
             "daemon": .object(daemon),
+            "metrics": .object(["path": .string("/metrics"), "scrapeConfig": .string(Self.scrapeConfig)]),
         ])
     }
 

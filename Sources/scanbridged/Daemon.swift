@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import ScanBridgeCore
+import ScanBridgeMetrics
 import ScanBridgeModel
 import ScanBridgeServer
 import ScanBridgeStore
@@ -15,7 +16,11 @@ struct Daemon {
     let started: ContinuousClock.Instant
 
     func run() async throws {
-        let publisher = Publisher()
+        let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
+        // One registry for the daemon, handed to what records (never the process-wide MetricsSystem).
+        let metrics = PrometheusMetrics()
+        let scanMetrics = ScanMetrics(factory: metrics.factory, drivers: drivers.map(\.name))
+        let publisher = Publisher(metrics: scanMetrics)
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
         let (journal, database, scanners, tokens) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             // Private to the daemon, or readable by its group; never one another user could write in.
@@ -23,7 +28,8 @@ struct Daemon {
                 URL(fileURLWithPath: settings.databasePath).deletingLastPathComponent().path,
                 mode: settings.socketGroup == nil ? 0o700 : 0o750, group: settings.socketGroup, holding: "database")
             let database = try StoreDatabase(
-                path: settings.databasePath, durability: settings.durability, logger: logger)
+                path: settings.databasePath, durability: settings.durability, logger: logger,
+                metrics: metrics.factory)
             let journal = try SQLiteJournal(
                 database: database, retention: settings.retention, logger: logger,
                 onCommit: { publisher.publish($0) })
@@ -38,11 +44,14 @@ struct Daemon {
             return (journal, database, scanners, tokens)
         }
         let (handlers, domain) = try BuiltinPlugins.domain(repositories: .sqlite(database), settings: settings)
-        let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: handlers, logger: logger))
-        let (drivers, mock) = try BuiltinPlugins.drivers(settings: settings, logger: logger)
+        let bridge = Bridge(
+            journal: journal, publisher: publisher,
+            router: Router(handlers: handlers, logger: logger, metrics: scanMetrics),
+            spool: ReadSpool(metrics: scanMetrics))
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
-            limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens)
+            limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens,
+            metrics: { metrics.exposition() }, serverMetrics: ServerMetrics(factory: metrics.factory))
         let started = self.started
         let logger = self.logger
         // Ready once the socket and every gateway listener are: a harness that learns the

@@ -56,9 +56,12 @@ struct DoctorCommandTests {
         #expect(result.out.contains("pcscd does not answer on \(stack.socketPath) (SCARD_E_NO_SERVICE"))
         #expect(result.out.contains("daemon  does not answer on \(missing)"))
         #expect(result.out.contains("2 problems:"))
+        // Where the gateway serves metrics is not known: a scrape config is shown as guidance, always.
+        #expect(result.out.contains("- job_name: scanbridge") && result.out.contains("metrics_path: /metrics"))
         let json = try JSONValue(parsing: Array(try await Self.doctor(stack, socket: missing, json: true).out.utf8))
         #expect(json["ok"]?.boolValue == false && json["problems"]?.arrayValue?.count == 2)
         #expect(json["pcscd"]?["answers"]?.boolValue == false && json["daemon"]?["answers"]?.boolValue == false)
+        #expect(json["metrics"]?["scrapeConfig"]?.stringValue?.contains("credentials_file:") == true)
     }
 
     @Test func loadedPN533ModulesAreAProblemWithTheBlacklistToUse() async throws {

@@ -242,6 +242,12 @@ struct GatewayTests {
         try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
         _ = try await socket.receiveText()
         let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        let counted = try await gateway.client.request("GET", "/metrics")
+        #expect(counted.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        for transport in ["websocket", "sse", "http"] {
+            #expect(counted.text.contains(#"scanbridge_connections{transport="\#(transport)"} 1"#), "\(transport)")
+        }
+        #expect(counted.text.contains(#"scanbridge_requests_refused_total{reason="unauthorized"}"#))
         await gateway.admin.close()
         #expect(try await gateway.daemon.stop() == 0, "a clean exit with both open")
         _ = try await socket.closeCode()

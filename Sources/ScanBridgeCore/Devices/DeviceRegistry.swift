@@ -17,11 +17,13 @@ package final class DeviceRegistry: Sendable {
 
     private let state = Mutex(State())
     private let publisher: Publisher
+    private let metrics: ScanMetrics
     /// How many gone devices stay listed.
     package let goneKept: Int
 
-    package init(publisher: Publisher, goneKept: Int = 64) {
+    package init(publisher: Publisher, metrics: ScanMetrics = .none, goneKept: Int = 64) {
         self.publisher = publisher
+        self.metrics = metrics
         self.goneKept = goneKept
     }
 
@@ -41,7 +43,15 @@ package final class DeviceRegistry: Sendable {
             state.devices[device.id] = device
             if previous?.state == .gone { state.gone.removeAll { $0 == device.id } }
             if device.state == .gone { forgetting(past: device.id, in: &state) }
+            // Under the lock, so that two updates at once leave the gauges as the list is.
+            metrics.devicesListed(state.devices.values)
             return previous
+        }
+        if device.state == .error, previous?.state != .error {
+            metrics.deviceFailed(kind: device.kind, driver: device.driver)
+        }
+        if previous?.state == .gone, device.state != .gone {
+            metrics.deviceReconnected(kind: device.kind, driver: device.driver)
         }
         let wasPresent = previous.map { $0.state != .gone } ?? false
         let isPresent = device.state != .gone

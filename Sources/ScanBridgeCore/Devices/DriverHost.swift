@@ -73,9 +73,10 @@ package struct DriverHost: Sendable {
     private func lanes(feedback: (any DeviceFeedback)?, logger: Logger) -> ReadLanes {
         let trouble = ReadTrouble(registry: bridge.registry)
         return ReadLanes(
-            capacity: readsPerDevice, spool: bridge.spool,
-            record: { [bridge] read in
-                await Self.record(read, bridge: bridge, trouble: trouble, feedback: feedback, logger: logger)
+            capacity: readsPerDevice, spool: bridge.spool, metrics: bridge.publisher.metrics,
+            record: { [bridge] taken in
+                await Self.record(
+                    taken.read, takenAt: taken.at, bridge: bridge, trouble: trouble, feedback: feedback, logger: logger)
             },
             dropped: { id in
                 logger.error(
@@ -91,7 +92,8 @@ package struct DriverHost: Sendable {
     /// Records one read; its outcome goes back to `feedback`, when the driver takes it. While
     /// the journal cannot be written the read waits, and is written again until it commits.
     private static func record(
-        _ read: RawRead, bridge: Bridge, trouble: ReadTrouble, feedback: (any DeviceFeedback)?, logger: Logger
+        _ read: RawRead, takenAt: ContinuousClock.Instant, bridge: Bridge, trouble: ReadTrouble,
+        feedback: (any DeviceFeedback)?, logger: Logger
     ) async {
         let event: ScanEvent
         do {
@@ -115,6 +117,7 @@ package struct DriverHost: Sendable {
             let stopped = ScanBridgeError.unavailable("the daemon stopped while the journal could not be written")
             return notRecorded(read, error: stopped, feedback: feedback, logger: logger)
         }
+        bridge.committed(event, takenAt: takenAt)
         feedback?.resolved(deviceID: read.device, resolution: event.resolution)
     }
 

@@ -10,13 +10,16 @@ import Synchronization
 /// run in tasks of their own, not the driver's: when the daemon stops, what a device read is
 /// still recorded (`drain()`).
 final class ReadLanes: Sendable {
+    /// A read and when the daemon took it from its driver, where its latency starts.
+    typealias Taken = (read: RawRead, at: ContinuousClock.Instant)
+
     private final class Lane: Sendable {
-        let continuation: AsyncStream<RawRead>.Continuation
+        let continuation: AsyncStream<Taken>.Continuation
         /// Reads handed to the lane and not yet recorded, and those dropped since it last emptied.
         let counts = Mutex((queued: 0, dropped: 0))
         let task = Mutex<Task<Void, Never>?>(nil)
 
-        init(continuation: AsyncStream<RawRead>.Continuation) {
+        init(continuation: AsyncStream<Taken>.Continuation) {
             self.continuation = continuation
         }
     }
@@ -29,7 +32,8 @@ final class ReadLanes: Sendable {
 
     let capacity: Int
     private let spool: ReadSpool
-    private let record: @Sendable (RawRead) async -> Void
+    private let record: @Sendable (Taken) async -> Void
+    private let metrics: ScanMetrics
     private let dropped: @Sendable (_ deviceID: String) -> Void
     private let recovered: @Sendable (_ deviceID: String, _ dropped: Int) -> Void
     private let state = Mutex(State())
@@ -39,10 +43,11 @@ final class ReadLanes: Sendable {
     ///   - dropped: a lane was full and dropped a read (called for the first drop until it empties).
     ///   - recovered: a lane that dropped reads has emptied.
     init(
-        capacity: Int, spool: ReadSpool, record: @escaping @Sendable (RawRead) async -> Void,
+        capacity: Int, spool: ReadSpool, metrics: ScanMetrics = .none, record: @escaping @Sendable (Taken) async -> Void,
         dropped: @escaping @Sendable (String) -> Void, recovered: @escaping @Sendable (String, Int) -> Void
     ) {
         self.capacity = capacity
+        self.metrics = metrics
         self.spool = spool
         self.record = record
         self.dropped = dropped
@@ -51,6 +56,7 @@ final class ReadLanes: Sendable {
 
     /// Queues a read on its device's lane, or drops it when the lane is full.
     func submit(_ read: RawRead) {
+        let taken = ContinuousClock.now
         let lane = state.withLock { state in
             if let lane = state.open[read.device] { return lane }
             let lane = makeLane(device: read.device)
@@ -65,8 +71,9 @@ final class ReadLanes: Sendable {
             counts.queued += 1
             return nil
         }
+        if first != nil { metrics.readDropped(kind: read.kind, driver: read.driver) }
         switch first {
-        case nil: lane.continuation.yield(read)
+        case nil: lane.continuation.yield((read, taken))
         case true?: dropped(read.device)
         case false?: break
         }
@@ -94,13 +101,13 @@ final class ReadLanes: Sendable {
     }
 
     private func makeLane(device: String) -> Lane {
-        let (reads, continuation) = AsyncStream.makeStream(of: RawRead.self)
+        let (reads, continuation) = AsyncStream.makeStream(of: Taken.self)
         let lane = Lane(continuation: continuation)
         // Unstructured: the daemon's shutdown cancels the drivers, not the recording of what they read.
         let task = Task {
-            for await read in reads {
-                await self.record(read)
-                self.spool.release(read)
+            for await taken in reads {
+                await self.record(taken)
+                self.spool.release(taken.read)
                 let dropped = lane.counts.withLock { counts -> Int in
                     counts.queued -= 1
                     guard counts.queued == 0 else { return 0 }

@@ -24,11 +24,13 @@ package final class ReadSpool: Sendable {
     let firstDelay: Duration
     let maxDelay: Duration
     private let state = Mutex(State())
+    private let metrics: ScanMetrics
 
     package init(
         maxReads: Int = 10_000, maxBytes: Int = 16 << 20, firstDelay: Duration = .milliseconds(100),
-        maxDelay: Duration = .seconds(5)
+        maxDelay: Duration = .seconds(5), metrics: ScanMetrics = .none
     ) {
+        self.metrics = metrics
         self.maxReads = maxReads
         self.maxBytes = maxBytes
         self.firstDelay = firstDelay
@@ -48,6 +50,7 @@ package final class ReadSpool: Sendable {
             guard state.reads < maxReads, state.bytes + size <= maxBytes else { return false }
             state.reads += 1
             state.bytes += size
+            show(state)
             return true
         }
     }
@@ -58,7 +61,14 @@ package final class ReadSpool: Sendable {
         state.withLock { state in
             state.reads -= 1
             state.bytes -= size
+            show(state)
         }
+    }
+
+    /// Under the lock, so that the gauges end as the spool does when two lanes change it at once.
+    private func show(_ state: State) {
+        metrics.readSpoolReads.set(state.reads)
+        metrics.readSpoolBytes.set(state.bytes)
     }
 
     /// The daemon stops: a read the journal cannot take is given up rather than waited for.

@@ -13,9 +13,13 @@ package final class Publisher: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The pipeline's metrics: the journal's head is set here, where commits arrive in order.
+    package let metrics: ScanMetrics
 
-    package init(lastSeq: UInt64 = 0) {
+    package init(lastSeq: UInt64 = 0, metrics: ScanMetrics = .none) {
         self.state = Mutex(State(lastSeq: lastSeq))
+        self.metrics = metrics
+        metrics.journalSeq.set(lastSeq)
     }
 
     /// The `seq` of the last event published.
@@ -25,7 +29,10 @@ package final class Publisher: Sendable {
 
     /// Starts the published sequence after what a journal already holds.
     package func resume(after seq: UInt64) {
-        state.withLock { $0.lastSeq = max($0.lastSeq, seq) }
+        state.withLock { state in
+            state.lastSeq = max(state.lastSeq, seq)
+            metrics.journalSeq.set(state.lastSeq)
+        }
     }
 
     /// Registers a subscription. Returns it with the last published `seq`: every later event
@@ -33,7 +40,8 @@ package final class Publisher: Sendable {
     package func subscribe(
         id: String, filter: SubscriptionFilter, sink: any SubscriptionSink, replaying: Bool
     ) -> (subscription: Subscription, head: UInt64) {
-        let subscription = Subscription(id: id, filter: filter, sink: sink, replaying: replaying)
+        let subscription = Subscription(
+            id: id, filter: filter, sink: sink, replaying: replaying, overflows: metrics.subscriptionOverflows)
         let head = state.withLock { state in
             state.subscriptions[ObjectIdentifier(subscription)] = subscription
             return state.lastSeq
@@ -51,6 +59,7 @@ package final class Publisher: Sendable {
         guard let last = events.last else { return }
         let subscriptions = state.withLock { state in
             state.lastSeq = last.seq
+            metrics.journalSeq.set(last.seq)
             return Array(state.subscriptions.values)
         }
         for event in events {

@@ -1,3 +1,4 @@
+import CoreMetrics
 import ScanBridgeModel
 import Synchronization
 
@@ -38,8 +39,14 @@ package final class Subscription: Sendable {
     }
 
     private let mode: Mutex<Mode>
+    /// Counts the subscriptions that overflowed.
+    private let overflows: Counter
 
-    init(id: String, filter: SubscriptionFilter, sink: any SubscriptionSink, replaying: Bool) {
+    init(
+        id: String, filter: SubscriptionFilter, sink: any SubscriptionSink, replaying: Bool,
+        overflows: Counter = ScanMetrics.none.subscriptionOverflows
+    ) {
+        self.overflows = overflows
         self.id = id
         self.filter = filter
         self.sink = sink
@@ -61,7 +68,10 @@ package final class Subscription: Sendable {
                 return false
             }
         }
-        if overflowed { sink.overflowed(self, dropped: 1) }
+        if overflowed {
+            overflows.increment()
+            sink.overflowed(self, dropped: 1)
+        }
     }
 
     /// A replayed event. Offered under the subscription's lock, so none can follow its
@@ -103,7 +113,10 @@ package final class Subscription: Sendable {
             mode = .closed
             return true
         }
-        if overflowed { sink.overflowed(self, dropped: 0) }
+        if overflowed {
+            overflows.increment()
+            sink.overflowed(self, dropped: 0)
+        }
     }
 
     /// Ends the subscription: nothing more is delivered.

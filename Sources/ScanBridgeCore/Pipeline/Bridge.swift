@@ -21,7 +21,7 @@ package final class Bridge: Sendable {
         self.publisher = publisher
         self.router = router
         self.normalizer = normalizer
-        self.registry = DeviceRegistry(publisher: publisher)
+        self.registry = DeviceRegistry(publisher: publisher, metrics: publisher.metrics)
         publisher.resume(after: journal.latestSeq)
     }
 
@@ -33,8 +33,18 @@ package final class Bridge: Sendable {
 
     /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
     package func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
+        let taken = ContinuousClock.now
         let event = try await resolve(read)
-        return (try await journal.append(event), event.resolution)
+        let stored = try await journal.append(event)
+        committed(event, takenAt: taken)
+        return (stored, event.resolution)
+    }
+
+    /// Counts an event the journal committed, and times it from when its read was taken.
+    func committed(_ event: ScanEvent, takenAt taken: ContinuousClock.Instant) {
+        let metrics = publisher.metrics
+        metrics.scanCommitted(kind: event.kind, driver: event.driver, status: event.resolution.status)
+        metrics.scanDuration.record(ContinuousClock.now - taken)
     }
 
     /// Normalises and resolves one read, to be journaled: a device's lane journals it apart,
@@ -49,13 +59,16 @@ package final class Bridge: Sendable {
     /// commit instead of one each. Every read has its own outcome (an invalid one fails alone);
     /// a journal failure fails them all.
     package func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
-        await batchOutcomes(reads, check: normalizer.normalize) { events in
+        let taken = ContinuousClock.now
+        return await batchOutcomes(reads, check: normalizer.normalize) { events in
             var events = events
             for (index, resolution) in await router.resolve(events).enumerated() {
                 events[index].resolution = resolution
             }
             do {
-                return try await journal.append(contentsOf: events).map { .success($0) }
+                let stored = try await journal.append(contentsOf: events)
+                for event in events { committed(event, takenAt: taken) }
+                return stored.map { .success($0) }
             } catch {
                 return events.map { _ in .failure(error) }
             }

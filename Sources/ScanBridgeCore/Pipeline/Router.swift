@@ -22,9 +22,14 @@ package final class Router: Sendable {
 
     private let state = Mutex(State())
     private let logger: Logger
+    private let metrics: ScanMetrics
 
-    package init(handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router")) {
+    package init(
+        handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router"),
+        metrics: ScanMetrics = .none
+    ) {
         self.logger = logger
+        self.metrics = metrics
         for handler in handlers { register(handler) }
     }
 
@@ -66,6 +71,12 @@ package final class Router: Sendable {
             do {
                 guard var resolution = try await handler.resolveIfAccepted(event) else { continue }
                 resolution.handler = handler.name
+                // An out-of-process handler's silence or garbage is a resolution, not a throw.
+                switch resolution.status {
+                case "timeout": metrics.handlerTimedOut(handler.name)
+                case "error": metrics.handlerFailed(handler.name)
+                default: break
+                }
                 return resolution
             } catch {
                 logger.error(
@@ -74,6 +85,7 @@ package final class Router: Sendable {
                         "handler": "\(handler.name)", "event.id": "\(event.id)",
                         "error": "\(error)",
                     ])
+                metrics.handlerFailed(handler.name)
                 return .error(handler: handler.name, message: "\(error)")
             }
         }

@@ -134,6 +134,7 @@ final class Connection: Sendable {
         case .blank:
             return
         case .batchTooLarge:
+            services.serverMetrics.refused(.tooLarge)
             outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
             return
         case .parsed(.unparsable(let error)):
@@ -148,6 +149,7 @@ final class Connection: Sendable {
             }
         case .parsed(.batch(let messages)) where messages.count > services.limits.maxBatch:
             // Only a batch the scan for its size could not count gets here (none that is valid JSON).
+            services.serverMetrics.refused(.tooLarge)
             outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
         case .parsed(.batch(let messages)):
             let admitted = messages.map { admit($0, answerIfRefused: false) }
@@ -212,6 +214,7 @@ final class Connection: Sendable {
     /// closes with 1009 instead, before its connection sees the message.)
     func receivedTooLong(limit: Int) {
         logger.warning("message too large; closing", metadata: ["limit": "\(limit)"])
+        services.serverMetrics.refused(.tooLarge)
         outbox.enqueue(
             RPCMessage.error(
                 id: .null,
@@ -267,6 +270,7 @@ final class Connection: Sendable {
             state.pendingRequests += 1
             return true
         }
+        if !admitted { services.serverMetrics.refused(.overloaded) }
         if !admitted, answerIfRefused, let refusal = overloaded(message) { outbox.enqueue(JSONWriter.bytes(refusal)) }
         if !admitted, case .notification(let method, _) = message {
             logger.debug("dropped a notification past the pending limit", metadata: ["rpc.method": "\(method)"])

@@ -31,7 +31,7 @@ package final class Gateway: Service {
 
     package func run() async throws {
         let tls = try await tlsContext()
-        let connections = GatewayConnections(limit: settings.maxConnections)
+        let connections = GatewayConnections(limit: settings.maxConnections, metrics: services.serverMetrics)
         let router = GatewayRouter(
             services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -76,6 +76,7 @@ package final class Gateway: Service {
         let pipeline = channel.pipeline.syncOperations
         if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
         guard connections.admit(channel) else {
+            router.services.serverMetrics.refused(.overloaded)
             try pipeline.configureHTTPServerPipeline()
             try pipeline.addHandler(
                 GatewayHTTPHandler(

@@ -4,9 +4,7 @@ import Synchronization
 /// The gateway's open connections, over every listener: bounded by `http.max_connections`,
 /// counted by transport, and closed together when the daemon stops.
 final class GatewayConnections: Sendable {
-    enum Transport: String, Sendable {
-        case http, websocket, sse
-    }
+    typealias Transport = ServerMetrics.Transport
 
     private struct State {
         var open: [ObjectIdentifier: (channel: any Channel, transport: Transport)] = [:]
@@ -16,9 +14,11 @@ final class GatewayConnections: Sendable {
 
     private let state = Mutex(State())
     let limit: Int
+    private let metrics: ServerMetrics
 
-    init(limit: Int) {
+    init(limit: Int, metrics: ServerMetrics) {
         self.limit = limit
+        self.metrics = metrics
     }
 
     /// Counts a new connection as `http`; false when the limit is reached or the gateway stops.
@@ -27,14 +27,14 @@ final class GatewayConnections: Sendable {
         let admitted = state.withLock { state in
             guard !state.closing, state.open.count < limit else { return false }
             state.open[ObjectIdentifier(channel)] = (channel, .http)
-            Self.count(.http, by: 1, in: &state)
+            count(.http, by: 1, in: &state)
             return true
         }
         guard admitted else { return false }
         channel.closeFuture.whenComplete { _ in
             self.state.withLock { state in
                 guard let entry = state.open.removeValue(forKey: ObjectIdentifier(channel)) else { return }
-                Self.count(entry.transport, by: -1, in: &state)
+                self.count(entry.transport, by: -1, in: &state)
             }
         }
         return true
@@ -44,17 +44,17 @@ final class GatewayConnections: Sendable {
     func change(_ channel: any Channel, to transport: Transport) {
         state.withLock { state in
             guard let entry = state.open[ObjectIdentifier(channel)] else { return }
-            Self.count(entry.transport, by: -1, in: &state)
+            count(entry.transport, by: -1, in: &state)
             state.open[ObjectIdentifier(channel)] = (channel, transport)
-            Self.count(transport, by: 1, in: &state)
+            count(transport, by: 1, in: &state)
         }
     }
 
-    /// The one place the gateway's connections are counted by transport.
-    private static func count(_ transport: Transport, by change: Int, in state: inout State) {
+    /// The one place the gateway's connections are counted by transport, for `counts` and
+    /// for the `scanbridge_connections` gauge.
+    private func count(_ transport: Transport, by change: Int, in state: inout State) {
         state.byTransport[transport, default: 0] += change
-        // metrics: set the `scanbridge_connections{transport="\(transport.rawValue)"}` gauge to
-        // `state.byTransport[transport]` here.
+        if change > 0 { metrics.connected(transport) } else { metrics.disconnected(transport) }
     }
 
     /// How many are open now, by transport.

@@ -49,6 +49,7 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let refusal {
                 GatewayRouter.send(refusal, to: channel, for: request, keepAlive: false)
             } else if tooLarge {
+                router.countRefusal(.payloadTooLarge)
                 GatewayRouter.send(
                     .refusal(
                         .payloadTooLarge, "too_large",

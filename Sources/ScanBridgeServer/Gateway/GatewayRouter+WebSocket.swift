@@ -44,7 +44,7 @@ extension GatewayRouter {
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: Self.maxFragments,
                 maxAccumulatedFrameSize: maxMessage),
-            WebSocketMessages(maxMessageBytes: maxMessage), reader)
+            WebSocketMessages(maxMessageBytes: maxMessage, metrics: services.serverMetrics), reader)
         connections.change(channel, to: .websocket)
         let number = nextConnectionNumber()
         let logger = connectionLogger("ws\(number)", token: token)

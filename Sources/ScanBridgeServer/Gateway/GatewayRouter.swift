@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 
@@ -84,11 +85,22 @@ final class GatewayRouter: Sendable {
             response.headers.add(name: "Vary", value: "Origin")
         }
         if response.status.code >= 400 {
+            countRefusal(response.status)
             logger.info(
                 "gateway request refused",
                 metadata: ["http.request": "\(request.logDescription)", "http.status": "\(response.status.code)"])
         }
         Self.send(response, to: channel, for: request, keepAlive: request.head.isKeepAlive)
+    }
+
+    /// Counts a refusal in `scanbridge_requests_refused_total`, by the reason its status says.
+    func countRefusal(_ status: HTTPResponseStatus) {
+        switch status {
+        case .unauthorized: services.serverMetrics.refused(.unauthorized)
+        case .forbidden: services.serverMetrics.refused(.forbidden)
+        case .payloadTooLarge: services.serverMetrics.refused(.tooLarge)
+        default: break
+        }
     }
 
     /// Runs `serve` when the access checks allow the request, else answers their refusal.
@@ -117,7 +129,7 @@ final class GatewayRouter: Sendable {
         guard let metrics = services.metrics else {
             return .refusal(.notFound, "not_found", "not found: this daemon keeps no metrics")
         }
-        return GatewayResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics())
+        return GatewayResponse(status: .ok, contentType: MetricSeries.contentType, body: metrics())
     }
 
     /// A CORS preflight: answered for origins in `http.origins` (a preflight carries no token).

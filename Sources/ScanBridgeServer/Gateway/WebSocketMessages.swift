@@ -11,10 +11,12 @@ final class WebSocketMessages: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let maxMessageBytes: Int
+    private let metrics: ServerMetrics
     private var closing = false
 
-    init(maxMessageBytes: Int) {
+    init(maxMessageBytes: Int, metrics: ServerMetrics) {
         self.maxMessageBytes = maxMessageBytes
+        self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -42,6 +44,7 @@ final class WebSocketMessages: ChannelInboundHandler {
         switch error {
         case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
             NIOWebSocketFrameAggregator.Error.tooManyFragments, NIOWebSocketError.invalidFrameLength:
+            metrics.refused(.tooLarge)
             close(context, .messageTooLarge, "a message may hold at most \(maxMessageBytes) bytes (server.max_line_bytes)")
         default:
             close(context, .protocolError, "")
