@@ -102,6 +102,8 @@ private final class WebSocketGrants: Sendable {
 
     func keep(_ token: AuthenticatedToken, for channel: any Channel) {
         tokens.withLock { $0[ObjectIdentifier(channel)] = token }
+        // A connection that closes before its upgrade completes leaves nothing behind.
+        channel.closeFuture.whenComplete { _ in _ = self.take(for: channel) }
     }
 
     func take(for channel: any Channel) -> AuthenticatedToken? {
