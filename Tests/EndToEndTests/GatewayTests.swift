@@ -254,6 +254,17 @@ struct GatewayTests {
         #expect(try await stream.next() == nil)
     }
 
+    @Test func anAddressTakenOrMalformedStopsTheDaemonWithItsReason() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let taken = try DaemonHarness(arguments: ["--http", gateway.daemon.gatewayAddresses[0]])
+        let busy = await #expect(throws: DaemonHarness.Failure.self) { try await taken.start() }
+        #expect(busy?.description.contains("the gateway cannot listen") == true, "\(busy?.description ?? "")")
+        let malformed = try DaemonHarness(arguments: ["--http", "8765"])
+        let refused = await #expect(throws: DaemonHarness.Failure.self) { try await malformed.start() }
+        #expect(refused?.description.contains("'8765' is not an address to listen on") == true)
+        try await gateway.stop()
+    }
+
     @Test func tlsServesTheSameEndpoints() async throws {
         let base = try DaemonHarness(arguments: [])
         let certificate = base.directory.appendingPathComponent("gateway.pem").path
