@@ -94,6 +94,17 @@ struct GatewayTests {
             "GET", "/readyz", headers: [("Origin", "https://till.example"), ("Authorization", "Bearer \(reader)")])
         #expect(otherTokens.status == 403)
 
+        let preflight = try await client.request(
+            "OPTIONS", "/v1/rpc",
+            headers: [
+                ("Origin", GatewayDaemon.origin), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "authorization, content-type"),
+            ])
+        #expect(preflight.status == 204 && preflight.headers["access-control-allow-origin"] == GatewayDaemon.origin)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
+        let foreignPreflight = try await client.request("OPTIONS", "/v1/rpc", headers: [("Origin", "https://evil.example")])
+        #expect(foreignPreflight.status == 403 && foreignPreflight.headers["access-control-allow-origin"] == nil)
+
         let forbidden = try await client.rpc(
             #"{"jsonrpc":"2.0","id":7,"method":"mock.attach","params":{"kind":"qr"}}"#, token: reader)
         #expect(forbidden.status == 200 && forbidden.json?["error"]?["code"] == -32003, "\(forbidden)")
