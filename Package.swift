@@ -11,6 +11,12 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOPosix", package: "swift-nio"),
 ]
 let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
+// The gateway's HTTP/1.1, WebSocket and TLS (docs/architecture.md, Design decisions).
+let web: [Target.Dependency] = [
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOWebSocket", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
 // Library code records through swift-metrics' API with a factory handed to it; only the daemon
 // (and tests) know that Prometheus stores and renders what is recorded.
 let metrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
@@ -41,6 +47,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -74,7 +81,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), metrics,
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + nio,
+            ] + nio + web,
             swiftSettings: strict),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
         .target(name: "CSocketBind"),
@@ -90,11 +97,8 @@ let package = Package(
         .target(name: "ScanBridgeClient", dependencies: ["ScanBridgeModel", "ScanBridgeRPC"] + nio, swiftSettings: strict),
         .target(
             name: "ScanBridgeTesting",
-            dependencies: [
-                "ScanBridgeModel", "ScanBridgeClient", "CTestSupport",
-                // The WebDriver client's HTTP (WebDriver.swift says why not URLSession).
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ] + nio,
+            // NIOHTTP1 also serves the WebDriver client's HTTP (WebDriver.swift says why not URLSession).
+            dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio + web,
             swiftSettings: strict),
         .target(name: "CTestSupport"),
 

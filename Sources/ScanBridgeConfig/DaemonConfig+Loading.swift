@@ -39,9 +39,11 @@ extension DaemonConfig {
     /// Known keys, nested by section; `mock` is a list of device entries.
     private static let allowedKeys: [String: Set<String>] = [
         "": [
-            "socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "roles", "catalog", "orders",
-            "handlers", "pcsc", "scanners", "mock",
+            "socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "http", "roles", "catalog",
+            "orders", "handlers", "pcsc", "scanners", "mock",
         ],
+        "http": ["listen", "origins", "hosts", "max_connections", "metrics_public", "web_root", "tls"],
+        "http.tls": ["certificate", "key"],
         "pcsc": ["feedback", "feedback_readers"],
         "scanners": ["discover", "layout", "grab", "max_gap", "idle", "claim", "release"],
         "catalog": ["store_id", "currency", "region"],
@@ -72,7 +74,8 @@ extension DaemonConfig {
                 throw LoadError(
                     description: "unknown key '\(key)' \(place); known keys: \(keys.sorted().joined(separator: ", "))")
             }
-            if section.isEmpty { try checkKeys(value, allowed: allowed, at: key) }
+            let nested = section.isEmpty ? key : "\(section).\(key)"
+            if section.isEmpty || allowed[nested] != nil { try checkKeys(value, allowed: allowed, at: nested) }
         }
     }
 

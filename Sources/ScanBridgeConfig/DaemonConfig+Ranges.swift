@@ -17,6 +17,7 @@ extension DaemonConfig {
             ("server.max_connections", server.maxConnections, 1...100_000),
             ("server.max_connections_per_user", server.maxConnectionsPerUser, 1...100_000),
             ("server.handlers_per_connection", server.handlersPerConnection, 1...1_000),
+            ("http.max_connections", http.maxConnections, 1...100_000),
             ("handlers.timeout_ms", handlers.timeoutMs, 10...60_000),
         ]
         for (key, value, range) in numbers {

@@ -17,6 +17,7 @@ package struct DaemonConfig: Decodable, Sendable {
     package var logLevel: String?
     package var journal = Journal()
     package var server = Server()
+    package var http = HTTP()
     package var roles = Roles()
     package var catalog = Catalog()
     package var orders = Orders()
@@ -103,6 +104,48 @@ package struct DaemonConfig: Decodable, Sendable {
         }
     }
 
+    /// The gateway: HTTP, WebSocket and Server-Sent Events (docs/protocol.md, Web and network access).
+    package struct HTTP: Decodable, Sendable {
+        /// `ADDRESS:PORT` to listen on; none means the gateway is off.
+        package var listen: [String] = []
+        /// Origins a browser page may call from, beside each token's own.
+        package var origins: [String] = []
+        /// Host names a request may name, beside the listening addresses.
+        package var hosts: [String] = []
+        package var maxConnections: Int? = nil
+        package var metricsPublic = false
+        /// The counter page's files; the default is found next to the daemon (`GatewayWebRoot`).
+        package var webRoot: String?
+        package var tls = TLS()
+
+        package struct TLS: Decodable, Sendable {
+            /// PEM files: the certificate (chain) and its private key.
+            package var certificate: String?
+            package var key: String?
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case listen, origins, hosts
+            case maxConnections = "max_connections"
+            case metricsPublic = "metrics_public"
+            case webRoot = "web_root"
+            case tls
+        }
+
+        package init() {}
+
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            listen = try c.decodeIfPresent([String].self, forKey: .listen) ?? []
+            origins = try c.decodeIfPresent([String].self, forKey: .origins) ?? []
+            hosts = try c.decodeIfPresent([String].self, forKey: .hosts) ?? []
+            maxConnections = try c.decodeIfPresent(Int.self, forKey: .maxConnections)
+            metricsPublic = try c.decodeIfPresent(Bool.self, forKey: .metricsPublic) ?? false
+            webRoot = try c.decodeIfPresent(String.self, forKey: .webRoot)
+            tls = try c.decodeIfPresent(TLS.self, forKey: .tls) ?? TLS()
+        }
+    }
+
     package struct Roles: Decodable, Sendable {
         package var adminGroups: [String] = []
         package var operatorGroups: [String] = []
@@ -153,7 +196,7 @@ package struct DaemonConfig: Decodable, Sendable {
         case socketGroup = "socket_group"
         case database, drivers
         case logLevel = "log_level"
-        case journal, server, roles
+        case journal, server, http, roles
         case catalog, orders, handlers, pcsc, scanners, mock
     }
 
@@ -168,6 +211,7 @@ package struct DaemonConfig: Decodable, Sendable {
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
         journal = try c.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal()
         server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
+        http = try c.decodeIfPresent(HTTP.self, forKey: .http) ?? HTTP()
         roles = try c.decodeIfPresent(Roles.self, forKey: .roles) ?? Roles()
         catalog = try c.decodeIfPresent(Catalog.self, forKey: .catalog) ?? Catalog()
         orders = try c.decodeIfPresent(Orders.self, forKey: .orders) ?? Orders()

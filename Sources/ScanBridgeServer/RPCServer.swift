@@ -115,10 +115,10 @@ package final class RPCServer: Service {
         services.serverMetrics.connected(.unix)
         defer { services.serverMetrics.disconnected(.unix) }
         // Answers and notifications go straight to the channel (see SocketWriter).
-        let writer = SocketWriter(channel: channel, flushes: flushes.flushes(for: channel.eventLoop))
+        let writer = SocketWriter(channel: channel, framing: .lines, flushes: flushes.flushes(for: channel.eventLoop))
         accepted.watcher.watch(with: writer)
         let connection = Connection(
-            id: number, role: role, peer: peer, services: services, channel: channel, writer: writer, logger: logger)
+            id: number, role: role, identity: .peer(peer), services: services, channel: channel, writer: writer, logger: logger)
         do {
             try await channel.eventLoop.submit {
                 accepted.reader.attach(connection)

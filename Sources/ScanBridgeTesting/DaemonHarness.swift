@@ -15,6 +15,7 @@ package final class DaemonHarness: Sendable {
     /// The `scanbridged` binary run; nil: the one in `productsDirectory`.
     package let executable: URL?
     private let process = Mutex<Process?>(nil)
+    private let gateway = Mutex<[String]>([])
     /// Set when another harness took over the folder.
     private let keepsFolder = Mutex(false)
 
@@ -94,13 +95,30 @@ package final class DaemonHarness: Sendable {
             appendingTo: logPath)
         process.withLock { $0 = child }
         try await waitUntil("scanbridged to say READY=1 on \(socketPath); its log:\n\(self.log)", timeout: timeout) {
-            if readiness.receive().contains(where: { $0.split(separator: "\n").contains("READY=1") }) { return true }
+            for message in readiness.receive() {
+                let lines = message.split(separator: "\n")
+                guard lines.contains("READY=1") else { continue }
+                let addresses = lines.filter { $0.hasPrefix("SCANBRIDGE_HTTP=") }.map { String($0.dropFirst(16)) }
+                gateway.withLock { $0 = addresses }
+                return true
+            }
             guard child.isRunning else {
                 process.withLock { $0 = nil }
                 throw Failure(description: "scanbridged exited with status \(child.terminationStatus):\n\(self.log)")
             }
             return false
         }
+    }
+
+    /// The addresses the gateway listens on, as the daemon said with READY=1 (a port 0 resolved).
+    package var gatewayAddresses: [String] { gateway.withLock { $0 } }
+
+    /// A client of the gateway's first address.
+    package func gatewayClient(trusting certificate: String? = nil) throws -> GatewayClient {
+        guard let address = gatewayAddresses.first else {
+            throw Failure(description: "the daemon runs no gateway; start it with --http 127.0.0.1:0")
+        }
+        return try GatewayClient(address: address, trusting: certificate)
     }
 
     /// The running daemon's process id.

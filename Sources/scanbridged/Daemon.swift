@@ -7,6 +7,7 @@ import ScanBridgeModel
 import ScanBridgeServer
 import ScanBridgeStore
 import ServiceLifecycle
+import Synchronization
 
 /// Wires the store, the pipeline, the drivers and the server into one service group.
 struct Daemon {
@@ -53,24 +54,42 @@ struct Daemon {
             metrics: { metrics.exposition() }, serverMetrics: ServerMetrics(factory: metrics.factory))
         let started = self.started
         let logger = self.logger
+        // Ready once the socket and every gateway listener are: a harness that learns the
+        // gateway's addresses from the READY=1 message can use them at once.
+        let readiness = DaemonReadiness(waitingForGateway: settings.gateway != nil) { gatewayAddresses in
+            SystemdNotifier.notify(
+                (["READY=1"] + gatewayAddresses.map { "SCANBRIDGE_HTTP=\($0)" }).joined(separator: "\n"))
+            logger.info(
+                "ready",
+                metadata: [
+                    "ready.ms": "\((ContinuousClock.now - started).milliseconds)",
+                    "database": "\(settings.databasePath)", "journal.seq": "\(journal.latestSeq)",
+                ])
+        }
         let server = RPCServer(
             socketPath: settings.socketPath, socketGroup: settings.socketGroup, services: services,
-            policy: settings.policy, logger: logger,
-            onReady: {
-                SystemdNotifier.notify("READY=1")
-                logger.info(
-                    "ready",
-                    metadata: [
-                        "ready.ms": "\((ContinuousClock.now - started).milliseconds)",
-                        "database": "\(settings.databasePath)", "journal.seq": "\(journal.latestSeq)",
-                    ])
-            })
+            policy: settings.policy, logger: logger, onReady: { readiness.socketListening() })
+        let driverService = DriverService(host: DriverHost(drivers: drivers, bridge: bridge, logger: logger))
+        var serviceList: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: driverService),
+            .init(service: server),
+            .init(service: MemoryTrimmer()),
+        ]
+        if let gateway = settings.gateway {
+            serviceList.append(
+                .init(
+                    service: Gateway(
+                        settings: gateway, services: services, logger: logger,
+                        readiness: {
+                            var reasons: [String] = []
+                            if bridge.spool.isFailing { reasons.append("the journal cannot be written") }
+                            if !driverService.hasStarted { reasons.append("the drivers have not started yet") }
+                            return reasons
+                        },
+                        onListening: { readiness.gatewayListening(on: $0.map(\.description)) })))
+        }
         var configuration = ServiceGroupConfiguration(
-            services: [
-                .init(service: DriverService(host: DriverHost(drivers: drivers, bridge: bridge, logger: logger))),
-                .init(service: server),
-                .init(service: MemoryTrimmer()),
-            ],
+            services: serviceList,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // docs/protocol.md: SIGTERM stops the daemon within 2 s.
@@ -83,12 +102,21 @@ struct Daemon {
 }
 
 /// Runs the drivers until graceful shutdown.
-struct DriverService: Service {
+final class DriverService: Service {
     let host: DriverHost
+    private let started = Atomic(false)
+
+    init(host: DriverHost) {
+        self.host = host
+    }
+
+    /// The drivers were started (each then finds its devices, or says why it cannot).
+    var hasStarted: Bool { started.load(ordering: .acquiring) }
 
     func run() async throws {
+        started.store(true, ordering: .releasing)
         await cancelWhenGracefulShutdown {
-            await host.run()
+            await self.host.run()
         }
     }
 }

@@ -31,6 +31,8 @@ struct DaemonSettings: Sendable {
     var pcsc: PCSCSettings
     /// Scanners found through udev; nil when discovery is off.
     var scannerDiscovery: EvdevDiscoverySettings?
+    /// The gateway; nil when it is off.
+    var gateway: GatewaySettings?
 
     init(options: ScanBridgeDaemon) throws {
         let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
@@ -95,7 +97,41 @@ struct DaemonSettings: Sendable {
             feedback: PCSCFeedbackSettings(
                 enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
+        gateway = try Self.gateway(file.http, listen: options.httpListen, maxConnections: limits.maxConnections)
     }
+
+    private static func gateway(_ http: DaemonConfig.HTTP, listen: [String], maxConnections: Int) throws
+        -> GatewaySettings?
+    {
+        let texts = listen.isEmpty ? http.listen : listen
+        guard !texts.isEmpty else { return nil }
+        let addresses = try texts.map { text in
+            guard let address = GatewayAddress(parsing: text) else {
+                throw DaemonConfig.LoadError(
+                    description: "'\(text)' is not an address to listen on; write ADDRESS:PORT, e.g. 127.0.0.1:8765 or [::1]:8765"
+                )
+            }
+            return address
+        }
+        let tls: (certificate: String, key: String)?
+        switch (http.tls.certificate, http.tls.key) {
+        case (let certificate?, let key?): tls = (certificate, key)
+        case (nil, nil): tls = nil
+        default:
+            throw DaemonConfig.LoadError(description: "http.tls needs both certificate and key (PEM files), or neither")
+        }
+        return GatewaySettings(
+            listen: addresses, origins: http.origins, hosts: http.hosts,
+            maxConnections: http.maxConnections ?? maxConnections, metricsPublic: http.metricsPublic,
+            webRoot: http.webRoot
+                ?? GatewayWebRoot.defaultPath(
+                    executable: "/proc/self/exe", sourceRoot: Self.sourceRoot),
+            tls: tls)
+    }
+
+    /// The checkout this daemon was built from: its `Web/` is the page's default folder there.
+    private static let sourceRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     private static func scannerDiscovery(_ scanners: DaemonConfig.Scanners) throws -> EvdevDiscoverySettings? {
         guard scanners.discover ?? true else { return nil }

@@ -53,6 +53,13 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
     )
     var drivers: String?
 
+    @Option(
+        name: .customLong("http"),
+        help:
+            "Serve the gateway (HTTP, WebSocket, Server-Sent Events) on ADDRESS:PORT, e.g. 127.0.0.1:8765 or [::1]:0. Repeatable; replaces http.listen."
+    )
+    var httpListen: [String] = []
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 

@@ -34,6 +34,31 @@ struct DaemonConfigLoadingTests {
         #expect(error?.description.contains("unknown key 'max_lines' in 'server'") == true)
     }
 
+    @Test func theGatewaySectionLoadsToItsNestedTLSKeys() throws {
+        let config = try load(
+            """
+            http:
+              listen: ["127.0.0.1:8765", "[::1]:0"]
+              origins: [https://pos.example]
+              hosts: [till-1.shop.lan]
+              max_connections: 12
+              metrics_public: true
+              web_root: /srv/web
+              tls:
+                certificate: /etc/gateway.pem
+                key: /etc/gateway.key
+            """)
+        #expect(config.http.listen == ["127.0.0.1:8765", "[::1]:0"] && config.http.maxConnections == 12)
+        #expect(config.http.metricsPublic && config.http.webRoot == "/srv/web")
+        #expect(config.http.tls.certificate == "/etc/gateway.pem" && config.http.tls.key == "/etc/gateway.key")
+        let unknown = #expect(throws: DaemonConfig.LoadError.self) { try load("http:\n  tls:\n    cert: x\n") }
+        #expect(unknown?.description.contains("unknown key 'cert' in 'http.tls'") == true)
+        let outOfRange = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("http:\n  max_connections: 0\n").checkRanges()
+        }
+        #expect(outOfRange?.description.contains("http.max_connections is 0") == true)
+    }
+
     @Test func theDemoConfigLoads() throws {
         let config = try load("log_level: info\nmock:\n  - kind: barcode\n    id: till-1\n    loop: true\n")
         #expect(config.mock.count == 1 && config.logLevel == "info")

@@ -40,6 +40,9 @@ package final class ReadSpool: Sendable {
     /// Reads taken from devices and not yet journaled (or given up).
     package var count: Int { state.withLock { $0.reads } }
 
+    /// The journal refuses writes now: reads wait here until it takes them again.
+    package var isFailing: Bool { state.withLock { $0.failing } }
+
     /// Makes room for a read, or answers false when the spool is full.
     func reserve(_ read: RawRead) -> Bool {
         let size = Self.size(of: read)

@@ -5,14 +5,15 @@ import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization
 
-/// One client connection: reads requests line by line, answers them, and carries its
-/// subscriptions' notifications. Requests run concurrently (bounded); their answers, the
+/// One client connection, whatever carries it (a Unix-socket line connection or a WebSocket):
+/// takes its messages one by one, answers them, and carries its subscriptions' notifications.
+/// The transport only frames and writes (`SocketWriter`) and reads (`RequestReader`). Requests run concurrently (bounded); their answers, the
 /// notifications and daemon requests share one ordered outbox, which the socket writer
 /// empties on the event loop.
 final class Connection: Sendable {
     let id: Int
     let role: Role
-    let peer: PeerCredentials
+    let identity: ConnectionIdentity
     let outbox: Outbox
     let services: ServerServices
     let logger: Logger
@@ -42,13 +43,14 @@ final class Connection: Sendable {
     private let channel: any Channel
     private let executor: EventLoopTaskExecutor
 
+    /// - Parameter writer: the transport's; nil for a connection that lives for one HTTP call.
     init(
-        id: Int, role: Role, peer: PeerCredentials, services: ServerServices, channel: any Channel,
-        writer: SocketWriter, logger: Logger
+        id: Int, role: Role, identity: ConnectionIdentity, services: ServerServices, channel: any Channel,
+        writer: SocketWriter?, logger: Logger
     ) {
         self.id = id
         self.role = role
-        self.peer = peer
+        self.identity = identity
         self.services = services
         self.channel = channel
         self.executor = EventLoopTaskExecutor(eventLoop: channel.eventLoop)
@@ -57,8 +59,9 @@ final class Connection: Sendable {
             subscriptionCapacity: services.limits.subscriptionQueue,
             responseCapacity: services.limits.pendingRequests,
             byteCapacity: services.limits.connectionBufferBytes,
-            onReady: { writer.schedule() })
-        writer.attach(outbox)
+            onReady: { writer?.schedule() })
+        // Without a writer (an HTTP call), answers go into the HTTP response, not the outbox.
+        writer?.attach(outbox)
         outbox.whenOverflowed { [weak self] subscription in
             self?.removeSubscription(subscription.id, droppingQueued: false)
             self?.logger.warning("subscriber too slow; subscription closed", metadata: ["subscription": "\(subscription.id)"])
@@ -106,7 +109,7 @@ final class Connection: Sendable {
 
     // MARK: Input (on the event loop)
 
-    /// One line from the client, parsed here on the event loop; each request is answered in a
+    /// One message from the client (a line, or a WebSocket text message), parsed here on the event loop; each request is answered in a
     /// task of its own.
     func received(_ line: ByteBuffer) {
         handle(ReceivedLine(line.readableBytesView, maxBatch: services.limits.maxBatch))
@@ -207,7 +210,8 @@ final class Connection: Sendable {
         channel.setOption(ChannelOptions.autoRead, value: true).whenSuccess { [channel] in channel.read() }
     }
 
-    /// The client sent a line over the limit: answer, then close once answered.
+    /// The client sent a line over the limit: answer, then close once answered. (A WebSocket
+    /// closes with 1009 instead, before its connection sees the message.)
     func receivedTooLong(limit: Int) {
         logger.warning("message too large; closing", metadata: ["limit": "\(limit)"])
         services.serverMetrics.refused(.tooLarge)

@@ -111,6 +111,12 @@ final class Outbox: SubscriptionSink, Sendable {
         offer(for: subscription) { _ in .message(Self.noticeNotification(notice, subscription: subscription.id)) }
     }
 
+    /// A subscription's message framed by its transport (a Server-Sent Event), under the same
+    /// bounds as its events.
+    func offer(framed message: [UInt8], for subscription: Subscription) -> Bool {
+        offer(for: subscription) { _ in .message(message) }
+    }
+
     /// Queues a subscription's item when both bounds leave room for it (a lone item always fits,
     /// so one larger than the byte bound still goes out).
     private func offer(for subscription: Subscription, _ item: (Slot) -> Item) -> Bool {

@@ -1,19 +1,34 @@
 import NIOCore
+import NIOHTTP1
+import NIOWebSocket
 import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 
 /// Moves a connection's outbox to its socket, on the channel's event loop, while the socket
 /// takes more: straight from the thread that queued a message to the event loop, with no
-/// task in between, and nothing taken while the client is not reading.
+/// task in between, and nothing taken while the client is not reading. The framing is the
+/// transport's one say in what is written.
 final class SocketWriter: Sendable {
+    /// How a transport frames the outbox's messages.
+    enum Framing: Sendable {
+        /// The Unix socket's: each message and a line feed, as bytes.
+        case lines
+        /// One WebSocket text frame a message.
+        case webSocketText
+        /// Messages already framed as Server-Sent Events, as the body of an HTTP response.
+        case eventStream
+    }
+
     private let channel: any Channel
+    private let framing: Framing
     private let flushes: LoopFlushes
     private let target = Mutex<Outbox?>(nil)
 
     /// - Parameter flushes: the writers of the channel's event loop, flushed together.
-    init(channel: any Channel, flushes: LoopFlushes) {
+    init(channel: any Channel, framing: Framing, flushes: LoopFlushes) {
         self.channel = channel
+        self.framing = framing
         self.flushes = flushes
     }
 
@@ -34,23 +49,51 @@ final class SocketWriter: Sendable {
         while channel.isWritable {
             let taken = outbox.take()
             guard !taken.items.isEmpty else { return }
-            // Sized once, from the take's byte count: a buffer grown as it fills is copied at
-            // every growth.
-            var buffer = channel.allocator.buffer(capacity: taken.bytes)
-            for item in taken.items {
-                switch item {
-                case .message(let bytes):
-                    buffer.writeBytes(bytes)
-                case .scan(let event, let prefix):
-                    buffer.writeBytes(prefix)
-                    buffer.writeBytes(event.json)
-                    buffer.writeBytes(Outbox.scanSuffix)
-                }
-                buffer.writeInteger(UInt8(ascii: "\n"))
+            switch framing {
+            case .lines: writeLines(taken)
+            case .webSocketText: writeWebSocketFrames(taken)
+            case .eventStream: writeEventStream(taken)
             }
-            channel.writeAndFlush(buffer, promise: nil)
             // Emptied: the next message schedules the next flush.
             guard taken.more else { return }
+        }
+    }
+
+    private func writeLines(_ taken: Outbox.Taken) {
+        // Sized once, from the take's byte count: a buffer grown as it fills is copied at
+        // every growth.
+        var buffer = channel.allocator.buffer(capacity: taken.bytes)
+        for item in taken.items {
+            Self.write(item, into: &buffer)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+        }
+        channel.writeAndFlush(buffer, promise: nil)
+    }
+
+    private func writeWebSocketFrames(_ taken: Outbox.Taken) {
+        for item in taken.items {
+            var buffer = channel.allocator.buffer(capacity: item.lineBytes)
+            Self.write(item, into: &buffer)
+            channel.write(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
+        }
+        channel.flush()
+    }
+
+    private func writeEventStream(_ taken: Outbox.Taken) {
+        var buffer = channel.allocator.buffer(capacity: taken.bytes)
+        for item in taken.items { Self.write(item, into: &buffer) }
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+    }
+
+    @inline(__always)
+    private static func write(_ item: Outbox.Item, into buffer: inout ByteBuffer) {
+        switch item {
+        case .message(let bytes):
+            buffer.writeBytes(bytes)
+        case .scan(let event, let prefix):
+            buffer.writeBytes(prefix)
+            buffer.writeBytes(event.json)
+            buffer.writeBytes(Outbox.scanSuffix)
         }
     }
 }

@@ -1,0 +1,14 @@
+/// Who is at the other end of a connection: a local user the kernel named, or the holder of
+/// a gateway access token.
+package enum ConnectionIdentity: Sendable, Hashable, CustomStringConvertible {
+    case peer(PeerCredentials)
+    /// The token's id, never its secret.
+    case token(id: String)
+
+    package var description: String {
+        switch self {
+        case .peer(let peer): "\(peer)"
+        case .token(let id): "token \(id)"
+        }
+    }
+}

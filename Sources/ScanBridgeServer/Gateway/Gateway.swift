@@ -1,0 +1,125 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import ServiceLifecycle
+
+/// The gateway: HTTP/1.1, WebSocket and Server-Sent Events on each configured address, over
+/// TLS when a certificate is configured (docs/protocol.md, Web and network access). Stops
+/// listening and closes its connections on graceful shutdown.
+package final class Gateway: Service {
+    let settings: GatewaySettings
+    let services: ServerServices
+    let logger: Logger
+    let readiness: @Sendable () async -> [String]
+    /// Called once every listener is bound, with the addresses bound (a port 0 resolved).
+    let onListening: @Sendable ([GatewayAddress]) -> Void
+
+    package init(
+        settings: GatewaySettings, services: ServerServices, logger: Logger,
+        readiness: @escaping @Sendable () async -> [String] = { [] },
+        onListening: @escaping @Sendable ([GatewayAddress]) -> Void = { _ in }
+    ) {
+        self.settings = settings
+        self.services = services
+        self.logger = logger
+        self.readiness = readiness
+        self.onListening = onListening
+    }
+
+    package func run() async throws {
+        let tls = try await tlsContext()
+        let connections = GatewayConnections(limit: settings.maxConnections, metrics: services.serverMetrics)
+        let router = GatewayRouter(
+            services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: false)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try Self.configure(channel, router: router, connections: connections, tls: tls)
+                }
+            }
+        var listeners: [any Channel] = []
+        var bound: [GatewayAddress] = []
+        do {
+            for address in settings.listen {
+                let listener = try await bootstrap.bind(host: address.host, port: address.port).get()
+                listeners.append(listener)
+                bound.append(GatewayAddress(host: address.host, port: listener.localAddress?.port ?? address.port))
+            }
+        } catch {
+            for listener in listeners { try? await listener.close() }
+            throw GatewayError(description: "the gateway cannot listen: \(error)")
+        }
+        router.access.listening(on: bound)
+        for address in bound {
+            logger.info(
+                "gateway listening", metadata: ["http.address": "\(address)", "http.tls": "\(tls != nil)"])
+        }
+        onListening(bound)
+        // Runs until the daemon stops.
+        try? await gracefulShutdown()
+        for listener in listeners { try? await listener.close() }
+        connections.closeAll()
+        logger.info("gateway stopped listening")
+    }
+
+    /// A new connection's pipeline: TLS when configured, HTTP with the WebSocket upgrade, the
+    /// router; past `http.max_connections`, every request is answered 503.
+    private static func configure(
+        _ channel: any Channel, router: GatewayRouter, connections: GatewayConnections, tls: NIOSSLContext?
+    ) throws {
+        let pipeline = channel.pipeline.syncOperations
+        if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+        guard connections.admit(channel) else {
+            router.services.serverMetrics.refused(.overloaded)
+            try pipeline.configureHTTPServerPipeline()
+            try pipeline.addHandler(
+                GatewayHTTPHandler(
+                    router: router,
+                    refusal: .refusal(
+                        .serviceUnavailable, "overloaded",
+                        "overloaded: the gateway has \(connections.limit) connections open, its limit (http.max_connections); try again later"
+                    )))
+            return
+        }
+        // A connection that sends nothing for a while gives its place back: idle sockets must
+        // not fill `http.max_connections`. WebSockets and event streams leave this behind.
+        try pipeline.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
+        try pipeline.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [router.webSocketUpgrader()], completionHandler: { _ in }))
+        try pipeline.addHandler(WritabilityWatcher())
+        try pipeline.addHandler(GatewayHTTPHandler(router: router))
+    }
+
+    /// How long a connection may wait between requests (or to send its first).
+    static let idleTimeout = TimeAmount.seconds(30)
+
+    /// The TLS context of `http.tls`, read off the cooperative pool; nil without TLS.
+    private func tlsContext() async throws -> NIOSSLContext? {
+        guard let (certificate, key) = settings.tls else { return nil }
+        do {
+            return try await NIOThreadPool.singleton.runIfActive {
+                let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+                let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+                var configuration = TLSConfiguration.makeServerConfiguration(
+                    certificateChain: chain, privateKey: .privateKey(privateKey))
+                configuration.minimumTLSVersion = .tlsv12
+                return try NIOSSLContext(configuration: configuration)
+            }
+        } catch {
+            throw GatewayError(
+                description:
+                    "the gateway cannot use http.tls.certificate \(certificate) and http.tls.key \(key): \(error)")
+        }
+    }
+}
+
+/// Why the gateway cannot start.
+package struct GatewayError: Error, CustomStringConvertible {
+    package let description: String
+}

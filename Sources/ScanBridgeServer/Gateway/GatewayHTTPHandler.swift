@@ -1,0 +1,82 @@
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// Gathers each HTTP request of a gateway connection, its body bounded by
+/// `server.max_line_bytes`, and hands it to the router. NIO's pipelining handler in front
+/// holds the next request until this one's response has ended.
+final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    static let name = "gateway.http"
+
+    private let router: GatewayRouter
+    /// The answer to every request of a connection past `http.max_connections`.
+    private let refusal: GatewayResponse?
+    private var head: HTTPRequestHead?
+    private var body: ByteBuffer?
+    private var tooLarge = false
+
+    init(router: GatewayRouter, refusal: GatewayResponse? = nil) {
+        self.router = router
+        self.refusal = refusal
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = nil
+            let declared = head.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0
+            tooLarge = declared > router.maxBodyBytes
+        case .body(var chunk):
+            guard !tooLarge else { return }
+            if (body?.readableBytes ?? 0) + chunk.readableBytes > router.maxBodyBytes {
+                tooLarge = true
+                body = nil
+            } else if body == nil {
+                body = chunk
+            } else {
+                body!.writeBuffer(&chunk)
+            }
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let request = GatewayRequest(head: head, body: body)
+            body = nil
+            let channel = context.channel
+            if let refusal {
+                GatewayRouter.send(refusal, to: channel, for: request, keepAlive: false)
+            } else if tooLarge {
+                router.countRefusal(.payloadTooLarge)
+                GatewayRouter.send(
+                    .refusal(
+                        .payloadTooLarge, "too_large",
+                        "too large: a request body may hold at most \(router.maxBodyBytes) bytes (server.max_line_bytes)"),
+                    to: channel, for: request, keepAlive: false)
+            } else {
+                let router = self.router
+                Task { await router.serve(request, on: channel) }
+            }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            router.logger.debug("idle gateway connection closed")
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // An upgrade refused (by the access checks, or for its headers): the request comes
+        // here next, and its refusal is answered like any other.
+        if error is NIOWebSocketUpgradeError { return }
+        // A broken request or a TLS failure: nothing more can be understood on this connection.
+        router.logger.debug("gateway connection closed on an error", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+}

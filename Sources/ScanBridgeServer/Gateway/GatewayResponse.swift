@@ -1,0 +1,37 @@
+import NIOCore
+import NIOHTTP1
+import ScanBridgeModel
+
+/// A whole HTTP answer of the gateway. Every refusal carries the same JSON body:
+/// `{"error": {"code": "unauthorized", "message": "…"}}`, `code` a word a program can test
+/// and `message` a sentence saying what to do (docs/protocol.md, Web and network access).
+struct GatewayResponse: Sendable {
+    var status: HTTPResponseStatus
+    var headers: HTTPHeaders
+    var body: [UInt8]
+
+    init(status: HTTPResponseStatus, contentType: String, body: [UInt8], headers: HTTPHeaders = [:]) {
+        self.status = status
+        self.headers = headers
+        self.headers.replaceOrAdd(name: "Content-Type", value: contentType)
+        self.body = body
+    }
+
+    static func json(_ status: HTTPResponseStatus, _ body: [UInt8]) -> GatewayResponse {
+        GatewayResponse(status: status, contentType: "application/json", body: body)
+    }
+
+    /// A refusal: `code` is one of `bad_request`, `unauthorized`, `forbidden`, `not_found`,
+    /// `method_not_allowed`, `too_large`, `unsupported_media_type`, `upgrade_required`,
+    /// `overloaded`, `unavailable`.
+    static func refusal(_ status: HTTPResponseStatus, _ code: String, _ message: String) -> GatewayResponse {
+        var body = Array(#"{"error":{"code":"#.utf8)
+        JSONOutput.appendString(code, to: &body)
+        body.append(contentsOf: #","message":"#.utf8)
+        JSONOutput.appendString(message, to: &body)
+        body.append(contentsOf: "}}".utf8)
+        return json(status, body)
+    }
+
+    static let noContent = GatewayResponse(status: .noContent, contentType: "application/json", body: [])
+}

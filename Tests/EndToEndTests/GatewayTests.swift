@@ -1,0 +1,302 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeTesting
+import Testing
+
+/// The gateway through real HTTP, WebSocket and Server-Sent Events connections to the real
+/// daemon, with real tokens made over its socket (docs/protocol.md, Web and network access).
+@Suite("Gateway end to end", .timeLimit(.minutes(5)))
+struct GatewayTests {
+    @Test func everyEndpointAnswersWithAToken() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let client = gateway.client
+        let (secret, _) = try await gateway.token("admin")
+        let bearer = [("Authorization", "Bearer \(secret)")]
+
+        let health = try await client.request("GET", "/healthz")
+        #expect(health.status == 200 && health.json == ["status": "ok"])
+        let ready = try await client.request("GET", "/readyz", headers: bearer)
+        #expect(ready.status == 200, "\(ready)")
+        let metrics = try await client.request("GET", "/metrics?access_token=\(secret)")
+        #expect(metrics.status != 401 && metrics.status != 403, "\(metrics)")
+
+        let hello = try await client.rpc(#"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#, token: secret)
+        #expect(hello.status == 200 && hello.headers["content-type"] == "application/json")
+        #expect(hello.json?["result"]?["role"] == "admin", "\(hello)")
+        let notification = try await client.rpc(#"{"jsonrpc":"2.0","method":"devices.list"}"#, token: secret)
+        #expect(notification.status == 204 && notification.body.isEmpty)
+        let batch = try await client.rpc(
+            #"[{"jsonrpc":"2.0","id":1,"method":"devices.list"},{"jsonrpc":"2.0","id":2,"method":"events.subscribe"},{"jsonrpc":"2.0","id":3,"method":"handlers.register","params":{"name":"x","match":{}}}]"#,
+            token: secret)
+        let answers = try #require(batch.json?.arrayValue)
+        #expect(answers.count == 3)
+        #expect(answers[0]["result"]?["devices"]?[0]?["id"] == "mock:till-1")
+        #expect(answers[1]["error"]?["code"] == -32601 && answers[2]["error"]?["code"] == -32601)
+        let broken = try await client.rpc("{not json", token: secret)
+        #expect(broken.status == 200 && broken.json?["error"]?["code"] == -32700)
+
+        let tooLarge = try await client.rpc(
+            #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello","params":{"pad":""# + String(repeating: "x", count: 70_000)
+                + #""}}"#, token: secret)
+        #expect(tooLarge.status == 413 && tooLarge.errorCode == "too_large", "\(tooLarge.status)")
+        let wrongType = try await client.request(
+            "POST", "/v1/rpc", headers: bearer + [("Content-Type", "text/plain")], body: Array("{}".utf8))
+        #expect(wrongType.status == 415 && wrongType.errorCode == "unsupported_media_type")
+
+        let page = try await client.request("GET", "/")
+        #expect(page.status == 200 && page.text.contains("ScanBridge"))
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        let module = try await client.request("GET", "/app.mjs")
+        #expect(module.headers["content-type"] == "text/javascript; charset=utf-8")
+        for escape in ["/../scanbridge.yaml", "/%2e%2e/scanbridge.yaml", "/..%2fscanbridge.yaml", "/.hidden"] {
+            let outside = try await client.request("GET", escape)
+            #expect(outside.status == 404 && outside.errorCode == "not_found", "\(escape): \(outside)")
+        }
+        #expect(!gateway.daemon.log.contains(secret.dropFirst(4)), "no secret in the log")
+        try await gateway.stop()
+    }
+
+    @Test func everyRefusalIsClearAndInOrder() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let client = gateway.client
+        let (reader, _) = try await gateway.token("reader")
+        let (withOrigin, _) = try await gateway.token("reader", origins: ["https://till.example"])
+
+        let missing = try await client.request("GET", "/readyz")
+        #expect(missing.status == 401 && missing.errorCode == "unauthorized")
+        let unknown = try await client.request("GET", "/readyz", headers: [("Authorization", "Bearer sbt_nope")])
+        #expect(unknown.status == 401 && unknown.errorCode == "unauthorized")
+        let rebound = try await client.request(
+            "GET", "/readyz", headers: [("Host", "attacker.example:\(client.port)"), ("Authorization", "Bearer \(reader)")])
+        #expect(rebound.status == 403 && rebound.errorCode == "forbidden_host")
+        let reboundPage = try await client.request("GET", "/", headers: [("Host", "attacker.example")])
+        #expect(reboundPage.status == 403, "the Host check comes first, even for the page")
+        let localhost = try await client.request("GET", "/healthz", headers: [("Host", "localhost:\(client.port)")])
+        #expect(localhost.status == 200)
+
+        let strangeOrigin = [("Origin", "https://evil.example"), ("Authorization", "Bearer \(reader)")]
+        let foreign = try await client.request("GET", "/readyz", headers: strangeOrigin)
+        #expect(foreign.status == 403 && foreign.errorCode == "forbidden_origin")
+        let listed = try await client.request(
+            "GET", "/readyz", headers: [("Origin", GatewayDaemon.origin), ("Authorization", "Bearer \(reader)")])
+        #expect(listed.status == 200 && listed.headers["access-control-allow-origin"] == GatewayDaemon.origin)
+        let ownPage = try await client.request(
+            "GET", "/readyz",
+            headers: [("Origin", "http://\(client.hostHeader)"), ("Authorization", "Bearer \(reader)")])
+        #expect(ownPage.status == 200, "the counter page the gateway served may call it")
+        let tokensOwn = try await client.request(
+            "GET", "/readyz", headers: [("Origin", "https://till.example"), ("Authorization", "Bearer \(withOrigin)")])
+        #expect(tokensOwn.status == 200, "a token's origins are allowed with it")
+        let otherTokens = try await client.request(
+            "GET", "/readyz", headers: [("Origin", "https://till.example"), ("Authorization", "Bearer \(reader)")])
+        #expect(otherTokens.status == 403)
+
+        let preflight = try await client.request(
+            "OPTIONS", "/v1/rpc",
+            headers: [
+                ("Origin", GatewayDaemon.origin), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "authorization, content-type"),
+            ])
+        #expect(preflight.status == 204 && preflight.headers["access-control-allow-origin"] == GatewayDaemon.origin)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
+        let foreignPreflight = try await client.request("OPTIONS", "/v1/rpc", headers: [("Origin", "https://evil.example")])
+        #expect(foreignPreflight.status == 403 && foreignPreflight.headers["access-control-allow-origin"] == nil)
+
+        let forbidden = try await client.rpc(
+            #"{"jsonrpc":"2.0","id":7,"method":"mock.attach","params":{"kind":"qr"}}"#, token: reader)
+        #expect(forbidden.status == 200 && forbidden.json?["error"]?["code"] == -32003, "\(forbidden)")
+
+        let upgrade = try #require(try await client.webSocket("/v1/ws").refusal())
+        #expect(upgrade.status == 401 && upgrade.errorCode == "unauthorized")
+        let foreignUpgrade = try #require(
+            try await client.webSocket("/v1/ws?access_token=\(reader)", headers: [("Origin", "https://evil.example")])
+                .refusal())
+        #expect(foreignUpgrade.status == 403)
+        let stream = try #require(try await client.events("/v1/events").refusal())
+        #expect(stream.status == 401)
+        #expect(!gateway.daemon.log.contains(reader.dropFirst(4)), "no secret in the log")
+        try await gateway.stop()
+    }
+
+    @Test func aWebSocketIsAConnectionLikeTheSocketsOwn() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let (secret, _) = try await gateway.token("admin")
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#)
+        #expect(try JSONValue(parsing: Array(try await socket.receiveText().utf8))["result"]?["role"] == "admin")
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":2,"method":"events.subscribe"}"#)
+        #expect(try JSONValue(parsing: Array(try await socket.receiveText().utf8))["result"]?["subscription"] == "s1")
+        try await socket.send(
+            text: #"{"jsonrpc":"2.0","id":3,"method":"scan.inject","params":{"device":"mock:till-1","text":"4006381333931"}}"#)
+        var sawScan = false
+        var sawAnswer = false
+        while !(sawScan && sawAnswer) {
+            let message = try JSONValue(parsing: Array(try await socket.receiveText().utf8))
+            if message["method"] == "scan" { sawScan = message["params"]?["event"]?["text"] == "4006381333931" }
+            if message["id"] == 3 { sawAnswer = message["result"]?["event"] != nil }
+        }
+        // A message in fragments is one message; a ping is answered with its payload.
+        let fragmented = Array(#"{"jsonrpc":"2.0","id":4,"method":"devices.list"}"#.utf8)
+        try await socket.send(.init(fin: false, opcode: WebSocketClient.text, payload: Array(fragmented[..<10])))
+        try await socket.send(.init(fin: true, opcode: WebSocketClient.continuation, payload: Array(fragmented[10...])))
+        #expect(try JSONValue(parsing: Array(try await socket.receiveText().utf8))["id"] == 4)
+        try await socket.send(.init(fin: true, opcode: WebSocketClient.ping, payload: Array("hi".utf8)))
+        let pong = try await socket.receiveFrame()
+        #expect(pong.opcode == WebSocketClient.pong && pong.text == "hi")
+        try await socket.send(.init(fin: true, opcode: WebSocketClient.binary, payload: [1, 2, 3]))
+        #expect(try await socket.closeCode() == 1003)
+
+        let large = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        // The daemon may close before the whole frame is sent.
+        try? await large.send(text: String(repeating: " ", count: 70_000))
+        #expect(try await large.closeCode() == 1009)
+        let pieces = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        for piece in 0..<3 {
+            let opcode = piece == 0 ? WebSocketClient.text : WebSocketClient.continuation
+            try? await pieces.send(.init(fin: false, opcode: opcode, payload: Array(repeating: 0x20, count: 30_000)))
+        }
+        let piecesCode = try await pieces.closeCode()
+        #expect(piecesCode == 1009, "fragments add up to the same bound")
+        try await gateway.stop()
+    }
+
+    @Test func anEventStreamResumesAcrossARestartWithNothingMissedOrRepeated() async throws {
+        let first = try await GatewayDaemon.start()
+        let (secret, _) = try await first.token("operator")
+        for n in 1...3 { _ = try await first.admin.inject(device: "mock:till-1", text: "item-\(n)") }
+        let stream = try await first.client.events("/v1/events?since=0&kinds=barcode&access_token=\(secret)").opened()
+        #expect(stream.headers["content-type"] == "text/event-stream; charset=utf-8")
+        var ids: [String] = []
+        for _ in 1...2 {
+            let event = try #require(try await stream.next())
+            #expect(event.event == "scan")
+            #expect(try JSONValue(parsing: Array(event.data.utf8))["seq"]?.intValue.map(String.init) == event.id)
+            ids.append(event.id ?? "")
+        }
+        #expect(ids == ["1", "2"])
+        await stream.close()
+        let port = first.client.port
+        try await first.stop()
+
+        let second = try await GatewayDaemon.start(listen: "127.0.0.1:\(port)", reusing: first.daemon)
+        for n in 4...5 { _ = try await second.admin.inject(device: "mock:till-1", text: "item-\(n)") }
+        // As a reconnecting EventSource does: the same URL, and Last-Event-ID, which wins.
+        let resumed = try await second.client.events(
+            "/v1/events?since=0&kinds=barcode&access_token=\(secret)", headers: [("Last-Event-ID", "2")]
+        ).opened()
+        var after: [String] = []
+        for _ in 3...5 { after.append(try #require(try await resumed.next()).id ?? "") }
+        #expect(after == ["3", "4", "5"])
+        _ = try await second.admin.call("mock.attach", ["kind": "qr", "id": "door"])
+        _ = try await second.admin.inject(device: "mock:till-1", text: "item-6")
+        let next = try #require(try await resumed.next())
+        #expect(next.id == "6", "a qr device's notice is filtered out by kinds=barcode")
+        await resumed.close()
+        try await second.stop()
+    }
+
+    @Test func aSlowEventStreamReaderOverflowsAndTheStreamEnds() async throws {
+        let gateway = try await GatewayDaemon.start(server: "  subscription_queue: 16\n  connection_buffer_bytes: 65536")
+        let (secret, _) = try await gateway.token("admin")
+        let slow = try await gateway.client.events("/v1/events?access_token=\(secret)", reading: false).opened()
+        // More than the kernel's socket buffers hold, so that the stream's own bound is reached.
+        try await injectConcurrently(20_000, into: gateway.daemon)
+        try await slow.startReading()
+        var last: EventStreamReader.Event?
+        while let event = try await slow.next(timeout: .seconds(60)) { last = event }
+        #expect(last?.event == "overflow", "the stream ends with event: overflow")
+        #expect((try? JSONValue(parsing: Array((last?.data ?? "").utf8)))?["dropped"]?.intValue ?? 0 > 0)
+        try await gateway.stop()
+    }
+
+    @Test func revokingATokenClosesItsWebSocketsAndStreams() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let (secret, id) = try await gateway.token("reader")
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#)
+        _ = try await socket.receiveText()
+        _ = try await gateway.admin.call("tokens.revoke", ["id": .string(id)])
+        #expect(try await socket.closeCode() == 1008, "closed as a policy violation")
+        #expect(try await stream.next() == nil, "the stream ended")
+        let after = try await gateway.client.rpc(#"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#, token: secret)
+        #expect(after.status == 401)
+        try await gateway.stop()
+    }
+
+    @Test func maxConnectionsBoundsAllAndSparesTheOpenOnes() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  max_connections: 2")
+        let (secret, _) = try await gateway.token("admin")
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        let refused = try await gateway.client.request("GET", "/healthz")
+        #expect(refused.status == 503 && refused.errorCode == "overloaded", "\(refused)")
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#)
+        #expect(try await socket.receiveText().contains("\"result\""), "the open WebSocket still works")
+        await stream.close()
+        await socket.close()
+        try await waitUntil("a connection's place to be given back") {
+            try await gateway.client.request("GET", "/healthz").status == 200
+        }
+        try await gateway.stop()
+    }
+
+    @Test func aStopClosesOpenWebSocketsAndStreamsCleanly() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  metrics_public: true")
+        let metrics = try await gateway.client.request("GET", "/metrics")
+        #expect(metrics.status != 401, "http.metrics_public serves /metrics without a token")
+        let (secret, _) = try await gateway.token("operator")
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
+        _ = try await socket.receiveText()
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        let counted = try await gateway.client.request("GET", "/metrics")
+        #expect(counted.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        for transport in ["websocket", "sse", "http"] {
+            #expect(counted.text.contains(#"scanbridge_connections{transport="\#(transport)"} 1"#), "\(transport)")
+        }
+        #expect(counted.text.contains(#"scanbridge_requests_refused_total{reason="unauthorized"}"#))
+        await gateway.admin.close()
+        #expect(try await gateway.daemon.stop() == 0, "a clean exit with both open")
+        _ = try await socket.closeCode()
+        #expect(try await stream.next() == nil)
+    }
+
+    @Test func anAddressTakenOrMalformedStopsTheDaemonWithItsReason() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let taken = try DaemonHarness(arguments: ["--http", gateway.daemon.gatewayAddresses[0]])
+        let busy = await #expect(throws: DaemonHarness.Failure.self) { try await taken.start() }
+        #expect(busy?.description.contains("the gateway cannot listen") == true, "\(busy?.description ?? "")")
+        let malformed = try DaemonHarness(arguments: ["--http", "8765"])
+        let refused = await #expect(throws: DaemonHarness.Failure.self) { try await malformed.start() }
+        #expect(refused?.description.contains("'8765' is not an address to listen on") == true)
+        try await gateway.stop()
+    }
+
+    @Test func tlsServesTheSameEndpoints() async throws {
+        let base = try DaemonHarness(arguments: [])
+        let certificate = base.directory.appendingPathComponent("gateway.pem").path
+        let key = base.directory.appendingPathComponent("gateway.key").path
+        let openssl = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            arguments: [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ])
+        openssl.waitUntilExit()
+        #expect(openssl.terminationStatus == 0)
+        let gateway = try await GatewayDaemon.start(
+            http: "  tls:\n    certificate: \(certificate)\n    key: \(key)", certificate: certificate, reusing: base)
+        let (secret, _) = try await gateway.token("admin")
+        #expect(try await gateway.client.request("GET", "/healthz").status == 200)
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        try await socket.send(text: #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#)
+        #expect(try await socket.receiveText().contains("\"admin\""))
+        let plain = try GatewayClient(address: gateway.daemon.gatewayAddresses[0])
+        #expect((try? await plain.request("GET", "/healthz", timeout: .seconds(5)))?.status != 200)
+        try await gateway.stop()
+    }
+}
