@@ -22,7 +22,7 @@ struct ClientModuleTests {
         """
 
     /// Runs `body` on a page of the daemon's origin where `window.sb` is a connected client.
-    func withClient(_ daemon: GatewayDaemon, _ body: (WebDriverSession) async throws -> Void) async throws {
+    func withClient(_ daemon: CounterDaemon, _ body: (WebDriverSession) async throws -> Void) async throws {
         try await withBrowser { page in
             // The gateway serves the module beside the counter page; that page is only the origin here.
             try await page.navigate(to: "\(daemon.origin)/")
@@ -40,7 +40,7 @@ struct ClientModuleTests {
     }
 
     @Test func callsAnswerAndErrorsReject() async throws {
-        let daemon = try await GatewayDaemon.start()
+        let daemon = try await CounterDaemon.start()
         try await withClient(daemon) { page in
             let devices = try await page.executeAsync(
                 "const done = arguments[0]; sb.call('devices.list').then(r => done(r.devices.map(d => d.id)))")
@@ -57,7 +57,7 @@ struct ClientModuleTests {
     }
 
     @Test func subscribeDeliversEveryScanOnceAcrossARestart() async throws {
-        let daemon = try await GatewayDaemon.start()
+        let daemon = try await CounterDaemon.start()
         let before = try await daemon.inject("5901234123457")
         try await withClient(daemon) { page in
             var expected = [before]

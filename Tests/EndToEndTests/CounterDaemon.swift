@@ -4,10 +4,10 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-/// A daemon with its gateway on a loopback port, a mock till, a catalog and a reader token
-/// for the page's origin. `restart()` brings it back on the same port and database, so a
+/// A daemon with its gateway on a loopback port serving the repository's page, a mock till,
+/// a catalog and a reader token (with no origin of its own: the page's is the gateway's). `restart()` brings it back on the same port and database, so a
 /// page that was open reconnects to it.
-final class GatewayDaemon: Sendable {
+final class CounterDaemon: Sendable {
     let harness: DaemonHarness
     let port: Int
     let secret: String
@@ -27,13 +27,10 @@ final class GatewayDaemon: Sendable {
         self.secret = secret
     }
 
-    static func start() async throws -> GatewayDaemon {
+    static func start() async throws -> CounterDaemon {
         let first = try DaemonHarness(arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:0"])
         try await first.start()
-        let pid = try #require(first.pid)
-        let port = try await waitFor("the daemon to listen on a loopback TCP port; its log:\n\(first.log)") {
-            ListeningPorts.loopback(of: pid).first
-        }
+        let port = try #require(first.gatewayAddresses.first?.split(separator: ":").last.flatMap { Int($0) })
         // Later starts take the same port, so that a page that was open finds the daemon again.
         try await first.stop()
         let harness = try DaemonHarness.reusing(
@@ -42,12 +39,12 @@ final class GatewayDaemon: Sendable {
         let client = try await harness.connect()
         _ = try await client.call("products.upsert", ["products": .array(products)])
         let created = try await client.call(
-            "tokens.create", ["name": "counter page test", "role": "reader", "origins": [.string("http://127.0.0.1:\(port)")]])
+            "tokens.create", ["name": "counter page test", "role": "reader"])
         await client.close()
         guard let secret = created["secret"]?.stringValue else {
             throw UnexpectedAnswer(description: "tokens.create answered no secret: \(created)")
         }
-        return GatewayDaemon(harness: harness, port: port, secret: secret)
+        return CounterDaemon(harness: harness, port: port, secret: secret)
     }
 
     func restart() async throws {
