@@ -81,23 +81,6 @@ final class LineSocket: @unchecked Sendable {
     }
 }
 
-extension Array where Element == LineSocket {
-    /// Reads lines from all of these sockets on the calling thread until `count` have come,
-    /// calling `body` with each and the time its read returned; fails after `idle` without one.
-    func readLines(count: Int, idle: Duration = .seconds(10), _ body: (ArraySlice<UInt8>, UInt64) -> Void) throws {
-        var polled = map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-        var received = 0
-        let timeout = Int32(idle.components.seconds * 1000)
-        while received < count {
-            guard poll(&polled, nfds_t(polled.count), timeout) > 0 else {
-                throw BenchmarkFailure(description: "\(count - received) lines never came")
-            }
-            for (socket, state) in zip(self, polled) where state.revents != 0 {
-                try socket.readLines { line, arrived in
-                    received += 1
-                    body(line, arrived)
-                }
-            }
-        }
-    }
+extension LineSocket: ScanReader {
+    func readMessages(_ body: (ArraySlice<UInt8>, UInt64) -> Void) throws { try readLines(body) }
 }

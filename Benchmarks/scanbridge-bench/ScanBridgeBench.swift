@@ -8,7 +8,7 @@ import ScanBridgeTesting
 struct ScanBridgeBench {
     static let scenarios = [
         "latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order",
-        "hostile",
+        "hostile", "gateway",
     ]
 
     static func main() async throws {
@@ -154,6 +154,9 @@ struct ScanBridgeBench {
         }
         if only.contains("hostile") {
             try await hostile(scans: 6_000 / scale, attacks: attacks(in: arguments), report: &report)
+        }
+        if only.contains("gateway") {
+            try await gateway(scale: scale, report: &report)
         }
         report.print()
     }

@@ -24,22 +24,29 @@ enum Scenarios {
     static func injectToScanLatency(
         socketPath: String, every interval: Duration, count: Int, subscribers: Int
     ) async throws -> Histogram<UInt64> {
-        let warmup = max(1, count / 10)
-        let total = count + warmup
-        let sendTimes = SendTimes(count: total)
         let subscribe = Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A]
-        let readers = try (0..<subscribers).map { _ in
+        let readers: [any ScanReader] = try (0..<subscribers).map { _ in
             let reader = try LineSocket(path: socketPath)
             try reader.write(subscribe)
             _ = try reader.readLine()
             return reader
         }
+        return try await injectToScanLatency(socketPath: socketPath, every: interval, count: count, readers: readers)
+    }
+
+    /// The same, to subscribers already subscribed, through any transport (`ScanReader`).
+    static func injectToScanLatency(
+        socketPath: String, every interval: Duration, count: Int, readers: [any ScanReader]
+    ) async throws -> Histogram<UInt64> {
+        let warmup = max(1, count / 10)
+        let total = count + warmup
+        let sendTimes = SendTimes(count: total)
         let injector = try LineSocket(path: socketPath)
         let injections = (0..<total).map { Array(injectLine(id: $0, index: $0).utf8) + [0x0A] }
         async let received = onAThread("subscribers") {
             var histogram = Histogram<UInt64>.nanoseconds()
-            try readers.readLines(count: total * subscribers) { line, arrived in
-                guard let index = benchIndex(in: line), index >= warmup else { return }
+            try readers.readMessages(count: total * readers.count) { message, _, arrived in
+                guard let index = benchIndex(in: message), index >= warmup else { return }
                 _ = histogram.record(arrived - sendTimes.time(of: index))
             }
             return histogram

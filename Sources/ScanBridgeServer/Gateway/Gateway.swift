@@ -38,6 +38,9 @@ package final class Gateway: Service {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
+            // A scan is one small write: Nagle's algorithm would hold it until the client's
+            // delayed acknowledgement of the one before, tens of milliseconds later.
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configure(channel, router: router, connections: connections, tls: tls)

@@ -1,0 +1,155 @@
+import Foundation
+import Histogram
+import ScanBridgeTesting
+import Synchronization
+
+extension ScanBridgeBench {
+    /// The gateway beside the Unix socket, on one daemon listening on loopback: scans at
+    /// 1,000/s to 8 subscribers through each transport; the Unix socket's latency while
+    /// `/metrics` is scraped every second; and 200 gateway subscribers at 100 scans/s, none
+    /// losing a scan, beside the Unix socket's latency without them.
+    static func gateway(scale: Int, report: inout Report) async throws {
+        let arguments = ["--mock", "barcode:bench", "--log-level", "warning", "--http", "127.0.0.1:0"]
+        let plain = try DaemonHarness(arguments: arguments)
+        let config = try plain.write("scanbridge.yaml", "http:\n  max_connections: 512\n")
+        let daemon = try DaemonHarness.reusing(plain, arguments: arguments + ["--config", config])
+        try await daemon.start()
+        guard let address = daemon.gatewayAddresses.first else {
+            throw BenchmarkFailure(description: "the daemon names no gateway address")
+        }
+        let token = try readerToken(socketPath: daemon.socketPath)
+        try await transports(daemon: daemon, address: address, token: token, count: 20_000 / scale, report: &report)
+        try await scraped(daemon: daemon, address: address, token: token, count: 20_000 / scale, report: &report)
+        try await crowd(daemon: daemon, address: address, token: token, scans: 6_000 / scale, report: &report)
+        try await daemon.stop()
+    }
+
+    /// 1,000/s to 8 subscribers of each transport in turn, twice over, so that each side
+    /// sees the machine in the same states; the gateway's figures as ratios of the socket's.
+    static func transports(
+        daemon: DaemonHarness, address: String, token: String, count: Int, report: inout Report
+    ) async throws {
+        var unix = Histogram<UInt64>.nanoseconds()
+        var gateway = Dictionary(uniqueKeysWithValues: GatewaySocket.Transport.allCases.map { ($0, unix) })
+        for _ in 0..<2 {
+            unix.add(
+                try await Scenarios.injectToScanLatency(
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8))
+            for transport in GatewaySocket.Transport.allCases {
+                let readers: [any ScanReader] = try (0..<8).map { _ in
+                    try GatewaySocket(address: address, token: token, transport: transport)
+                }
+                gateway[transport]!.add(
+                    try await Scenarios.injectToScanLatency(
+                        socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, readers: readers))
+            }
+        }
+        report.latency("gateway, baseline: scan.inject → scan on the Unix socket, 1,000/s, 8 subscribers", unix, target: "")
+        for transport in GatewaySocket.Transport.allCases {
+            let histogram = gateway[transport]!
+            report.latency(
+                "gateway: scan.inject → \(transport.rawValue) subscriber, 1,000/s, 8 subscribers", histogram,
+                target: "p50 ≤ 1.3×, p99 ≤ 2× the socket's")
+            report.figure(
+                "gateway: \(transport.rawValue) ÷ Unix socket",
+                String(
+                    format: "p50 %.2f×  p99 %.2f×", ratio(histogram, unix, at: 50), ratio(histogram, unix, at: 99)),
+                target: "p50 ≤ 1.3×, p99 ≤ 2×")
+        }
+    }
+
+    /// The Unix socket's latency with `/metrics` scraped every second, beside the same without.
+    static func scraped(
+        daemon: DaemonHarness, address: String, token: String, count: Int, report: inout Report
+    ) async throws {
+        var quiet = Histogram<UInt64>.nanoseconds()
+        var scraped = quiet
+        var failures: [String] = []
+        for _ in 0..<2 {
+            quiet.add(
+                try await Scenarios.injectToScanLatency(
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8))
+            let scraper = Task.detached {
+                var failed: [String] = []
+                while !Task.isCancelled {
+                    let (status, _) = (try? GatewaySocket.get(address: address, path: "/metrics", token: token)) ?? ("", 0)
+                    if !status.contains(" 200 ") { failed.append(status) }
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                return failed
+            }
+            scraped.add(
+                try await Scenarios.injectToScanLatency(
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8))
+            scraper.cancel()
+            failures += await scraper.value
+        }
+        if let failure = failures.first {
+            throw BenchmarkFailure(description: "a scrape of /metrics failed: \(failure)")
+        }
+        report.latency("gateway, baseline: the same, nothing scraped", quiet, target: "")
+        report.latency("gateway: the same, /metrics scraped every second", scraped, target: "p99 as without, within noise")
+    }
+
+    /// 200 gateway subscribers (half WebSocket, half SSE) at 100 scans/s: every one gets every
+    /// scan, the daemon's memory, and a Unix-socket subscriber's latency beside the same
+    /// without them.
+    static func crowd(
+        daemon: DaemonHarness, address: String, token: String, scans: Int, report: inout Report
+    ) async throws {
+        let alone = try await Scenarios.injectToScanLatency(
+            socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
+        let crowd: [any ScanReader] = try (0..<200).map {
+            try GatewaySocket(address: address, token: token, transport: $0 % 2 == 0 ? .webSocket : .serverSentEvents)
+        }
+        let pid = daemon.pid ?? 0
+        let peakRSS = Mutex(0.0)
+        let sampler = Task {
+            while !Task.isCancelled {
+                let rss = ProcessStat.megabytes("VmRSS", of: pid)
+                peakRSS.withLock { $0 = max($0, rss) }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        // Every scan the injection makes (its warm-up included), at each of the 200.
+        let expected = scans + max(1, scans / 10)
+        async let counted = onAThread("crowd") {
+            var counts = [Int](repeating: 0, count: crowd.count)
+            try crowd.readMessages(count: expected * crowd.count, idle: .seconds(30)) { message, index, _ in
+                if Scenarios.benchIndex(in: message) != nil { counts[index] += 1 }
+            }
+            return counts
+        }
+        let beside = try await Scenarios.injectToScanLatency(
+            socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
+        let counts = try await counted
+        sampler.cancel()
+        let lost = counts.map { expected - $0 }.reduce(0, +)
+        report.latency("gateway, baseline: scan.inject → scan on the Unix socket, 100/s, 1 subscriber", alone, target: "")
+        report.latency(
+            "gateway: the same beside 200 gateway subscribers (100 WebSocket, 100 SSE)", beside,
+            target: "p99 ≤ 1.5× the baseline's")
+        report.figure(
+            "gateway: 200 gateway subscribers, \(expected) scans each",
+            String(
+                format: "%d lost; p99 %.2f× the baseline's; daemon RSS peak %.1f MB", lost, ratio(beside, alone, at: 99),
+                peakRSS.withLock { $0 }), target: "0 lost, ≤ 1.5×, ≤ 64 MB")
+    }
+
+    /// A reader's token for the gateway, made over the Unix socket as the admin the benchmark is.
+    static func readerToken(socketPath: String) throws -> String {
+        let socket = try LineSocket(path: socketPath)
+        try socket.write(
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"tokens.create","params":{"name":"bench","role":"reader"}}"#.utf8)
+                + [0x0A])
+        let answer = String(decoding: try socket.readLine(), as: UTF8.self)
+        guard let start = answer.range(of: #""secret":""#)?.upperBound,
+            let end = answer[start...].firstIndex(of: "\"")
+        else { throw BenchmarkFailure(description: "tokens.create gave no secret: \(answer)") }
+        return String(answer[start..<end])
+    }
+
+    static func ratio(_ histogram: Histogram<UInt64>, _ baseline: Histogram<UInt64>, at percentile: Double) -> Double {
+        Double(histogram.valueAtPercentile(percentile)) / Double(max(1, baseline.valueAtPercentile(percentile)))
+    }
+}
