@@ -1,5 +1,6 @@
 import ScanBridgeCore
 import ScanBridgeModel
+import Synchronization
 import Testing
 
 @Suite("Publisher and Subscription")
@@ -17,6 +18,21 @@ struct PublisherTests {
         #expect(sink.eventSeqs == [1, 2, 3])
         #expect(publisher.lastSeq == 3)
         #expect(sink.overflows.isEmpty)
+    }
+
+    @Test("the Unix socket's subscribers get each event before the gateway's")
+    func localFirst() {
+        let publisher = Publisher()
+        let order = OrderLog()
+        for index in 0..<20 {
+            let tier: Publisher.Tier = index % 2 == 0 ? .remote : .local
+            _ = publisher.subscribe(
+                id: "s\(index)", filter: .all, sink: OrderedSink(tier: tier, log: order), replaying: false, tier: tier)
+        }
+        publisher.publish([journaled(1)])
+        #expect(order.tiers == Array(repeating: .local, count: 10) + Array(repeating: .remote, count: 10))
+        publisher.remove(publisher.subscribe(id: "gone", filter: .all, sink: RecordingSink(), replaying: false).subscription)
+        #expect(publisher.subscriptionCount == 20)
     }
 
     @Test("the head is the last published seq")
@@ -202,4 +218,30 @@ struct PublisherTests {
         }
         for sink in sinks { #expect(sink.eventSeqs == Array(1...500)) }
     }
+}
+
+/// The tiers of the sinks that got an event, in the order they got it.
+private final class OrderLog: Sendable {
+    private let log = Mutex<[Publisher.Tier]>([])
+    var tiers: [Publisher.Tier] { log.withLock { $0 } }
+    func append(_ tier: Publisher.Tier) { log.withLock { $0.append(tier) } }
+}
+
+private final class OrderedSink: SubscriptionSink, Sendable {
+    let tier: Publisher.Tier
+    let log: OrderLog
+
+    init(tier: Publisher.Tier, log: OrderLog) {
+        self.tier = tier
+        self.log = log
+    }
+
+    func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+        log.append(tier)
+        return true
+    }
+
+    func waitForRoom(for subscription: Subscription) async throws {}
+    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool { true }
+    func overflowed(_ subscription: Subscription, dropped: Int) {}
 }

@@ -59,7 +59,7 @@ extension GatewayRouter {
             watcher.watch(with: writer)
         }
         let (subscription, head) = bridge.publisher.subscribe(
-            id: "sse\(number)", filter: filter, sink: sink, replaying: since != nil)
+            id: "sse\(number)", filter: filter, sink: sink, replaying: since != nil, tier: .remote)
         let keepAlive = channel.eventLoop.scheduleRepeatedTask(
             initialDelay: Self.keepAliveInterval, delay: Self.keepAliveInterval
         ) { _ in

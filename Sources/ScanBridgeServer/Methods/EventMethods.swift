@@ -34,7 +34,8 @@ enum EventMethods {
         let bridge = connection.services.bridge
         guard
             let (subscription, head) = connection.addSubscription({ id in
-                bridge.publisher.subscribe(id: id, filter: filter, sink: connection.eventSink, replaying: since != nil)
+                bridge.publisher.subscribe(
+                    id: id, filter: filter, sink: connection.eventSink, replaying: since != nil, tier: connection.tier)
             })
         else {
             throw ScanBridgeError.overloaded(
