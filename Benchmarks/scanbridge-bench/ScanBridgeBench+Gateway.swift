@@ -102,15 +102,7 @@ extension ScanBridgeBench {
         let crowd: [any ScanReader] = try (0..<200).map {
             try GatewaySocket(address: address, token: token, transport: $0 % 2 == 0 ? .webSocket : .serverSentEvents)
         }
-        let pid = daemon.pid ?? 0
-        let peakRSS = Mutex(0.0)
-        let sampler = Task {
-            while !Task.isCancelled {
-                let rss = ProcessStat.megabytes("VmRSS", of: pid)
-                peakRSS.withLock { $0 = max($0, rss) }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let peakRSS = PeakRSS(of: daemon.pid ?? 0)
         // Every scan the injection makes (its warm-up included), at each of the 200.
         let expected = scans + max(1, scans / 10)
         async let counted = onAThread("crowd") {
@@ -123,7 +115,7 @@ extension ScanBridgeBench {
         let beside = try await Scenarios.injectToScanLatency(
             socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
         let counts = try await counted
-        sampler.cancel()
+        let peak = peakRSS.stop()
         let lost = counts.map { expected - $0 }.reduce(0, +)
         report.latency("gateway, baseline: scan.inject → scan on the Unix socket, 100/s, 1 subscriber", alone, target: "")
         report.latency(
@@ -133,7 +125,7 @@ extension ScanBridgeBench {
             "gateway: 200 gateway subscribers, \(expected) scans each",
             String(
                 format: "%d lost; p99 %.2f× the baseline's; daemon RSS peak %.1f MB", lost, ratio(beside, alone, at: 99),
-                peakRSS.withLock { $0 }), target: "0 lost, ≤ 1.5×, ≤ 64 MB")
+                peak), target: "0 lost, ≤ 1.5×, ≤ 64 MB")
     }
 
     /// A reader's token for the gateway, made over the Unix socket as the admin the benchmark is.

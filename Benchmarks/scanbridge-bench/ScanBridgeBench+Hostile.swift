@@ -17,24 +17,17 @@ extension ScanBridgeBench {
             let attacker =
                 attacked ? try await startAttacker(socketPath: daemon.socketPath, attacks: attacks, asReader: asReader) : nil
             let pid = daemon.pid ?? 0
-            let peakRSS = Mutex(0.0)
-            let sampler = Task {
-                while !Task.isCancelled {
-                    let rss = ProcessStat.megabytes("VmRSS", of: pid)
-                    peakRSS.withLock { $0 = max($0, rss) }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-            }
+            let peakRSS = PeakRSS(of: pid)
             let latency: Histogram<UInt64>
             do {
                 latency = try await Scenarios.injectToScanLatency(
                     socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
             } catch {
-                sampler.cancel()
+                peakRSS.stop()
                 await stop(attacker)
                 throw error
             }
-            sampler.cancel()
+            let peak = peakRSS.stop()
             let (rss, hwm) = (ProcessStat.megabytes("VmRSS", of: pid), ProcessStat.megabytes("VmHWM", of: pid))
             await stop(attacker)
             try await daemon.stop()
@@ -46,7 +39,7 @@ extension ScanBridgeBench {
             report.latency("hostile, \(side): scan.inject → scan, 100/s, 1 subscriber", latency, target: "p99 ≤ 2 ms")
             report.figure(
                 "hostile, \(side): daemon RSS",
-                String(format: "%.1f MB at the end, %.1f MB sampled peak (VmHWM %.1f MB)", rss, peakRSS.withLock { $0 }, hwm),
+                String(format: "%.1f MB at the end, %.1f MB sampled peak (VmHWM %.1f MB)", rss, peak, hwm),
                 target: "≤ 64 MB")
         }
     }
