@@ -286,7 +286,8 @@ struct GatewayTests {
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
                 "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
             ])
-        openssl.waitUntilExit()
+        // Waited for without blocking a thread of the pool the other suites share.
+        try await waitUntil("openssl to make the certificate") { !openssl.isRunning }
         #expect(openssl.terminationStatus == 0)
         let gateway = try await GatewayDaemon.start(
             http: "  tls:\n    certificate: \(certificate)\n    key: \(key)", certificate: certificate, reusing: base)
