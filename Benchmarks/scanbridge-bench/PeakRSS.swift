@@ -2,7 +2,7 @@ import Foundation
 import ScanBridgeTesting
 import Synchronization
 
-/// A process's `VmRSS` sampled every 100 ms until `stop()`: the peak a scenario reports
+/// A process's `VmRSS` sampled often until `stop()`: the peak a scenario reports
 /// beside the kernel's own `VmHWM`.
 final class PeakRSS: Sendable {
     private let peak = Mutex(0.0)
