@@ -201,6 +201,7 @@ let package = Package(
                 "ScanBridgeStore",
                 "ProductLookup", "EvdevDriver", "CameraDriver",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ] + nio,
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 

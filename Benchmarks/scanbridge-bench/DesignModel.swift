@@ -5,9 +5,11 @@ import ScanBridgeTesting
 /// The latency scenarios' baseline: the daemon's path for one scan at its leanest, in plain
 /// system calls, on this machine, now. One loop thread waits in `poll`, reads an injection
 /// and hands it to a writer thread, which writes 4 KB to a file (a commit's WAL frame: one
-/// page, the event table's last) and hands it back; the loop then writes a scan line of the
-/// daemon's size to every subscriber and the answer to the injector. The same hops and system calls as the
-/// daemon, with none of its work: what the daemon measures beyond this is its own.
+/// page, the event table's last), syncs it when it models durability `full` (`fdatasync`, as
+/// SQLite does at each commit then), and hands it back; the loop then gives the event the
+/// next `seq` and writes a scan line of the daemon's size to every subscriber and the answer
+/// to the injector. The same hops and system calls as the daemon, with none of its work:
+/// what the daemon measures beyond this is its own.
 ///
 /// It serves one run of `Scenarios.injectToScanLatency`, in a process of its own as the daemon
 /// does (`scanbridge-bench --serve-design-model`): `subscribers` connections that each send one
@@ -22,8 +24,10 @@ final class DesignModel: @unchecked Sendable {
     /// the daemon's journal has; a byte for each scan.
     private let toWriter: [Int32]
     private let toLoop: [Int32]
+    private let syncs: Bool
 
-    init(directory: URL) throws {
+    init(directory: URL, syncs: Bool) throws {
+        self.syncs = syncs
         path = directory.appendingPathComponent("model.sock").path
         file = open(directory.appendingPathComponent("model.wal").path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -46,12 +50,13 @@ final class DesignModel: @unchecked Sendable {
     /// its own as the daemon is, so the client's hand-offs to the server and back change
     /// address spaces in both: served by threads of the client's process, the baseline would
     /// be lower than a daemon in its own process could reach.
-    static func injectToScanLatency(directory: URL, every interval: Duration, count: Int, subscribers: Int)
-        async throws -> Histogram<UInt64>
-    {
+    static func injectToScanLatency(
+        directory: URL, every interval: Duration, count: Int, subscribers: Int, syncs: Bool
+    ) async throws -> Delivery {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        server.arguments = ["--serve-design-model", directory.path, "--subscribers", "\(subscribers)"]
+        server.arguments =
+            ["--serve-design-model", directory.path, "--subscribers", "\(subscribers)"] + (syncs ? ["--syncs"] : [])
         let announced = Pipe()
         server.standardOutput = announced
         try server.run()
@@ -65,7 +70,9 @@ final class DesignModel: @unchecked Sendable {
                 return String(path)
             }
             let latency = try await Scenarios.injectToScanLatency(
-                socketPath: path, every: interval, count: count, subscribers: subscribers)
+                socketPath: path, every: interval, count: count,
+                readers: try Scenarios.subscribers(socketPath: path, count: subscribers),
+                workload: CounterWorkload(mix: .counter, catalog: .shop(size: 1_000_000)), checksOutcomes: false)
             // It returns once the injector has closed.
             try await onAThread("model-exit") { server.waitUntilExit() }
             return latency
@@ -79,8 +86,8 @@ final class DesignModel: @unchecked Sendable {
 
     /// `scanbridge-bench --serve-design-model DIRECTORY --subscribers N`: serves one run in
     /// this process, printing the socket's path once it listens.
-    static func serveOneRun(directory: URL, subscribers: Int) async throws {
-        let model = try DesignModel(directory: directory)
+    static func serveOneRun(directory: URL, subscribers: Int, syncs: Bool) async throws {
+        let model = try DesignModel(directory: directory, syncs: syncs)
         FileHandle.standardOutput.write(Data((model.path + "\n").utf8))
         try await model.serve(subscribers: subscribers)
     }
@@ -108,6 +115,7 @@ final class DesignModel: @unchecked Sendable {
         defer { close(injector) }
         var watched = [injector, toLoop[0]].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         var pending: [[UInt8]] = []
+        var seq = 0
         while true {
             guard Glibc.poll(&watched, 2, -1) >= 0 || errno == EINTR else {
                 throw BenchmarkFailure(description: "design model: poll: \(String(cString: strerror(errno)))")
@@ -116,21 +124,24 @@ final class DesignModel: @unchecked Sendable {
                 if watch.fd == injector {
                     let got = read(injector, &line, line.count)
                     if got <= 0 { return }
-                    // One scan line per injection in what arrived, padded to the daemon's size.
-                    for text in Self.benchTexts(in: line[0..<got]) {
+                    // One scan line and one answer per injection in what arrived, the scan line
+                    // padded to the daemon's size.
+                    for id in Self.requestIDs(in: line[0..<got]) {
+                        seq += 1
                         pending.append(
-                            Array(#"{"jsonrpc":"2.0","method":"scan","params":{"text":"\#(text)","pad":""#.utf8)
-                                + [UInt8](repeating: 0x20, count: 1000) + Array("\"}}\n".utf8))
+                            Array(#"{"jsonrpc":"2.0","method":"scan","params":{"event":{"seq":\#(seq),"pad":""#.utf8)
+                                + [UInt8](repeating: 0x20, count: 1000) + Array("\"}}}\n".utf8))
+                        pending.append(Array(#"{"jsonrpc":"2.0","id":\#(id),"result":{"event":{"seq":\#(seq)}}}"#.utf8) + [0x0A])
                         send([1], to: toWriter[1])
                     }
                 } else {
                     var committed = [UInt8](repeating: 0, count: 256)
                     let count = max(0, read(toLoop[0], &committed, committed.count))
-                    for scan in pending.prefix(count) {
-                        for subscriber in subscribers { send(scan, to: subscriber) }
-                        send(scan, to: injector)
+                    for index in 0..<count {
+                        for subscriber in subscribers { send(pending[2 * index], to: subscriber) }
+                        send(pending[2 * index + 1], to: injector)
                     }
-                    pending.removeFirst(count)
+                    pending.removeFirst(2 * count)
                 }
             }
         }
@@ -155,6 +166,7 @@ final class DesignModel: @unchecked Sendable {
                 _ = pwrite(file, page, page.count, offset)
                 offset = (offset + 4096) % (64 << 20)
             }
+            if syncs { _ = fdatasync(file) }
             send([UInt8](repeating: 1, count: count), to: toLoop[1])
         }
     }
@@ -163,8 +175,8 @@ final class DesignModel: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    /// The `bench-NNNNNNN` texts in `bytes`, a line each, in order.
-    static func benchTexts(in bytes: ArraySlice<UInt8>) -> [String] {
-        bytes.split(separator: 0x0A).compactMap { Scenarios.benchIndex(in: $0).map(Scenarios.benchText) }
+    /// The request ids in `bytes`, a line each, in order.
+    static func requestIDs(in bytes: ArraySlice<UInt8>) -> [Int] {
+        bytes.split(separator: 0x0A).compactMap { JSONScan.number(after: #""id":"#, in: $0) }
     }
 }

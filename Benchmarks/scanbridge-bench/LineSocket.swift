@@ -56,11 +56,23 @@ final class LineSocket: @unchecked Sendable {
         while let line = bufferedLine() { body(line, arrived) }
     }
 
-    /// Reads and drops whatever has arrived, without waiting: answers nobody looks at, which
-    /// would otherwise fill the socket until the daemon stopped reading requests.
-    func discardAvailable() {
-        while recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
-        (start, end) = (0, 0)
+    /// Hands over the complete lines that have arrived, without waiting: answers read as they
+    /// come, which would otherwise fill the socket until the daemon stopped reading requests.
+    func readAvailableLines(_ body: (ArraySlice<UInt8>) -> Void) {
+        while (try? receive(waiting: false)) == true {
+            while let line = bufferedLine() { body(line) }
+        }
+    }
+
+    /// Hands over lines as they come until `body` says it has what it waits for (returns true),
+    /// or `idle` passes without one.
+    func readLines(idle: Duration, _ body: (ArraySlice<UInt8>) -> Bool) throws {
+        var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            while let line = bufferedLine() { if body(line) { return } }
+            guard poll(&polled, 1, Int32(idle.components.seconds * 1000)) > 0 else { return }
+            try receive()
+        }
     }
 
     private func bufferedLine() -> ArraySlice<UInt8>? {
@@ -69,15 +81,21 @@ final class LineSocket: @unchecked Sendable {
         return buffer[start..<newline]
     }
 
-    private func receive() throws {
+    /// Reads what is there into the buffer; without `waiting`, returns false when nothing was.
+    @discardableResult
+    private func receive(waiting: Bool = true) throws -> Bool {
         if start > 0 {
             buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
             (start, end) = (0, end - start)
         }
         guard end < buffer.count else { throw BenchmarkFailure(description: "a line longer than \(buffer.count) bytes") }
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + end, $0.count - end) }
+        let count = buffer.withUnsafeMutableBytes {
+            recv(descriptor, $0.baseAddress! + end, $0.count - end, waiting ? 0 : Int32(MSG_DONTWAIT))
+        }
+        if count < 0, !waiting, errno == EAGAIN || errno == EWOULDBLOCK { return false }
         guard count > 0 else { throw BenchmarkFailure(description: "the connection closed while waiting for a line") }
         end += count
+        return true
     }
 }
 

@@ -8,67 +8,65 @@ extension ScanBridgeBench {
     /// 1,000/s to 8 subscribers through each transport; the Unix socket's latency while
     /// `/metrics` is scraped every second; and 200 gateway subscribers at 100 scans/s, none
     /// losing a scan, beside the Unix socket's latency without them.
-    static func gateway(scale: Int, report: inout Report) async throws {
-        let arguments = ["--mock", "barcode:bench", "--log-level", "warning", "--http", "127.0.0.1:0"]
-        let plain = try DaemonHarness(arguments: arguments)
-        let config = try plain.write("scanbridge.yaml", "http:\n  max_connections: 512\n")
-        let daemon = try DaemonHarness.reusing(plain, arguments: arguments + ["--config", config])
-        try await daemon.start()
+    static func gateway(stores: CounterStores, workload: CounterWorkload, scale: Int, report: inout Report) async throws {
+        let daemon = try await stores.daemon(
+            workload.catalog, arguments: ["--http", "127.0.0.1:0"], config: "http:\n  max_connections: 512\n")
         guard let address = daemon.gatewayAddresses.first else {
             throw BenchmarkFailure(description: "the daemon names no gateway address")
         }
         let token = try readerToken(socketPath: daemon.socketPath)
-        try await transports(daemon: daemon, address: address, token: token, count: 20_000 / scale, report: &report)
-        try await scraped(daemon: daemon, address: address, token: token, count: 20_000 / scale, report: &report)
-        try await crowd(daemon: daemon, address: address, token: token, scans: 6_000 / scale, report: &report)
+        let setup = Gateway(daemon: daemon, address: address, token: token, workload: workload)
+        try await transports(setup, count: 20_000 / scale, report: &report)
+        try await scraped(setup, count: 20_000 / scale, report: &report)
+        try await crowd(setup, scans: 6_000 / scale, report: &report)
         try await daemon.stop()
     }
 
     /// 1,000/s to 8 subscribers of each transport in turn, twice over, so that each side
     /// sees the machine in the same states; the gateway's figures as ratios of the socket's.
-    static func transports(
-        daemon: DaemonHarness, address: String, token: String, count: Int, report: inout Report
-    ) async throws {
-        var unix = Histogram<UInt64>.nanoseconds()
+    static func transports(_ setup: Gateway, count: Int, report: inout Report) async throws {
+        let (daemon, address, token, workload) = (setup.daemon, setup.address, setup.token, setup.workload)
+        var unix = Delivery()
         var gateway = Dictionary(uniqueKeysWithValues: GatewaySocket.Transport.allCases.map { ($0, unix) })
         for _ in 0..<2 {
             unix.add(
                 try await Scenarios.injectToScanLatency(
-                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8))
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8,
+                    workload: workload))
             for transport in GatewaySocket.Transport.allCases {
                 let readers: [any ScanReader] = try (0..<8).map { _ in
                     try GatewaySocket(address: address, token: token, transport: transport)
                 }
                 gateway[transport]!.add(
                     try await Scenarios.injectToScanLatency(
-                        socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, readers: readers))
+                        socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, readers: readers,
+                        workload: workload))
             }
         }
-        report.latency("gateway, baseline: scan.inject → scan on the Unix socket, 1,000/s, 8 subscribers", unix, target: "")
+        report.delivery(
+            "gateway, baseline: scan.inject → scan on the Unix socket, \(workload.description), 1,000/s, 8 subscribers", unix,
+            target: "")
         for transport in GatewaySocket.Transport.allCases {
-            let histogram = gateway[transport]!
-            report.latency(
-                "gateway: scan.inject → \(transport.rawValue) subscriber, 1,000/s, 8 subscribers", histogram,
+            let delivery = gateway[transport]!
+            report.delivery(
+                "gateway: scan.inject → \(transport.rawValue) subscriber, 1,000/s, 8 subscribers", delivery,
                 target: "p50 ≤ 1.3×, p99 ≤ 2× the socket's")
-            report.figure(
-                "gateway: \(transport.rawValue) ÷ Unix socket",
-                String(
-                    format: "p50 %.2f×  p99 %.2f×", ratio(histogram, unix, at: 50), ratio(histogram, unix, at: 99)),
-                target: "p50 ≤ 1.3×, p99 ≤ 2×")
+            report.ratio(
+                "gateway: \(transport.rawValue) ÷ Unix socket", delivery.latency, unix.latency, target: "p50 ≤ 1.3×, p99 ≤ 2×")
         }
     }
 
     /// The Unix socket's latency with `/metrics` scraped every second, beside the same without.
-    static func scraped(
-        daemon: DaemonHarness, address: String, token: String, count: Int, report: inout Report
-    ) async throws {
-        var quiet = Histogram<UInt64>.nanoseconds()
+    static func scraped(_ setup: Gateway, count: Int, report: inout Report) async throws {
+        let (daemon, address, token, workload) = (setup.daemon, setup.address, setup.token, setup.workload)
+        var quiet = Delivery()
         var scraped = quiet
         var failures: [String] = []
         for _ in 0..<2 {
             quiet.add(
                 try await Scenarios.injectToScanLatency(
-                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8))
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8,
+                    workload: workload))
             let scraper = Task.detached {
                 var failed: [String] = []
                 while !Task.isCancelled {
@@ -80,25 +78,25 @@ extension ScanBridgeBench {
             }
             scraped.add(
                 try await Scenarios.injectToScanLatency(
-                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8))
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count / 2, subscribers: 8,
+                    workload: workload))
             scraper.cancel()
             failures += await scraper.value
         }
         if let failure = failures.first {
             throw BenchmarkFailure(description: "a scrape of /metrics failed: \(failure)")
         }
-        report.latency("gateway, baseline: the same, nothing scraped", quiet, target: "")
-        report.latency("gateway: the same, /metrics scraped every second", scraped, target: "p99 as without, within noise")
+        report.delivery("gateway, baseline: the same, nothing scraped", quiet, target: "")
+        report.delivery("gateway: the same, /metrics scraped every second", scraped, target: "p99 as without, within noise")
     }
 
     /// 200 gateway subscribers (half WebSocket, half SSE) at 100 scans/s: every one gets every
     /// scan, the daemon's memory, and a Unix-socket subscriber's latency beside the same
     /// without them.
-    static func crowd(
-        daemon: DaemonHarness, address: String, token: String, scans: Int, report: inout Report
-    ) async throws {
+    static func crowd(_ setup: Gateway, scans: Int, report: inout Report) async throws {
+        let (daemon, address, token, workload) = (setup.daemon, setup.address, setup.token, setup.workload)
         let alone = try await Scenarios.injectToScanLatency(
-            socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
+            socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1, workload: workload)
         let crowd: [any ScanReader] = try (0..<200).map {
             try GatewaySocket(address: address, token: token, transport: $0 % 2 == 0 ? .webSocket : .serverSentEvents)
         }
@@ -107,25 +105,32 @@ extension ScanBridgeBench {
         let expected = scans + max(1, scans / 10)
         async let counted = onAThread("crowd") {
             var counts = [Int](repeating: 0, count: crowd.count)
-            try crowd.readMessages(count: expected * crowd.count, idle: .seconds(30)) { message, index, _ in
-                if Scenarios.benchIndex(in: message) != nil { counts[index] += 1 }
+            var received = 0
+            try crowd.readMessages(idle: .seconds(30)) { message, index, _ in
+                if JSONScan.number(after: #""seq":"#, in: message) != nil {
+                    counts[index] += 1
+                    received += 1
+                }
+                return received >= expected * crowd.count
             }
             return counts
         }
         let beside = try await Scenarios.injectToScanLatency(
-            socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
+            socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1, workload: workload)
         let counts = try await counted
         let peak = peakRSS.stop()
         let lost = counts.map { expected - $0 }.reduce(0, +)
-        report.latency("gateway, baseline: scan.inject → scan on the Unix socket, 100/s, 1 subscriber", alone, target: "")
-        report.latency(
+        report.delivery("gateway, baseline: scan.inject → scan on the Unix socket, 100/s, 1 subscriber", alone, target: "")
+        report.delivery(
             "gateway: the same beside 200 gateway subscribers (100 WebSocket, 100 SSE)", beside,
             target: "p99 ≤ 1.5× the baseline's")
+        let name = "gateway: 200 gateway subscribers, \(expected) scans each"
         report.figure(
-            "gateway: 200 gateway subscribers, \(expected) scans each",
+            name,
             String(
-                format: "%d lost; p99 %.2f× the baseline's; daemon RSS peak %.1f MB", lost, ratio(beside, alone, at: 99),
-                peak), target: "0 lost, ≤ 1.5×, ≤ 64 MB")
+                format: "%d lost; p99 %.2f× the baseline's; daemon RSS peak %.1f MB", lost,
+                ratio(beside.latency, alone.latency, at: 99), peak), target: "0 lost, ≤ 1.5×, ≤ 64 MB")
+        report.lost(lost, in: name)
     }
 
     /// A reader's token for the gateway, made over the Unix socket as the admin the benchmark is.
@@ -143,5 +148,13 @@ extension ScanBridgeBench {
 
     static func ratio(_ histogram: Histogram<UInt64>, _ baseline: Histogram<UInt64>, at percentile: Double) -> Double {
         Double(histogram.valueAtPercentile(percentile)) / Double(max(1, baseline.valueAtPercentile(percentile)))
+    }
+
+    /// The daemon the gateway scenario measures, and how its subscribers reach it.
+    struct Gateway {
+        let daemon: DaemonHarness
+        let address: String
+        let token: String
+        let workload: CounterWorkload
     }
 }

@@ -7,21 +7,23 @@ extension ScanBridgeBench {
     /// A well-behaved subscriber at a till's pace (100 scans a second), `scan.inject` → `scan`,
     /// and the daemon's memory: first alone (the baseline), then beside a `HostileClient`,
     /// each on a daemon of its own with the same configuration.
-    static func hostile(scans: Int, attacks: Set<String>, report: inout Report) async throws {
+    static func hostile(
+        stores: CounterStores, workload: CounterWorkload, scans: Int, attacks: Set<String>, report: inout Report
+    ) async throws {
         // As root, the attacker runs as nobody, whom the configuration makes a reader, as a
         // POS program would be; otherwise as the benchmark's own user, calling only what a
         // reader may call, and the row says so.
         let asReader = getuid() == 0
         for attacked in [false, true] {
-            let daemon = try await hostileDaemon(asReader: asReader)
+            let daemon = try await hostileDaemon(stores: stores, catalog: workload.catalog, asReader: asReader)
             let attacker =
                 attacked ? try await startAttacker(socketPath: daemon.socketPath, attacks: attacks, asReader: asReader) : nil
             let pid = daemon.pid ?? 0
             let peakRSS = PeakRSS(of: pid)
-            let latency: Histogram<UInt64>
+            let latency: Delivery
             do {
                 latency = try await Scenarios.injectToScanLatency(
-                    socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1)
+                    socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1, workload: workload)
             } catch {
                 peakRSS.stop()
                 await stop(attacker)
@@ -36,7 +38,9 @@ extension ScanBridgeBench {
                 attacks == Set(HostileClient.attacks)
                 ? "" : ", only \(HostileClient.attacks.filter(attacks.contains).joined(separator: "+"))"
             let side = attacked ? "beside a hostile client (\(who)\(some))" : "baseline: no attacker"
-            report.latency("hostile, \(side): scan.inject → scan, 100/s, 1 subscriber", latency, target: "p99 ≤ 2 ms")
+            report.delivery(
+                "hostile, \(side): scan.inject → scan, \(workload.description), 100/s, 1 subscriber", latency,
+                target: "p99 ≤ 2 ms")
             report.figure(
                 "hostile, \(side): daemon RSS",
                 String(format: "%.1f MB at the end, %.1f MB sampled peak (VmHWM %.1f MB)", rss, peak, hwm),
@@ -46,24 +50,16 @@ extension ScanBridgeBench {
 
     /// A release daemon with the benchmark's mock scanner; with `asReader`, its socket open to
     /// nogroup and nogroup a reader, so that nobody may connect as one.
-    static func hostileDaemon(asReader: Bool) async throws -> DaemonHarness {
-        let arguments = ["--mock", "barcode:bench", "--log-level", "warning"]
-        guard asReader else {
-            let daemon = try DaemonHarness(arguments: arguments)
-            try await daemon.start()
-            return daemon
-        }
-        let plain = try DaemonHarness(arguments: arguments)
-        let config = try plain.write("scanbridge.yaml", "socket_group: nogroup\nroles:\n  reader_groups: [nogroup]\n")
-        let daemon = try DaemonHarness.reusing(plain, arguments: arguments + ["--config", config])
+    static func hostileDaemon(stores: CounterStores, catalog: CounterStores.Catalog, asReader: Bool) async throws
+        -> DaemonHarness
+    {
+        guard asReader else { return try await stores.daemon(catalog) }
         // nobody must reach the socket in the harness's folder.
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory.path)
-        try await daemon.start()
-        return daemon
+        return try await stores.daemon(
+            catalog, config: "socket_group: nogroup\nroles:\n  reader_groups: [nogroup]\n",
+            folderMode: 0o755)
     }
 
-    /// `scanbridge-bench --attack SOCKET`, as nobody with `asReader`; returns once it says
-    /// its attack is whole.
     static func startAttacker(socketPath: String, attacks: Set<String>, asReader: Bool) async throws -> Process {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let attacker = Process()

@@ -14,11 +14,16 @@ struct ScanBridgeBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
         let quick = arguments.contains("--quick")
+        // `--bare-start`: the startup scenario's baseline, a process that says it is ready as
+        // soon as it runs (DaemonHarness starts it as it starts the daemon).
+        if arguments.contains("--bare-start") { BareStart.run() }
         // `--socket PATH`: only the throughput scenario, against a daemon already running
         // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
         if let socket = value(of: "--socket", in: arguments) {
             let events = value(of: "--events", in: arguments).flatMap { Int($0) } ?? 200_000
-            let (rate, lost) = try await Scenarios.throughput(socketPath: socket, events: events, subscribers: 8)
+            let (rate, lost) = try await Scenarios.throughput(
+                socketPath: socket, events: events, subscribers: 8,
+                workload: CounterWorkload(mix: .unknownOnly, catalog: .none))
             print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
             return
         }
@@ -26,7 +31,8 @@ struct ScanBridgeBench {
         // process of its own, as the daemon is (DesignModel.injectToScanLatency starts it).
         if let directory = value(of: "--serve-design-model", in: arguments) {
             let subscribers = value(of: "--subscribers", in: arguments).flatMap { Int($0) } ?? 8
-            try await DesignModel.serveOneRun(directory: URL(fileURLWithPath: directory), subscribers: subscribers)
+            try await DesignModel.serveOneRun(
+                directory: URL(fileURLWithPath: directory), subscribers: subscribers, syncs: arguments.contains("--syncs"))
             return
         }
         // `--attack SOCKET`: the hostile scenario's attacker, in a process of its own, as
@@ -34,14 +40,18 @@ struct ScanBridgeBench {
         if let socket = value(of: "--attack", in: arguments) {
             HostileClient.attack(socketPath: socket, only: attacks(in: arguments))
         }
-        // `--latency PATH`: only the latency scenario at 1,000/s, against a daemon already running
-        // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
+        // `--latency PATH [--catalog N]`: only the latency scenario at 1,000/s, against a daemon
+        // already running there with the counter's mock devices (for profiling it), on the
+        // benchmark's catalog of N products with the demo's data (labels no product has
+        // without it); `--events N` of them.
         if let socket = value(of: "--latency", in: arguments) {
             let events = value(of: "--events", in: arguments).flatMap { Int($0) } ?? 20_000
+            let size = value(of: "--catalog", in: arguments).flatMap { Int($0) }
+            let workload = CounterWorkload(mix: .counter, catalog: size.map { .shop(size: $0) } ?? .none)
             let latency = try await Scenarios.injectToScanLatency(
-                socketPath: socket, every: .milliseconds(1), count: events, subscribers: 8)
+                socketPath: socket, every: .milliseconds(1), count: events, subscribers: 8, workload: workload)
             var report = Report()
-            report.latency("scan.inject → scan, 1,000/s, 8 subscribers", latency, target: "p50 ≤ 200 µs, p99 ≤ 1 ms")
+            report.delivery("scan.inject → scan, \(workload.description), 1,000/s, 8 subscribers", latency, target: "")
             report.print()
             return
         }
@@ -78,71 +88,37 @@ struct ScanBridgeBench {
         var report = Report()
         print("ScanBridge benchmarks (\(quick ? "quick" : "full") run, binaries in \(DaemonHarness.productsDirectory.path))")
 
+        let stores = CounterStores(directory: directory, shopSize: 1_000_000 / scale)
+        let counter = CounterWorkload(mix: .counter, catalog: stores.shop)
+
         if only.contains("latency") {
-            let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: 20_000 / scale)
-            report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
-            let model = try await DesignModel.injectToScanLatency(
-                directory: directory, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
-            report.latency(
-                "baseline: the design at its leanest (DesignModel, own process), 1,000/s, 8 subscribers",
-                model, target: "")
-            for durability in Durability.allCases {
-                let daemon = try await freshDaemon(durability: durability)
-                let latency = try await Scenarios.injectToScanLatency(
-                    socketPath: daemon.socketPath, every: .milliseconds(1), count: 20_000 / scale, subscribers: 8)
-                report.latency(
-                    "scan.inject → scan, 1,000/s, 8 subscribers, durability \(durability)", latency,
-                    target: durability.latencyTarget)
-                try await daemon.stop()
-            }
+            try await latency(stores: stores, directory: directory, count: 20_000 / scale, report: &report)
         }
         if only.contains("sparse") {
-            try await sparse(directory: directory, scans: quick ? 5 : 30, report: &report)
+            try await sparse(stores: stores, directory: directory, scans: quick ? 5 : 30, report: &report)
         }
         if only.contains("throughput") {
-            let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 400_000 / scale)
-            report.figure("baseline: bare Unix-socket echo", String(format: "%.0f lines/s", echoRate), target: "")
-            for durability in Durability.allCases {
-                let daemon = try await freshDaemon(durability: durability)
-                let (rate, lost) = try await Scenarios.throughput(
-                    socketPath: daemon.socketPath, events: 200_000 / scale, subscribers: 8)
-                report.figure(
-                    "sustained events/s to 8 subscribers, durability \(durability)",
-                    String(format: "%.0f events/s, %d lost", rate, lost), target: durability.throughputTarget)
-                try await daemon.stop()
-            }
+            try await throughput(stores: stores, directory: directory, events: 200_000 / scale, report: &report)
         }
         if only.contains("memory") {
-            let daemon = try await freshDaemon()
-            let memory = try await Scenarios.memoryWithStalledSubscriber(daemon: daemon, events: 1_000_000 / scale)
-            report.figure(
-                "RSS after \(1_000_000 / scale) events, 1 stalled subscriber",
-                String(format: "%.1f MB (peak %.1f MB, heap %.1f MB)", memory.rssMB, memory.peakMB, memory.anonymousMB),
-                target: "≤ 40 MB")
-            try await daemon.stop()
+            try await memory(stores: stores, events: 1_000_000 / scale, report: &report)
         }
         if only.contains("startup") {
-            var readiness = Histogram<UInt64>.nanoseconds()
-            let daemon = try DaemonHarness(arguments: ["--mock", "barcode", "--log-level", "warning"])
-            for _ in 0..<(quick ? 3 : 10) {
-                let started = Nanos.now()
-                try await daemon.start()
-                _ = readiness.record(Nanos.now() - started)
-                try await daemon.stop()
-            }
-            report.latency("start to ready (spawn → READY=1)", readiness, target: "≤ 200 ms")
+            try await startup(stores: stores, starts: quick ? 3 : 10, report: &report)
         }
         if only.contains("catalog") {
-            try await catalog(directory: directory, size: 1_000_000 / scale, report: &report)
+            try await catalog(stores: stores, directory: directory, size: 1_000_000 / scale, report: &report)
         }
         if only.contains("tap") {
-            try await tap(taps: 200 / scale, report: &report)
+            try await tap(stores: stores, taps: 200 / scale, report: &report)
         }
         if only.contains("wedge") {
             let floor = try await WedgeScenarios.fifoBaseline(count: 2_000 / scale)
             report.latency("baseline: an Enter's bytes through a bare FIFO to a thread", floor, target: "")
-            let wedge = try await WedgeScenarios.terminatorToEvent(count: 2_000 / scale)
-            report.latency("keyboard wedge: Enter on the node → scan, 200 labels/s", wedge, target: "p99 ≤ 1 ms")
+            let wedge = try await WedgeScenarios.terminatorToEvent(stores: stores, count: 2_000 / scale)
+            report.delivery(
+                "keyboard wedge: Enter on the node → scan, 200 labels/s, \(wedge.description)", wedge.delivery,
+                target: "p99 ≤ 1 ms")
             let perKey = try WedgeScenarios.decodeCostPerKey(labels: 20_000 / scale)
             report.figure("keyboard wedge: decoding one key (xkbcommon, bursts)", String(format: "%.0f ns", perKey), target: "")
         }
@@ -150,22 +126,31 @@ struct ScanBridgeBench {
             try await camera(directory: directory, quick: quick, report: &report)
         }
         if only.contains("link-order") {
-            try await linkOrder(scale: scale, report: &report)
+            try await linkOrder(stores: stores, workload: counter, scale: scale, report: &report)
         }
         if only.contains("hostile") {
-            try await hostile(scans: 6_000 / scale, attacks: attacks(in: arguments), report: &report)
+            try await hostile(
+                stores: stores, workload: counter, scans: 6_000 / scale, attacks: attacks(in: arguments), report: &report)
         }
         if only.contains("gateway") {
-            try await gateway(scale: scale, report: &report)
+            try await gateway(stores: stores, workload: counter, scale: scale, report: &report)
         }
         report.print()
+        if !report.failures.isEmpty {
+            print("\nFAILED: " + report.failures.joined(separator: "; "))
+            exit(1)
+        }
     }
 
     /// A million-product catalog: import from CSV, then lookups through the socket and in process.
-    static func catalog(directory: URL, size: Int, report: inout Report) async throws {
+    static func catalog(stores: CounterStores, directory: URL, size: Int, report: inout Report) async throws {
         let csv = directory.appendingPathComponent("catalog.csv")
         try CatalogScenarios.writeCatalog(to: csv, count: size)
-        let daemon = try await freshDaemon()
+        let bare = try await CatalogScenarios.bareInserts(count: size, directory: directory)
+        report.figure(
+            "baseline: \(size) rows into the same table, a bare SQLite insert loop",
+            String(format: "%.1f s (%.0f rows/s)", bare, Double(size) / bare), target: "")
+        let daemon = try await stores.daemon(.none)
         let imported = try await CatalogScenarios.importCatalog(csv, daemon: daemon)
         report.figure(
             "products import of \(size) CSV rows",
@@ -229,45 +214,23 @@ struct ScanBridgeBench {
         report.latency("products.lookup through the socket, \(hot) best sellers", socketHot, target: "p99 ≤ 300 µs")
     }
 
-    /// A counter's rhythm: a scan every two seconds, the machine quiet in between (caches go
-    /// cold, idle threads sleep), beside the design's leanest model at the same rhythm.
-    static func sparse(directory: URL, scans: Int, report: inout Report) async throws {
-        let gap = Duration.seconds(2)
-        let model = try await DesignModel.injectToScanLatency(directory: directory, every: gap, count: scans, subscribers: 8)
-        report.latency("baseline: the design at its leanest (DesignModel, own process), one every 2 s", model, target: "")
-        let daemon = try await freshDaemon()
-        let latency = try await Scenarios.injectToScanLatency(
-            socketPath: daemon.socketPath, every: gap, count: scans, subscribers: 8)
-        report.latency("scan.inject → scan, one every 2 s, 8 subscribers", latency, target: "")
-        try await daemon.stop()
-    }
-
     /// NFC taps on a vpcd reader of a private pcscd: the daemon's scan event beside pcsc_scan's
     /// reaction to the same insertion (see `TapScenarios`).
-    static func tap(taps: Int, report: inout Report) async throws {
+    static func tap(stores: CounterStores, taps: Int, report: inout Report) async throws {
         if let reason = PCSCStack.unavailableReason {
             report.figure("tap-to-event (PC/SC)", "skipped: \(reason)", target: "")
             return
         }
-        let figures = try await TapScenarios.tapToEvent(taps: taps)
+        let figures = try await TapScenarios.tapToEvent(stores: stores, taps: taps)
         report.latency("baseline: pcsc_scan, card on vpcd → \"Card inserted\"", figures.pcscScan, target: "")
-        report.latency("tap-to-event: card on vpcd → scan notification", figures.tapToEvent, target: "within pcsc_scan + 5 ms")
+        let name = "tap-to-event: card on vpcd → scan notification, a linked card, its customer identified"
+        report.latency(name, figures.tapToEvent, target: "within pcsc_scan + 5 ms")
+        let all = taps + TapScenarios.warmup
+        report.figure(name, "\(figures.identified) of \(all) taps identified their customer", target: "all of them")
+        report.lost(all - figures.identified, in: name)
         report.figure(
             "tap-to-event − pcsc_scan, same tap (\(taps) taps)", TapScenarios.formatDifferences(figures.differences),
             target: "≤ +5 ms")
-    }
-
-    /// A release daemon on a new database, with the `mock:bench` scanner the scenarios inject
-    /// on; `durability` sets `journal.durability` (the daemon's default, `full`, when nil).
-    static func freshDaemon(executable: URL? = nil, durability: Durability? = nil) async throws -> DaemonHarness {
-        let arguments = ["--mock", "barcode:bench", "--log-level", "warning"]
-        var daemon = try DaemonHarness(arguments: arguments, executable: executable)
-        if let durability {
-            let config = try daemon.write("scanbridge.yaml", "journal:\n  durability: \(durability)\n")
-            daemon = try DaemonHarness.reusing(daemon, arguments: arguments + ["--config", config])
-        }
-        try await daemon.start()
-        return daemon
     }
 
     /// `journal.durability`, both measured in one run: `full` (the default) has targets of
@@ -277,10 +240,11 @@ struct ScanBridgeBench {
 
         var description: String { rawValue }
 
-        var latencyTarget: String {
+        /// What `DesignModel` does at each commit for this durability.
+        var modelCommit: String {
             switch self {
-            case .full: "p50 ≤ 600 µs, p99 ≤ 2 ms"
-            case .normal: "p50 ≤ 200 µs, p99 ≤ 1 ms"
+            case .full: "each commit synced"
+            case .normal: "no sync"
             }
         }
 
@@ -304,19 +268,40 @@ struct ScanBridgeBench {
     }
 }
 
-/// The table printed at the end.
+/// The table printed at the end, and the rows that failed: a scenario that lost a scan, or
+/// whose scans resolved otherwise than its workload says, fails the run.
 struct Report {
     private var rows: [(String, String, String)] = []
+    private(set) var failures: [String] = []
 
     mutating func latency(_ name: String, _ histogram: Histogram<UInt64>, target: String) {
-        let figures = [50.0, 99.0, 99.9].map {
-            "p\($0 == 99.9 ? "99.9" : String(Int($0))) \(Self.format(histogram.valueAtPercentile($0)))"
-        }
-        rows.append((name, figures.joined(separator: "  "), target))
+        rows.append((name, Self.percentiles(histogram), target))
+    }
+
+    /// A latency row, with how many of its scans arrived.
+    mutating func delivery(_ name: String, _ delivery: Delivery, target: String) {
+        rows.append((name, Self.percentiles(delivery.latency) + "  (" + delivery.summary + ")", target))
+        if !delivery.isWhole { failures.append("\(name): \(delivery.summary)") }
     }
 
     mutating func figure(_ name: String, _ value: String, target: String) {
         rows.append((name, value, target))
+    }
+
+    /// A row that fails the run: `lost` scans of a scenario that counts them.
+    mutating func lost(_ lost: Int, in name: String) {
+        if lost > 0 { failures.append("\(name): \(lost) lost") }
+    }
+
+    /// `p50 ×, p99 ×` of `histogram` against `baseline`'s.
+    mutating func ratio(_ name: String, _ histogram: Histogram<UInt64>, _ baseline: Histogram<UInt64>, target: String) {
+        rows.append(
+            (
+                name,
+                String(
+                    format: "p50 %.2f×  p99 %.2f×", ScanBridgeBench.ratio(histogram, baseline, at: 50),
+                    ScanBridgeBench.ratio(histogram, baseline, at: 99)), target
+            ))
     }
 
     func print() {
@@ -328,6 +313,12 @@ struct Report {
         for (name, value, target) in rows {
             Swift.print("| " + name.padding(widths.0) + " | " + value.padding(widths.1) + " | \(target) |")
         }
+    }
+
+    static func percentiles(_ histogram: Histogram<UInt64>) -> String {
+        [50.0, 99.0, 99.9].map {
+            "p\($0 == 99.9 ? "99.9" : String(Int($0))) \(format(histogram.valueAtPercentile($0)))"
+        }.joined(separator: "  ")
     }
 
     static func format(_ nanos: UInt64) -> String {

@@ -11,63 +11,94 @@ enum Scenarios {
     static func pingPongBaseline(directory: URL, count: Int) async throws -> Histogram<UInt64> {
         let server = try await EchoServer.start(path: directory.appendingPathComponent("echo.sock").path)
         let warmup = count / 10
-        let requests = (0..<(count + warmup)).map { injectLine(id: $0, index: $0) }
+        let requests = (0..<(count + warmup)).map { injectSizedLine(id: $0) }
         let histogram = try await RoundTrips.measure(socketPath: server.path, requests: requests, warmup: warmup)
         await server.stop()
         return histogram
     }
 
-    /// `scan.inject` → `scan` notification at every one of `subscribers`, one injection every
-    /// `interval`. The injector and the subscribers are `LineSocket`s on two threads of their
-    /// own: one paces and stamps each injection just before its write, the other waits for any
-    /// subscriber's line and stamps it as its read returns.
+    /// `scan.inject` → `scan` notification at every one of `subscribers`, one injection of
+    /// `workload`'s reads every `interval`. The injector and the subscribers are `LineSocket`s
+    /// on two threads of their own: one paces and stamps each injection just before its write
+    /// and reads the answers as they come, the other waits for any subscriber's line and stamps
+    /// it as its read returns. An answer names its event's `seq`, which ties each arrival to its
+    /// injection whatever it reads.
     static func injectToScanLatency(
-        socketPath: String, every interval: Duration, count: Int, subscribers: Int
-    ) async throws -> Histogram<UInt64> {
+        socketPath: String, every interval: Duration, count: Int, subscribers: Int, workload: CounterWorkload
+    ) async throws -> Delivery {
+        try await injectToScanLatency(
+            socketPath: socketPath, every: interval, count: count,
+            readers: try self.subscribers(socketPath: socketPath, count: subscribers), workload: workload)
+    }
+
+    /// `count` connections to the socket, each subscribed to every event.
+    static func subscribers(socketPath: String, count: Int) throws -> [any ScanReader] {
         let subscribe = Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A]
-        let readers: [any ScanReader] = try (0..<subscribers).map { _ in
+        return try (0..<count).map { _ in
             let reader = try LineSocket(path: socketPath)
             try reader.write(subscribe)
             _ = try reader.readLine()
             return reader
         }
-        return try await injectToScanLatency(socketPath: socketPath, every: interval, count: count, readers: readers)
     }
 
     /// The same, to subscribers already subscribed, through any transport (`ScanReader`).
+    /// `checksOutcomes` false: the server resolves nothing (`DesignModel`).
     static func injectToScanLatency(
-        socketPath: String, every interval: Duration, count: Int, readers: [any ScanReader]
-    ) async throws -> Histogram<UInt64> {
+        socketPath: String, every interval: Duration, count: Int, readers: [any ScanReader], workload: CounterWorkload,
+        checksOutcomes: Bool = true
+    ) async throws -> Delivery {
         let warmup = max(1, count / 10)
         let total = count + warmup
+        let expected = total * readers.count
         let sendTimes = SendTimes(count: total)
         let injector = try LineSocket(path: socketPath)
-        let injections = (0..<total).map { Array(injectLine(id: $0, index: $0).utf8) + [0x0A] }
+        let injections = (0..<total).map { Array(workload.injectLine(id: $0, index: $0).utf8) + [0x0A] }
         async let received = onAThread("subscribers") {
-            var histogram = Histogram<UInt64>.nanoseconds()
-            try readers.readMessages(count: total * readers.count) { message, _, arrived in
-                guard let index = benchIndex(in: message), index >= warmup else { return }
-                _ = histogram.record(arrived - sendTimes.time(of: index))
+            var arrivals: [(seq: Int, time: UInt64)] = []
+            arrivals.reserveCapacity(expected)
+            try readers.readMessages { message, _, arrived in
+                if let seq = JSONScan.number(after: #""seq":"#, in: message) { arrivals.append((seq, arrived)) }
+                return arrivals.count >= expected
             }
-            return histogram
+            return arrivals
         }
-        try await onAThread("injector") {
+        let answers = try await onAThread("injector") {
+            var answers = InjectionAnswers(count: total)
             let start = Nanos.now() + 10_000_000
             for (index, injection) in injections.enumerated() {
                 Nanos.wait(until: start + UInt64(index) * interval.nanoseconds)
                 sendTimes.set(index, Nanos.now())
                 try injector.write(injection)
-                injector.discardAvailable()
+                injector.readAvailableLines { answers.record($0) }
             }
+            try injector.readLines(idle: .seconds(10)) { line in
+                answers.record(line)
+                return answers.isComplete
+            }
+            return answers
         }
-        return try await received
+        var injected: [Int: Int] = [:]
+        for (index, seq) in answers.seqs.enumerated() { if let seq { injected[seq] = index } }
+        var delivery = Delivery(expected: expected, misresolved: answers.errors)
+        for (seq, arrived) in try await received {
+            guard let index = injected[seq] else { continue }
+            delivery.arrived += 1
+            if index >= warmup { _ = delivery.latency.record(arrived - sendTimes.time(of: index)) }
+        }
+        for index in warmup..<total {
+            let outcome = answers.outcomes[index] ?? "no resolution"
+            delivery.outcomes[outcome, default: 0] += 1
+            if checksOutcomes, outcome != workload.read(index).outcome.rawValue { delivery.misresolved += 1 }
+        }
+        return delivery
     }
 
     /// The highest rate at which events reach every subscriber with none lost: inject in
     /// JSON-RPC batches, as fast as the daemon answers, and time delivery to all of them.
-    static func throughput(socketPath: String, events: Int, subscribers: Int, batch: Int = 64) async throws
-        -> (eventsPerSecond: Double, lost: Int)
-    {
+    static func throughput(
+        socketPath: String, events: Int, subscribers: Int, workload: CounterWorkload, batch: Int = 64
+    ) async throws -> (eventsPerSecond: Double, lost: Int) {
         var counters: [LineCounter] = []
         for _ in 0..<subscribers {
             let counter = try await LineCounter.connect(socketPath: socketPath)
@@ -76,7 +107,7 @@ enum Scenarios {
             counters.append(counter)
         }
         let started = Nanos.now()
-        try await inject(events: events, socketPath: socketPath, batch: batch)
+        try await inject(events: events, socketPath: socketPath, workload: workload, batch: batch)
         for counter in counters { await counter.wait(forLines: events + 1, idle: .seconds(5)) }
         let seconds = Double(Nanos.now() - started) / 1e9
         let lost = counters.map { events + 1 - $0.lines }.reduce(0, +)
@@ -88,7 +119,7 @@ enum Scenarios {
     static func echoThroughput(directory: URL, lines: Int) async throws -> Double {
         let server = try await EchoServer.start(path: directory.appendingPathComponent("echo2.sock").path)
         let counter = try await LineCounter.connect(socketPath: server.path)
-        let line = Array(injectLine(id: 1, index: 1).utf8) + [0x0A]
+        let line = Array(injectSizedLine(id: 1).utf8) + [0x0A]
         let chunk = Array((0..<64).map { _ in line }.joined())
         let started = Nanos.now()
         var sent = 0
@@ -105,13 +136,15 @@ enum Scenarios {
     }
 
     /// Injects `events` in batches, keeping a few batches in flight.
-    static func inject(events: Int, socketPath: String, batch: Int, window: Int = 16) async throws {
+    static func inject(events: Int, socketPath: String, workload: CounterWorkload, batch: Int, window: Int = 16)
+        async throws
+    {
         let injector = try await LineCounter.connect(socketPath: socketPath)
         var sent = 0
         var batches = 0
         while sent < events {
             let size = min(batch, events - sent)
-            let requests = (0..<size).map { injectLine(id: sent + $0, index: sent + $0) }
+            let requests = (0..<size).map { workload.injectLine(id: sent + $0, index: sent + $0) }
             injector.send(Array("[\(requests.joined(separator: ","))]\n".utf8))
             sent += size
             batches += 1
@@ -122,12 +155,12 @@ enum Scenarios {
     }
 
     /// The daemon's resident memory after `events` with one subscriber that never reads.
-    static func memoryWithStalledSubscriber(daemon: DaemonHarness, events: Int) async throws
+    static func memoryWithStalledSubscriber(daemon: DaemonHarness, events: Int, workload: CounterWorkload) async throws
         -> (rssMB: Double, peakMB: Double, anonymousMB: Double)
     {
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
-        try await inject(events: events, socketPath: daemon.socketPath, batch: 256, window: 2)
+        try await inject(events: events, socketPath: daemon.socketPath, workload: workload, batch: 256, window: 2)
         // Settled: the daemon gives memory freed after the burst back within a few seconds.
         try await Task.sleep(for: .seconds(5))
         let pid = daemon.pid ?? 0
@@ -139,37 +172,14 @@ enum Scenarios {
         return figures
     }
 
-    static func injectLine(id: Int, index: Int) -> String {
-        #"{"jsonrpc":"2.0","id":\#(id),"method":"scan.inject","params":{"device":"mock:bench","text":"\#(benchText(index))"}}"#
+    /// A `scan.inject` request of the size the baselines send.
+    static func injectSizedLine(id: Int) -> String {
+        CounterWorkload(mix: .unknownOnly, catalog: .none).injectLine(id: id, index: id)
     }
 
-    /// The label injected as scan `index`: `bench-0000042`.
+    /// The label no product has, read as scan `index`: `bench-0000042`.
     static func benchText(_ index: Int) -> String {
         "bench-" + String(repeating: "0", count: max(0, 7 - String(index).count)) + String(index)
-    }
-
-    /// The index in a line's `bench-NNNNNNN` text, read without parsing the JSON.
-    static func benchIndex(in line: ByteBuffer) -> Int? {
-        benchIndex(in: line.readableBytesView)
-    }
-
-    static func benchIndex<Bytes: Collection<UInt8>>(in bytes: Bytes) -> Int? where Bytes.Index == Int {
-        let marker = Array("bench-".utf8)
-        guard bytes.count > marker.count else { return nil }
-        var start = bytes.startIndex
-        while start <= bytes.endIndex - marker.count {
-            if bytes[start] == marker[0], bytes[start..<(start + marker.count)].elementsEqual(marker) {
-                var value = 0
-                var index = start + marker.count
-                while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                    value = value * 10 + Int(bytes[index] - 0x30)
-                    index += 1
-                }
-                return value
-            }
-            start += 1
-        }
-        return nil
     }
 }
 

@@ -17,23 +17,35 @@ enum TapScenarios {
         var pcscScan: Histogram<UInt64>
         /// Per tap, tap-to-event minus pcsc_scan's reaction to the same insertion (ns, signed).
         var differences: [Int64]
+        /// Taps whose event identified the card's customer (the warm-up's included).
+        var identified = 0
     }
 
+    /// Taps before the measured ones.
+    static let warmup = 5
+
     /// `taps` taps of an NTAG213 with a URI record (what a loyalty card carries), each a new
-    /// card UID, one at a time: on, until both the daemon and pcsc_scan reported it; off,
+    /// card UID linked to the demo's customer on the shop's store, so each tap identifies her
+    /// as a counter's taps do, one at a time: on, until both the daemon and pcsc_scan reported it; off,
     /// until pcsc_scan reported the removal; then a random pause.
     ///
     /// pcscd learns of a vpcd card by polling the reader (vpcd has no event thread; pcscd
     /// 1.9.9 polls such readers every 400 ms), so both figures include the wait for that
     /// poll. The random pause spreads the taps over its cycle; the per-tap difference is
     /// what the daemon itself adds.
-    static func tapToEvent(taps: Int, warmup: Int = 5) async throws -> Figures {
+    static func tapToEvent(stores: CounterStores, taps: Int) async throws -> Figures {
         let stack = try await PCSCStack()
         let daemon = try DaemonHarness(arguments: ["--drivers", "pcsc", "--log-level", "warning"])
+        try await stores.copy(stores.shop, to: daemon)
         try await daemon.start(environment: stack.environment)
+        try await CatalogScenarios.settle(daemon: daemon)
+        try linkCards(count: taps + warmup, socketPath: daemon.socketPath)
         let scans = Mutex<[UInt64]>([])
+        let identified = Mutex(0)
         let subscriber = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
-            if String(buffer: line).contains(#""method":"scan""#) { scans.withLock { $0.append(arrived) } }
+            let text = String(buffer: line)
+            if text.contains(#""method":"scan""#) { scans.withLock { $0.append(arrived) } }
+            if text.contains(#""status":"identified""#) { identified.withLock { $0 += 1 } }
             return nil
         }
         subscriber.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
@@ -50,9 +62,7 @@ enum TapScenarios {
             differences: [])
         var generator = SystemRandomNumberGenerator()
         for index in 0..<(taps + warmup) {
-            let card = VirtualCard.type2(
-                uid: [0x04, 0x5A, 0x3C, UInt8(index >> 8), UInt8(index & 0xFF), 0x81, 0x80],
-                ndef: VirtualCard.ndefURI("example.com/loyalty"))
+            let card = VirtualCard.type2(uid: uid(index), ndef: VirtualCard.ndefURI("example.com/loyalty"))
             let (scansBefore, insertedBefore, removedBefore) =
                 (scans.withLock { $0.count }, watcher.insertedLines.count, watcher.removedCount)
             let started = Nanos.now()
@@ -75,7 +85,30 @@ enum TapScenarios {
         await subscriber.close()
         try await daemon.stop()
         try await stack.stop()
+        figures.identified = identified.withLock { $0 }
         return figures
+    }
+
+    /// The UID of tap `index`'s card.
+    static func uid(_ index: Int) -> [UInt8] {
+        [0x04, 0x5A, 0x3C, UInt8(index >> 8), UInt8(index & 0xFF), 0x81, 0x80]
+    }
+
+    /// Links the cards of the first `count` taps to the demo's customer.
+    static func linkCards(count: Int, socketPath: String) throws {
+        let socket = try LineSocket(path: socketPath)
+        for index in 0..<count {
+            let uid = uid(index).map { String(format: "%02X", $0) }.joined()
+            try socket.write(
+                Array(
+                    #"{"jsonrpc":"2.0","id":\#(index),"method":"cards.link","params":{"uid":"\#(uid)","walletAddress":"rN7nDemoWalletAda"}}"#
+                        .utf8)
+                    + [0x0A])
+            let answer = try socket.readLine()
+            guard JSONScan.number(after: #""id":"#, in: answer) == index, !answer.contains(Array(#""error""#.utf8)) else {
+                throw BenchmarkFailure(description: "cards.link: \(String(decoding: answer, as: UTF8.self))")
+            }
+        }
     }
 
     /// The daemon lists the vpcd reader as ready.

@@ -8,26 +8,43 @@ import Synchronization
 /// Keyboard-wedge scanners: how long from a label's terminator key reaching the device node
 /// to its `scan` notification on the socket, and what decoding costs a key.
 enum WedgeScenarios {
-    /// The label of bench scan `index`, typed as a US-layout scanner would: `bench-N`.
-    static func recording(_ index: Int, terminator: Bool, at microseconds: Int64) -> [UInt8] {
+    /// `label`'s keys, or its terminator's, as a US-layout scanner types them.
+    static func recording(_ label: String, terminator: Bool, at microseconds: Int64) -> [UInt8] {
         var recording = KeyboardRecording(startingAt: microseconds)
-        recording.type(terminator ? "\n" : "bench-\(index)")
+        recording.type(terminator ? "\n" : label)
         return recording.bytes
     }
 
-    /// A release daemon reading a FIFO as an evdev node; each label's keys are written, then,
-    /// a millisecond later, its Enter, stamped just before the write.
-    static func terminatorToEvent(count: Int, rate: Int = 200) async throws -> Histogram<UInt64> {
+    /// A release daemon on the shop's store reading a FIFO as an evdev node; each label's keys
+    /// are written, then, a millisecond later, its Enter, stamped just before the write. The
+    /// labels are the counter's typed ones (`CounterWorkload.typedLabel`); a wedge's scans
+    /// come in the order they were typed, so the n-th scan is the n-th label, and one that is
+    /// not counts as misread.
+    static func terminatorToEvent(stores: CounterStores, count: Int, rate: Int = 200) async throws
+        -> (delivery: Delivery, description: String)
+    {
         let fifo = try DeviceFIFO(name: "wedge")
         let daemon = try DaemonHarness(arguments: [
             "--drivers", "evdev", "--device", "evdev:\(fifo.path)", "--log-level", "warning",
         ])
+        let workload = CounterWorkload(mix: .counter, catalog: stores.shop)
+        try await stores.copy(workload.catalog, to: daemon)
         try await daemon.start()
+        try await CatalogScenarios.settle(daemon: daemon)
         let warmup = count / 10
         let total = count + warmup
+        let labels = (0..<total).map(workload.typedLabel)
         let sendTimes = SendTimes(count: total)
+        let order = Mutex((next: 0, misread: 0))
         let reader = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
-            guard let index = Scenarios.benchIndex(in: line), index >= warmup else { return nil }
+            guard let text = JSONScan.string(after: #""text":""#, in: Array(line.readableBytesView)[...]) else { return nil }
+            let index = order.withLock { order in
+                defer { order.next += 1 }
+                if order.next < total, text.elementsEqual(labels[order.next].utf8) { return order.next }
+                order.misread += 1
+                return -1
+            }
+            guard index >= warmup else { return nil }
             return arrived - sendTimes.time(of: index)
         }
         reader.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"kinds":["barcode"]}}"#)
@@ -38,19 +55,21 @@ enum WedgeScenarios {
         for index in 0..<total {
             await Nanos.sleep(until: start + UInt64(index) * interval)
             let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
-            writer.write(recording(index, terminator: false, at: now))
+            writer.write(recording(labels[index], terminator: false, at: now))
             await Nanos.sleep(until: Nanos.now() + 1_000_000)
-            let enter = recording(index, terminator: true, at: now + 30_000)
+            let enter = recording(labels[index], terminator: true, at: now + 30_000)
             sendTimes.set(index, Nanos.now())
             writer.write(enter)
         }
         // Every scan, or what came within 30 s: a lost one shows as a shorter count, not a hang.
         let deadline = ContinuousClock.now + .seconds(30)
         while reader.lines < total + 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        let histogram = reader.histogram
+        let delivery = Delivery(
+            latency: reader.histogram, expected: total, arrived: reader.lines - 1,
+            misresolved: order.withLock { $0.misread })
         await reader.close()
         try await daemon.stop()
-        return histogram
+        return (delivery, "typed labels: EAN-13s of \(stores.shopSize) products, 1 in 20 unknown")
     }
 
     /// The floor under that figure: the same Enter's bytes through a bare FIFO to a thread
@@ -62,7 +81,7 @@ enum WedgeScenarios {
         let writer = try FIFOWriter(path: fifo.path)
         let sendTimes = SendTimes(count: count)
         let histogram = Mutex(Histogram<UInt64>.nanoseconds())
-        let size = recording(0, terminator: true, at: 0).count
+        let size = recording("", terminator: true, at: 0).count
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: size)
             var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
@@ -83,7 +102,7 @@ enum WedgeScenarios {
         for index in 0..<count {
             await Nanos.sleep(until: Nanos.now() + 2_000_000)
             sendTimes.set(index, Nanos.now())
-            writer.write(recording(index, terminator: true, at: 0))
+            writer.write(recording("", terminator: true, at: 0))
         }
         while histogram.withLock({ $0.totalCount }) < UInt64(count) { try await Task.sleep(for: .milliseconds(1)) }
         return histogram.withLock { $0 }

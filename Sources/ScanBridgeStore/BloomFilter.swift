@@ -51,7 +51,7 @@ struct KeyHash: Sendable, Hashable {
     let second: UInt64
 
     /// FNV-1a over the tag, the scope and the value with a separator byte between them, then
-    /// two different finalisers (MurmurHash3's), so neighbouring keys ("bench-1", "bench-2") scatter.
+    /// two different finalisers (MurmurHash3's), so neighbouring keys ("SKU-1", "SKU-2") scatter.
     init(tag: UInt8, scope: String, value: String) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -1,0 +1,66 @@
+/// The daemon's answers to one run's `scan.inject` calls, read as they come: for each
+/// request id, the event's `seq` and its resolution (`handler status`), found without
+/// parsing the JSON so the injecting thread stays as lean as the daemon's clients.
+struct InjectionAnswers {
+    private(set) var seqs: [Int?]
+    private(set) var outcomes: [String?]
+    private(set) var count = 0
+    private(set) var errors = 0
+
+    init(count: Int) {
+        seqs = Array(repeating: nil, count: count)
+        outcomes = Array(repeating: nil, count: count)
+    }
+
+    var isComplete: Bool { count + errors >= seqs.count }
+
+    mutating func record(_ line: ArraySlice<UInt8>) {
+        guard let id = JSONScan.number(after: #""id":"#, in: line), seqs.indices.contains(id) else { return }
+        guard let seq = JSONScan.number(after: #""seq":"#, in: line) else {
+            errors += 1
+            return
+        }
+        seqs[id] = seq
+        count += 1
+        if let handler = JSONScan.string(after: #""resolution":{"handler":""#, in: line),
+            let status = JSONScan.string(after: #""status":""#, in: line[handler.endIndex...])
+        {
+            outcomes[id] = String(decoding: handler, as: UTF8.self) + " " + String(decoding: status, as: UTF8.self)
+        }
+    }
+}
+
+/// Members of a JSON text found by their bytes: enough for the benchmark's own lines, whose
+/// members it knows, and far cheaper than parsing on a thread that is being timed.
+enum JSONScan {
+    /// The digits after the first `marker` in `bytes`, as a number.
+    static func number(after marker: String, in bytes: ArraySlice<UInt8>) -> Int? {
+        guard var index = end(of: marker, in: bytes) else { return nil }
+        var value = 0
+        let start = index
+        while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            value = value * 10 + Int(bytes[index] - 0x30)
+            index += 1
+        }
+        return index > start ? value : nil
+    }
+
+    /// The characters after the first `marker` in `bytes`, up to the next quote.
+    static func string(after marker: String, in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let start = end(of: marker, in: bytes), let quote = bytes[start...].firstIndex(of: 0x22) else { return nil }
+        return bytes[start..<quote]
+    }
+
+    private static func end(of marker: String, in bytes: ArraySlice<UInt8>) -> Int? {
+        let marker = Array(marker.utf8)
+        guard bytes.count >= marker.count else { return nil }
+        var start = bytes.startIndex
+        while start <= bytes.endIndex - marker.count {
+            if bytes[start] == marker[0], bytes[start..<(start + marker.count)].elementsEqual(marker) {
+                return start + marker.count
+            }
+            start += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Histogram
+import ScanBridgeTesting
+
+/// The scenarios that measure a counter's scans: the daemon on the shop's store (a million
+/// products and the demo's data), the counter's mix of reads, each beside a baseline measured
+/// in the same run; the cheapest path (labels no product has) as a row of its own.
+extension ScanBridgeBench {
+    /// 1,000 scans a second to 8 subscribers, at each durability beside `DesignModel` doing
+    /// what that durability asks of a commit; then the cheapest path.
+    static func latency(stores: CounterStores, directory: URL, count: Int, report: inout Report) async throws {
+        let pingPong = try await Scenarios.pingPongBaseline(directory: directory, count: count)
+        report.latency("baseline: bare Unix-socket ping-pong", pingPong, target: "")
+        let counter = CounterWorkload(mix: .counter, catalog: stores.shop)
+        for durability in Durability.allCases {
+            let model = try await DesignModel.injectToScanLatency(
+                directory: directory, every: .milliseconds(1), count: count, subscribers: 8,
+                syncs: durability == .full)
+            report.delivery(
+                "baseline: the design at its leanest (DesignModel, \(durability.modelCommit)), 1,000/s, 8 subscribers",
+                model, target: "")
+            let daemon = try await stores.daemon(stores.shop, durability: durability)
+            let latency = try await Scenarios.injectToScanLatency(
+                socketPath: daemon.socketPath, every: .milliseconds(1), count: count, subscribers: 8, workload: counter)
+            try await daemon.stop()
+            report.delivery(
+                "scan.inject → scan, \(counter.description), 1,000/s, 8 subscribers, durability \(durability)", latency,
+                target: "p50 ≤ 2×, p99 ≤ 3× the model's")
+            report.ratio(
+                "the same ÷ the model (\(durability.modelCommit))", latency.latency, model.latency, target: "p50 ≤ 2×, p99 ≤ 3×")
+        }
+        let cheapest = CounterWorkload(mix: .unknownOnly, catalog: stores.shop)
+        let daemon = try await stores.daemon(stores.shop)
+        let latency = try await Scenarios.injectToScanLatency(
+            socketPath: daemon.socketPath, every: .milliseconds(1), count: count, subscribers: 8, workload: cheapest)
+        try await daemon.stop()
+        report.delivery(
+            "the cheapest path: scan.inject → scan, \(cheapest.description), 1,000/s, 8 subscribers, durability full",
+            latency, target: "")
+    }
+
+    /// A counter's rhythm: a scan every two seconds, the machine quiet in between (caches go
+    /// cold, idle threads sleep), beside the design's leanest model at the same rhythm.
+    static func sparse(stores: CounterStores, directory: URL, scans: Int, report: inout Report) async throws {
+        let gap = Duration.seconds(2)
+        let model = try await DesignModel.injectToScanLatency(
+            directory: directory, every: gap, count: scans, subscribers: 8, syncs: true)
+        report.delivery("baseline: the design at its leanest (DesignModel, each commit synced), one every 2 s", model, target: "")
+        let counter = CounterWorkload(mix: .counter, catalog: stores.shop)
+        let daemon = try await stores.daemon(stores.shop)
+        let latency = try await Scenarios.injectToScanLatency(
+            socketPath: daemon.socketPath, every: gap, count: scans, subscribers: 8, workload: counter)
+        try await daemon.stop()
+        report.delivery(
+            "scan.inject → scan, \(counter.description), one every 2 s, 8 subscribers", latency, target: "p50 ≤ 2.5× the model's")
+        report.ratio("the same ÷ the model", latency.latency, model.latency, target: "p50 ≤ 2.5×")
+    }
+
+    /// Events a second to 8 subscribers: injected in batches at each durability, and read one at
+    /// a time by a mock driver playing a script at full speed (the path a device's reads take).
+    static func throughput(stores: CounterStores, directory: URL, events: Int, report: inout Report) async throws {
+        let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 2 * events)
+        report.figure("baseline: bare Unix-socket echo", String(format: "%.0f lines/s", echoRate), target: "")
+        let counter = CounterWorkload(mix: .counter, catalog: stores.shop)
+        for durability in Durability.allCases {
+            let daemon = try await stores.daemon(stores.shop, durability: durability)
+            let (rate, lost) = try await Scenarios.throughput(
+                socketPath: daemon.socketPath, events: events, subscribers: 8, workload: counter)
+            try await daemon.stop()
+            let name = "sustained events/s to 8 subscribers, scan.inject batches of 64, durability \(durability)"
+            report.figure(name, String(format: "%.0f events/s, %d lost", rate, lost), target: durability.throughputTarget)
+            report.lost(lost, in: name)
+        }
+        let (rate, lost) = try await DriverThroughput.measure(stores: stores, workload: counter, events: events, subscribers: 8)
+        let name = "sustained events/s to 8 subscribers, a mock driver's reads one at a time, durability full"
+        report.figure(name, String(format: "%.0f events/s, %d lost", rate, lost), target: "≥ 10,000/s, 0 lost")
+        report.lost(lost, in: name)
+    }
+
+    /// Resident memory: the daemon ready and idle on each store (the baseline), then after a
+    /// million events of the counter's mix with a subscriber that never reads.
+    static func memory(stores: CounterStores, events: Int, report: inout Report) async throws {
+        for (catalog, target) in [(stores.shop, "≤ 60 MB"), (.demo, "≤ 40 MB")] {
+            let workload = CounterWorkload(mix: .counter, catalog: catalog)
+            let store = catalog == .demo ? "the demo catalog" : "\(stores.shopSize) products"
+            let daemon = try await stores.daemon(catalog)
+            let idle = ProcessStat.megabytes("VmRSS", of: daemon.pid ?? 0)
+            report.figure("baseline: RSS ready and idle, \(store)", String(format: "%.1f MB", idle), target: "")
+            let memory = try await Scenarios.memoryWithStalledSubscriber(daemon: daemon, events: events, workload: workload)
+            try await daemon.stop()
+            report.figure(
+                "RSS after \(events) events (\(workload.description)), 1 stalled subscriber",
+                String(format: "%.1f MB (peak %.1f MB, heap %.1f MB)", memory.rssMB, memory.peakMB, memory.anonymousMB),
+                target: target)
+        }
+    }
+
+    /// Spawn to `READY=1`: the daemon on the shop's store, beside a bare process that says it is
+    /// ready as soon as it runs, started the same way.
+    static func startup(stores: CounterStores, starts: Int, report: inout Report) async throws {
+        let bench = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let bare = try DaemonHarness(arguments: ["--bare-start"], executable: bench)
+        let daemon = try DaemonHarness(arguments: CounterWorkload.mockDevices + ["--log-level", "warning"])
+        try await stores.copy(stores.shop, to: daemon)
+        var figures = [Histogram<UInt64>.nanoseconds(), Histogram<UInt64>.nanoseconds()]
+        for _ in 0..<starts {
+            for (index, process) in [bare, daemon].enumerated() {
+                let started = Nanos.now()
+                try await process.start()
+                _ = figures[index].record(Nanos.now() - started)
+                _ = try await process.stop()
+            }
+        }
+        report.latency("baseline: a bare process, spawn → READY=1", figures[0], target: "")
+        report.latency(
+            "start to ready (spawn → READY=1), \(stores.shopSize) products", figures[1], target: "≤ 200 ms")
+    }
+}
