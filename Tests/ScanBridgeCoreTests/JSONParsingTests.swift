@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
+import ScanBridgeTesting
 import Testing
 
 /// The parser every received message goes through: strict RFC 8259, bounded nesting, and
@@ -55,7 +56,7 @@ struct JSONParsingTests {
 
     @Test("random and mutated input never crashes, and what parses agrees with Foundation")
     func fuzz() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(printingSeedFor: "JSONParsingTests.fuzz")
         let seeds = [
             #"{"jsonrpc":"2.0","id":1,"method":"scan.inject","params":{"device":"mock:till-1","text":"5901234123457"}}"#,
             #"[{"jsonrpc":"2.0","method":"devices.list"},{"a":[1,2.5,-3e2,true,false,null,"\u00e9"]}]"#,
@@ -74,7 +75,9 @@ struct JSONParsingTests {
             guard let value = try? JSONValue(parsing: bytes) else { continue }
             // Whatever we accept, Foundation accepts too, as the same value.
             let foundation = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-            #expect(value == foundation || Self.numericallyEqual(value, foundation), "\(String(decoding: bytes, as: UTF8.self))")
+            #expect(
+                value == foundation || Self.numericallyEqual(value, foundation),
+                "\(String(decoding: bytes, as: UTF8.self)) (seed \(generator.seed))")
         }
     }
 

@@ -120,7 +120,7 @@ struct HIDReportDescriptorTests {
     }
 
     @Test func randomBytesNeverCrashTheParser() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(printingSeedFor: "HIDReportDescriptorTests.randomBytesNeverCrashTheParser")
         for _ in 0..<5_000 {
             let bytes = (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if let descriptor = try? HIDReportDescriptor(parsing: bytes), let layout = HIDPOSReportLayout(descriptor: descriptor)
