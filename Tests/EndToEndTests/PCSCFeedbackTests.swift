@@ -82,26 +82,40 @@ struct PCSCFeedbackTests {
         _ = daemon
     }
 
+    /// Off unless `feedback: true`, even for the readers named: no card gets a LED command, and
+    /// no feedback thread tries one (the cards refuse it, which such a thread logs at debug
+    /// level, the level this daemon logs at). The host resolves a driver's reads one at a time
+    /// and feedback is queued as each is resolved, so by the last tap's event the taps before
+    /// it had their commands queued a read or two earlier, time enough to be sent had feedback
+    /// been on: those are the taps checked, each card left on its own reader, where a command
+    /// would reach it. The last tap's command, if any, would still be on its way.
     @Test func feedbackIsOffByDefault() async throws {
-        let stack = try await PCSCStack()
+        let stack = try await PCSCStack(entries: 2, names: ["Virtual PCD", "Virtual PCD B"])
         let (daemon, client, iterator) = try await PCSCEndToEndTests.start(
             stack,
             config: """
+                log_level: debug
                 pcsc:
                   feedback_readers: ["Virtual PCD"]
                 """)
         var notifications = iterator
-        _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
-        let first = try VirtualCardTap(VirtualCard.type2(uid: PCSCEndToEndTests.uid), port: stack.readerPorts[0])
-        _ = try await PCSCEndToEndTests.nextScan(&notifications)
-        // A second tap on the other reader: by its event, the first one's feedback, had there
-        // been any, was handed to the driver (the host does a driver's reads one at a time).
-        let second = try VirtualCardTap(VirtualCard.type2(uid: [0x04, 1, 2, 3, 4, 5, 6]), port: stack.readerPorts[1])
-        _ = try await PCSCEndToEndTests.nextScan(&notifications)
-        second.remove()
-        #expect(first.received(startingWith: Self.ledCommand).isEmpty && second.received(startingWith: Self.ledCommand).isEmpty)
-        #expect(!daemon.log.contains("beep"), "no feedback thread, no feedback log")
-        first.remove()
+        _ = try await PCSCEndToEndTests.waitForReaders(client, count: 4)
+        var taps: [VirtualCardTap] = []
+        for index in 0..<3 {
+            let card = VirtualCard(
+                uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, UInt8(index)], atr: VirtualCard.storageCardATR(name: 0x0003)
+            ) { apdu in
+                apdu.starts(with: Self.ledCommand) ? [0x6A, 0x81] : nil
+            }
+            taps.append(try VirtualCardTap(card, port: stack.readerPorts[index]))
+            _ = try await PCSCEndToEndTests.nextScan(&notifications)
+        }
+        let checked = taps.dropLast().map { $0.received(startingWith: Self.ledCommand) }
+        #expect(checked.allSatisfy { $0.isEmpty }, "LED commands at the cards: \(checked)")
+        let log = daemon.log
+        #expect(log.contains("debug"), "the daemon logs at debug level, where a feedback thread's refusals would show")
+        #expect(!log.contains("beep/LED"), "no feedback thread, no feedback log")
+        for tap in taps { tap.remove() }
         await client.close()
     }
 
