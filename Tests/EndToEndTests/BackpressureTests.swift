@@ -3,6 +3,7 @@ import ScanBridgeClient
 import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// A client that stops reading costs a bounded queue, never slows the others, and is told
@@ -140,14 +141,27 @@ struct UnreadAnswersTests {
         let daemon = try await startDaemon([], config: "server:\n  pending_requests: 16\n")
         let raw = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         let total = 2_000
-        // The sends stall once the daemon stops reading (both socket buffers full): that is
-        // the backpressure. Reading the answers lets them go on.
+        let sent = SentCount()
         let sender = Task {
-            for id in 1...total { try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"bridge.hello"}"#) }
+            for id in 1...total {
+                try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"bridge.hello"}"#)
+                sent.count.withLock { $0 = id }
+            }
         }
-        // A deliberate quiet interval: the sends pile up unread until both socket buffers are
-        // full; nothing signals that moment, and reading early only tests less.
-        try await Task.sleep(for: .milliseconds(300))
+        // The backpressure: with its answers unread, the daemon stops reading this client, both
+        // socket buffers fill, and the sends stall short of the end. Stalled is the same count
+        // before and after two round trips of another client: the daemon ran meanwhile, and
+        // took nothing more from this one. A daemon that kept reading would take every request.
+        let other = try await daemon.connect()
+        let stalledAt = try await waitFor("the sends to stall unread (\(sent.count.withLock { $0 }) of \(total) sent)") {
+            () async throws -> Int? in
+            let before = sent.count.withLock { $0 }
+            guard before < total else { throw Unstalled(total: total) }
+            guard before > 0 else { return nil }
+            for _ in 0..<2 { _ = try await other.call("bridge.hello") }
+            return sent.count.withLock { $0 } == before ? before : nil
+        }
+        await other.close()
         try await raw.startReading()
         let ids = try await within("every answer", timeout: .seconds(60)) { () async throws -> Set<Int64> in
             var ids = Set<Int64>()
@@ -164,7 +178,18 @@ struct UnreadAnswersTests {
             return ids
         }
         try await within("the sender to finish") { try await sender.value }
-        #expect(ids == Set(1...Int64(total)))
+        #expect(ids == Set(1...Int64(total)), "stalled at \(stalledAt) sent")
         await raw.close()
+    }
+
+    /// How many requests the sender has sent so far.
+    final class SentCount: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// Every request went out while nothing was read: the daemon never stopped reading.
+    struct Unstalled: Error, CustomStringConvertible {
+        let total: Int
+        var description: String { "all \(total) requests were sent with no answer read: the daemon kept reading" }
     }
 }
