@@ -43,7 +43,7 @@ struct CatalogKeyFilterTests {
         #expect(try await products.product(.skuOrBarcode("NEW-1"), in: "store_1")?.id == "prod_new")
     }
 
-    @Test("products written while the keys are being loaded are found")
+    @Test("products written while the keys are being loaded are found, added and changed alike")
     func writesDuringBuild() async throws {
         let file = try TemporaryDatabase()
         let database = try StoreDatabase(path: file.path)
@@ -51,18 +51,26 @@ struct CatalogKeyFilterTests {
         let first = (0..<40_000).map { product("prod_a\($0)", sku: "A-\($0)") }
         _ = try await SQLiteProductRepository(database: database).upsert(first)
         let products = SQLiteProductRepository(database: database)
-        // Written while the build runs: its batches interleave with the scan's chunks on the writer.
+        // Written while the build runs: its batches interleave with the scan's chunks on the
+        // writer. Each batch also gives new SKUs to products of the first chunk, which the
+        // build's first job (queued before any of these writes) has scanned already: only the
+        // writes themselves can put those keys in the filter being built.
         var later: [Product] = []
+        var writtenDuringBuild = 0
         for batch in 0..<20 {
-            let items = (0..<1_000).map { product("prod_b\(batch)_\($0)", sku: "B-\(batch)-\($0)") }
-            _ = try await products.upsert(items)
-            later += items
+            let added = (0..<1_000).map { product("prod_b\(batch)_\($0)", sku: "B-\(batch)-\($0)") }
+            let changed = (batch * 100..<(batch + 1) * 100).map { product("prod_a\($0)", sku: "A2-\($0)") }
+            _ = try await products.upsert(added + changed)
+            // Still building once the batch has committed: it went in between two of the scan's jobs.
+            if products.keys.builtBits == nil { writtenDuringBuild += 1 }
+            later += added + changed
         }
+        #expect(writtenDuringBuild > 0, "no batch was written while the keys were being loaded")
         try await products.waitForKeys(timeout: .seconds(10))
-        for item in first + later {
+        for item in first.dropFirst(2_000) + later {
             let found = try await products.product(.skuOrBarcode(item.sku!), in: "store_1")
             guard found?.id == item.id else {
-                Issue.record("\(item.sku!) not found after the build")
+                Issue.record("\(item.sku!) not found after the build (\(writtenDuringBuild) batches written during it)")
                 return
             }
         }
