@@ -13,15 +13,16 @@ extension LabSuites {
             var configuration = GuestConfiguration(devices: [], udev: false)
             configuration.readyTimeout = .seconds(12)
             configuration.job = "#!/bin/sh\necho 'lab-job: hanging on purpose' >/dev/console\nexec sleep 1000\n"
-            let started = ContinuousClock.now
             do {
                 let guest = try await Lab.boot(configuration)
                 await guest.shutdown()
                 Issue.record("a guest whose job hangs came up")
             } catch let failure as LabFailure {
-                #expect(ContinuousClock.now - started < .seconds(60))
                 #expect(failure.step == "boot")
-                #expect(failure.reason.contains("waiting for the guest to be ready"), "\(failure.reason)")
+                // Its own deadline ended it; how long that takes is for a benchmark to measure, not a test.
+                #expect(
+                    failure.reason.contains("timed out after \(configuration.readyTimeout) waiting for the guest to be ready"),
+                    "\(failure.reason)")
                 let log = try #require(failure.consoleLog)
                 let console = try String(contentsOfFile: log, encoding: .utf8)
                 #expect(console.contains("hanging on purpose"), "\(console)")
