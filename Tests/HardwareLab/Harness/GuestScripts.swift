@@ -113,19 +113,21 @@ enum GuestScripts {
                             text += (ch.upper() if ch.isalpha() else SHIFTED.get(ch, ch)) if shift else ch
         """#
 
-    /// `/lab/bin/evdev-read NODE OUTPUT SECONDS`: writes the first line typed on an evdev
-    /// node (with its newline) to OUTPUT, so a test can show that typed keys reach the
-    /// guest's input layer. It touches `OUTPUT.open` once the node is open: type after that.
+    /// `/lab/bin/evdev-read NODE OUTPUT SECONDS [LINES]`: writes the first LINES lines (1 by
+    /// default) typed on an evdev node, each with its newline, to OUTPUT, so a test can show
+    /// that typed keys reach the guest's input layer; the lines that came, when no key came
+    /// for SECONDS. It touches `OUTPUT.open` once the node is open: type after that.
     static let evdevRead = #"""
         #!/usr/bin/python3
-        import os, sys
+        import itertools, os, sys
         from lab_evdev import lines
         node, output, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+        count = int(sys.argv[4]) if len(sys.argv) > 4 else 1
         fd = os.open(node, os.O_RDONLY)
         open(output + ".open", "w").close()
-        line = next(lines(fd, timeout=seconds), None)
+        typed = list(itertools.islice(lines(fd, timeout=seconds), count))
         with open(output + ".tmp", "w") as f:
-            f.write("" if line is None else line + "\n")
+            f.write("".join(line + "\n" for line in typed))
         os.rename(output + ".tmp", output)
         """#
 

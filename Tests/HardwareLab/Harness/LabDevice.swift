@@ -88,15 +88,32 @@ extension Guest {
     }
 
     /// Types `text` on the keyboard plugged last (QEMU sends keys to the newest keyboard),
-    /// one QMP command per key press and release, `pace` apart: QEMU's emulated keyboard
-    /// queue is small and back-to-back keys are lost.
+    /// one QMP command per key (its press and release), `pace` apart: QEMU's emulated
+    /// keyboard queue is small and back-to-back keys are lost.
+    ///
+    /// A key typed twice in a row ("33") is pressed and released in commands of their own,
+    /// `pace` apart, with another `pace` before it is pressed again: a USB keyboard reports
+    /// which keys are down, and a guest that has not yet seen the release between two
+    /// presses sees one press (in full lab runs, a label's "33" came out as "3").
     func type(_ text: String, pace: Duration = .milliseconds(30)) async throws {
-        for character in text {
+        let strokes = try text.map { character in
             guard let stroke = KeyStroke(character) else {
                 throw LabFailure(step: "type \(text.debugDescription)", reason: "no key for \(character.debugDescription)")
             }
+            return stroke
+        }
+        for (index, stroke) in strokes.enumerated() {
+            let again = index > 0 && strokes[index - 1].qcode == stroke.qcode
+            let repeated = index + 1 < strokes.count && strokes[index + 1].qcode == stroke.qcode
             // No "device": QEMU takes only display-bound devices there.
-            try await qmp.execute("input-send-event", ["events": stroke.events])
+            if again || repeated {
+                try await qmp.execute("input-send-event", ["events": stroke.press])
+                try await Task.sleep(for: pace)  // pacing the keyboard: the press seen before the release
+                try await qmp.execute("input-send-event", ["events": stroke.release])
+                if repeated { try await Task.sleep(for: pace) }  // and the release before the next press
+            } else {
+                try await qmp.execute("input-send-event", ["events": stroke.press + stroke.release])
+            }
             try await Task.sleep(for: pace)  // pacing the keyboard, as a scanner types
         }
     }
@@ -130,16 +147,20 @@ struct KeyStroke {
         }
     }
 
-    /// Press and release in one `input-send-event` (with shift around it when needed).
-    var events: [[String: any Sendable]] {
-        func key(_ code: String, down: Bool) -> [String: any Sendable] {
-            [
-                "type": "key",
-                "data": ["down": down, "key": ["type": "qcode", "data": code] as [String: any Sendable]]
-                    as [String: any Sendable],
-            ]
-        }
-        let stroke = [key(qcode, down: true), key(qcode, down: false)]
-        return shift ? [key("shift", down: true)] + stroke + [key("shift", down: false)] : stroke
+    /// The key pressed, with shift down first when needed.
+    var press: [[String: any Sendable]] {
+        shift ? [Self.key("shift", down: true), Self.key(qcode, down: true)] : [Self.key(qcode, down: true)]
+    }
+
+    /// The key released, then shift when it was down.
+    var release: [[String: any Sendable]] {
+        shift ? [Self.key(qcode, down: false), Self.key("shift", down: false)] : [Self.key(qcode, down: false)]
+    }
+
+    private static func key(_ code: String, down: Bool) -> [String: any Sendable] {
+        [
+            "type": "key",
+            "data": ["down": down, "key": ["type": "qcode", "data": code] as [String: any Sendable]] as [String: any Sendable],
+        ]
     }
 }
