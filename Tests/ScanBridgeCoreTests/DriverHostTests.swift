@@ -8,10 +8,12 @@ import Testing
 /// A driver that plays a fixed list of events per run, then stops (as a crashed driver would).
 final class ScriptedDriver: DeviceDriver {
     let name = "scripted"
+    let readsWait: Bool
     private let runs = Mutex(0)
     private let script: @Sendable (Int) -> [DriverEvent]
 
-    init(events script: @escaping @Sendable (Int) -> [DriverEvent]) {
+    init(readsWait: Bool = false, events script: @escaping @Sendable (Int) -> [DriverEvent]) {
+        self.readsWait = readsWait
         self.script = script
     }
 
@@ -117,9 +119,11 @@ struct DriverHostLaneTests {
     let slow = Device(id: "scripted:slow", driver: "scripted", kind: .barcode, name: "Slow")
     let fast = Device(id: "scripted:fast", driver: "scripted", kind: .barcode, name: "Fast")
 
-    func host(_ bridge: Bridge, events: [DriverEvent], readsPerDevice: Int = 1024) -> DriverHost {
+    func host(_ bridge: Bridge, events: [DriverEvent], readsPerDevice: Int = 1024, readsWait: Bool = false)
+        -> DriverHost
+    {
         DriverHost(
-            drivers: [ScriptedDriver { $0 == 1 ? events : [] }], bridge: bridge, logger: Self.quiet,
+            drivers: [ScriptedDriver(readsWait: readsWait) { $0 == 1 ? events : [] }], bridge: bridge, logger: Self.quiet,
             restartDelay: .seconds(60), readsPerDevice: readsPerDevice)
     }
 
@@ -147,6 +151,32 @@ struct DriverHostLaneTests {
         #expect(texts[1].contains("slow-1") && texts[2].contains("slow-2"))
     }
 
+    @Test("a burst of one device's reads is journaled in order, the reads waiting sharing a commit")
+    func burstSharesCommits() async throws {
+        let gated = GatedHandler(device: slow.id)
+        let publisher = Publisher()
+        let commits = Mutex<[Int]>([])
+        let journal = MemoryJournal { batch in
+            commits.withLock { $0.append(batch.count) }
+            publisher.publish(batch)
+        }
+        let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: [gated]))
+        let reads = (1...100).map { DriverEvent.read(barcodeRead("slow-\($0)", device: slow.id)) }
+        let running = Task { await host(bridge, events: [.device(slow)] + reads).run() }
+        defer { running.cancel() }
+        try await waitUntil("the first read waits on its handler, the others behind it") {
+            gated.waiting == 1 && bridge.spool.count == 100
+        }
+        gated.open()
+        try await waitUntil("every read journaled") {
+            try await bridge.journal.recent(limit: 200, kinds: nil).count == 100
+        }
+        let texts = try await bridge.journal.recent(limit: 200, kinds: nil).map { String(decoding: $0.json, as: UTF8.self) }
+        #expect(zip(texts, 1...100).allSatisfy { $0.contains("\"slow-\($1)\"") }, "in the order read")
+        let sizes = commits.withLock { $0 }
+        #expect(sizes.count <= 3 && sizes.allSatisfy { $0 <= 64 }, "commits of \(sizes) reads")
+    }
+
     @Test("a device that outruns its lane has the newest reads dropped, shows an error, and recovers")
     func laneBound() async throws {
         let gated = GatedHandler(device: slow.id)
@@ -161,6 +191,23 @@ struct DriverHostLaneTests {
         let texts = try await bridge.journal.recent(limit: 10, kinds: nil).map { String(decoding: $0.json, as: UTF8.self) }
         #expect(texts.count == 2)
         #expect(texts[0].contains("slow-1") && texts[1].contains("slow-2"), "the oldest are kept, in order")
+    }
+
+    @Test("a driver whose reads can wait (a script) has them wait for room in a full lane, none dropped")
+    func waitingReadsAreKept() async throws {
+        let gated = GatedHandler(device: slow.id)
+        let bridge = makeBridge(handlers: [gated])
+        let reads = (1...5).map { DriverEvent.read(barcodeRead("slow-\($0)", device: slow.id)) }
+        let running = Task {
+            await host(bridge, events: [.device(slow)] + reads, readsPerDevice: 2, readsWait: true).run()
+        }
+        defer { running.cancel() }
+        try await waitUntil("the lane full behind the first read") { gated.waiting == 1 && bridge.spool.count == 2 }
+        #expect(bridge.registry.device(slow.id)?.state == .ready, "no read dropped")
+        gated.open()
+        try await waitUntil("every read journaled") { try await bridge.journal.recent(limit: 10, kinds: nil).count == 5 }
+        let texts = try await bridge.journal.recent(limit: 10, kinds: nil).map { String(decoding: $0.json, as: UTF8.self) }
+        #expect(zip(texts, 1...5).allSatisfy { $0.contains("\"slow-\($1)\"") }, "in the order read")
     }
 
     @Test("when the host stops, the reads it took are still recorded before run() returns")

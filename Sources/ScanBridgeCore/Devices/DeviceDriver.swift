@@ -13,6 +13,15 @@ public protocol DeviceDriver: Sendable {
     /// cancelled. A stream that ends on its own means the driver stopped; the host
     /// restarts it with backoff.
     func events() -> AsyncStream<DriverEvent>
+
+    /// Its reads can wait for room: a device's lane that is full holds up the driver's
+    /// later events instead of dropping the read. Only for what no person or device is behind
+    /// (a mock device's script); a scanner's reads come when they come.
+    var readsWait: Bool { get }
+}
+
+extension DeviceDriver {
+    public var readsWait: Bool { false }
 }
 
 /// What a driver reports.

@@ -54,6 +54,8 @@ package struct DriverHost: Sendable {
                     lanes.close(id)
                 case .barrier(let done):
                     done()
+                case .read(let read) where driver.readsWait:
+                    await lanes.submitWaitingForRoom(read)
                 case .read(let read):
                     lanes.submit(read)
                 }
@@ -74,9 +76,8 @@ package struct DriverHost: Sendable {
         let trouble = ReadTrouble(registry: bridge.registry)
         return ReadLanes(
             capacity: readsPerDevice, spool: bridge.spool, metrics: bridge.publisher.metrics,
-            record: { [bridge] taken in
-                await Self.record(
-                    taken.read, takenAt: taken.at, bridge: bridge, trouble: trouble, feedback: feedback, logger: logger)
+            record: { [bridge] batch in
+                await Self.record(batch, bridge: bridge, trouble: trouble, feedback: feedback, logger: logger)
             },
             dropped: { id in
                 logger.error(
@@ -89,36 +90,49 @@ package struct DriverHost: Sendable {
             })
     }
 
-    /// Records one read; its outcome goes back to `feedback`, when the driver takes it. While
-    /// the journal cannot be written the read waits, and is written again until it commits.
+    /// Records reads of one device, in order: each resolved in turn, then all journaled in one
+    /// commit; each outcome goes back to `feedback` in the order read, when the driver takes it.
+    /// While the journal cannot be written the reads wait, and are written again until they commit.
     private static func record(
-        _ read: RawRead, takenAt: ContinuousClock.Instant, bridge: Bridge, trouble: ReadTrouble,
-        feedback: (any DeviceFeedback)?, logger: Logger
+        _ batch: [ReadLanes.Taken], bridge: Bridge, trouble: ReadTrouble, feedback: (any DeviceFeedback)?,
+        logger: Logger
     ) async {
-        let event: ScanEvent
-        do {
-            event = try await bridge.resolve(read)
-        } catch {
-            notRecorded(read, error: error, feedback: feedback, logger: logger)
-            return
+        var outcomes: [Result<ScanEvent, any Error>] = []
+        for taken in batch {
+            do {
+                outcomes.append(.success(try await bridge.resolve(taken.read)))
+            } catch {
+                outcomes.append(.failure(error))
+            }
         }
-        let (stored, waited) = await bridge.spool.commit(event, to: bridge.journal) { error in
-            let reason = (error as? JournalWriteFailure)?.reason ?? "\(error)"
-            logger.error(
-                "device reads are waiting: the journal cannot be written",
-                metadata: ["device.id": "\(read.device)", "reason": "\(reason)", "error": "\(error)"])
-            trouble.waiting(read.device, reason: reason)
+        let events = outcomes.compactMap { try? $0.get() }
+        var stored = true
+        if let device = batch.first?.read.device, !events.isEmpty {
+            let (journaled, waited) = await bridge.spool.commit(events, to: bridge.journal) { error in
+                let reason = (error as? JournalWriteFailure)?.reason ?? "\(error)"
+                logger.error(
+                    "device reads are waiting: the journal cannot be written",
+                    metadata: ["device.id": "\(device)", "reason": "\(reason)", "error": "\(error)"])
+                trouble.waiting(device, reason: reason)
+            }
+            if waited, journaled != nil {
+                logger.notice("device reads journaled again", metadata: ["device.id": "\(device)"])
+                trouble.waiting(device, reason: nil)
+            }
+            stored = journaled != nil
         }
-        if waited, stored != nil {
-            logger.notice("device reads journaled again", metadata: ["device.id": "\(read.device)"])
-            trouble.waiting(read.device, reason: nil)
+        for (taken, outcome) in zip(batch, outcomes) {
+            switch outcome {
+            case .success(let event) where stored:
+                bridge.committed(event, takenAt: taken.at)
+                feedback?.resolved(deviceID: taken.read.device, resolution: event.resolution)
+            case .success:
+                let stopped = ScanBridgeError.unavailable("the daemon stopped while the journal could not be written")
+                notRecorded(taken.read, error: stopped, feedback: feedback, logger: logger)
+            case .failure(let error):
+                notRecorded(taken.read, error: error, feedback: feedback, logger: logger)
+            }
         }
-        guard stored != nil else {
-            let stopped = ScanBridgeError.unavailable("the daemon stopped while the journal could not be written")
-            return notRecorded(read, error: stopped, feedback: feedback, logger: logger)
-        }
-        bridge.committed(event, takenAt: takenAt)
-        feedback?.resolved(deviceID: read.device, resolution: event.resolution)
     }
 
     private static func notRecorded(_ read: RawRead, error: any Error, feedback: (any DeviceFeedback)?, logger: Logger) {

@@ -4,9 +4,9 @@ import Synchronization
 /// The device reads that wait to be journaled, for the whole daemon: bounded in count and
 /// bytes, and committed by retrying while the journal cannot be written.
 ///
-/// A read waits in its device's lane (`ReadLanes`), which takes one at a time; when the
-/// journal fails, the lane keeps retrying the same resolved event, so a device's reads stay
-/// in the order read and each gets its `seq` only when it commits (docs/architecture.md,
+/// A read waits in its device's lane (`ReadLanes`), which takes the reads waiting in order, a
+/// batch at a time; when the journal fails, the lane keeps retrying the same resolved events,
+/// so a device's reads stay in the order read and each gets its `seq` only when it commits (docs/architecture.md,
 /// Durability). The lanes' own bound (per device) and this one (per daemon) keep what a
 /// journal outage costs in memory; past either, the newest reads are dropped and reported.
 package final class ReadSpool: Sendable {
@@ -78,13 +78,13 @@ package final class ReadSpool: Sendable {
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// Journals `event`, writing it again with backoff while the journal fails, until it
-    /// commits. Nil when the daemon stops before it could.
+    /// Journals `events` together, writing them again with backoff while the journal fails,
+    /// until they commit. Nil when the daemon stops before they could.
     ///
-    /// - Parameter waiting: called once, at the event's first failure.
-    /// - Returns: the stored event, and whether it had to wait.
-    func commit(_ event: ScanEvent, to journal: any Journal, waiting: (any Error) -> Void) async
-        -> (stored: JournaledEvent?, waited: Bool)
+    /// - Parameter waiting: called once, at the first failure.
+    /// - Returns: the stored events, and whether they had to wait.
+    func commit(_ events: [ScanEvent], to journal: any Journal, waiting: (any Error) -> Void) async
+        -> (stored: [JournaledEvent]?, waited: Bool)
     {
         var delay = firstDelay
         var waited = false
@@ -93,7 +93,7 @@ package final class ReadSpool: Sendable {
             // would hold every waiting read for its whole busy timeout.
             if state.withLock({ $0.stopping && $0.failing }) { return (nil, waited) }
             do {
-                let stored = try await journal.append(event)
+                let stored = try await journal.append(contentsOf: events)
                 state.withLock { $0.failing = false }
                 return (stored, waited)
             } catch {

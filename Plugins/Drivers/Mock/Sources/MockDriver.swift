@@ -110,6 +110,10 @@ package final class MockDriver: DeviceDriver, MockDeviceControl {
         }
     }
 
+    /// A script's reads wait for room in their device's lane: a script at full speed goes as
+    /// fast as the daemon records, and loses nothing.
+    package var readsWait: Bool { true }
+
     private func play(_ script: MockScript, on id: String, loop: Bool, into continuation: AsyncStream<DriverEvent>.Continuation)
         async
     {
