@@ -14,6 +14,11 @@ enum BareStart {
             }
             close(descriptor)
         }
+        // Started from a thread of the benchmark's pool, it may inherit a mask that blocks SIGTERM.
+        var terminate = sigset_t()
+        sigemptyset(&terminate)
+        sigaddset(&terminate, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
         while true { pause() }
     }
 }

@@ -25,6 +25,9 @@ final class DesignModel: @unchecked Sendable {
     private let toWriter: [Int32]
     private let toLoop: [Int32]
     private let syncs: Bool
+    /// The frames cycle through a file written whole before the run, as SQLite reuses its log
+    /// after a checkpoint: a sync then flushes the frame, not a file that grows.
+    static let logSize = 4 << 20
 
     init(directory: URL, syncs: Bool) throws {
         self.syncs = syncs
@@ -36,7 +39,11 @@ final class DesignModel: @unchecked Sendable {
         toWriter = Array(pipes[0..<2])
         toLoop = Array(pipes[2..<4])
         unlink(path)
-        guard piped, file >= 0, listener >= 0, withUnixSocketAddress(path, { bind(listener, $0, $1) }) == 0,
+        let written = [UInt8](repeating: 0, count: Self.logSize).withUnsafeBytes {
+            pwrite(file, $0.baseAddress, $0.count, 0) == $0.count
+        }
+        guard piped, file >= 0, written, fsync(file) == 0, listener >= 0,
+            withUnixSocketAddress(path, { bind(listener, $0, $1) }) == 0,
             listen(listener, 16) == 0
         else { throw BenchmarkFailure(description: "design model: \(String(cString: strerror(errno)))") }
     }
@@ -164,7 +171,7 @@ final class DesignModel: @unchecked Sendable {
             guard count > 0 else { return }
             for _ in 0..<count {
                 _ = pwrite(file, page, page.count, offset)
-                offset = (offset + 4096) % (64 << 20)
+                offset = (offset + 4096) % off_t(Self.logSize)
             }
             if syncs { _ = fdatasync(file) }
             send([UInt8](repeating: 1, count: count), to: toLoop[1])
