@@ -1,19 +1,21 @@
 /// A set of byte strings that answers "maybe" or "certainly not": never a false "not",
-/// sometimes a false "maybe" (a Bloom filter). Sized as a power of two of bits.
+/// sometimes a false "maybe" (a Bloom filter). Sized to its capacity, to the word: a probe's
+/// hash is scaled to the table by a multiplication, so the size need not be a power of two
+/// (which could hold nearly twice the memory asked for).
 struct BloomFilter: Sendable {
     private var words: [UInt64]
-    private let mask: UInt64
+    private let bits: UInt64
     /// Bits set so far: the false "maybe" rate is about `fill` to the power `probes`.
     private(set) var setBits = 0
     private static let probes: UInt64 = 6
 
-    /// Room for `capacity` keys at 16 bits a key or more (rounded up to a power of two): a
-    /// false "maybe" for at most about 1 in 1,000 unknown keys when full, 1 in 50 once twice
-    /// as many keys went in (6 probes: (1 − e^(−6n/m))^6).
+    /// Room for `capacity` keys at 16 bits a key (rounded up to a whole word): a false "maybe"
+    /// for at most about 1 in 1,000 unknown keys when full, 1 in 50 once twice as many keys
+    /// went in (6 probes: (1 − e^(−6n/m))^6).
     init(capacity: Int) {
-        let bits = max(64, (max(1, capacity) * 16).nextPowerOfTwo)
-        words = Array(repeating: 0, count: bits / 64)
-        mask = UInt64(bits - 1)
+        let count = max(1, (max(1, capacity) * 16 + 63) / 64)
+        words = Array(repeating: 0, count: count)
+        bits = UInt64(count * 64)
     }
 
     var bitCount: Int { words.count * 64 }
@@ -21,25 +23,27 @@ struct BloomFilter: Sendable {
     /// The share of bits set, from 0 to 1.
     var fill: Double { Double(setBits) / Double(bitCount) }
 
-    // Double hashing: probe i is h1 + i·h2 (h2 odd, so the probes differ in a power-of-two table).
+    // Double hashing: probe i is h1 + i·h2, scaled to the table (the high word of probe × bits).
 
     mutating func insert(_ hash: KeyHash) {
-        var index = hash.first
+        var probe = hash.first
         for _ in 0..<Self.probes {
-            let (word, bit) = (Int((index & mask) >> 6), UInt64(1) << (index & 63))
+            let index = probe.multipliedFullWidth(by: bits).high
+            let (word, bit) = (Int(index >> 6), UInt64(1) << (index & 63))
             if words[word] & bit == 0 {
                 words[word] |= bit
                 setBits += 1
             }
-            index &+= hash.second | 1
+            probe &+= hash.second | 1
         }
     }
 
     func mightContain(_ hash: KeyHash) -> Bool {
-        var index = hash.first
+        var probe = hash.first
         for _ in 0..<Self.probes {
-            if words[Int((index & mask) >> 6)] & (UInt64(1) << (index & 63)) == 0 { return false }
-            index &+= hash.second | 1
+            let index = probe.multipliedFullWidth(by: bits).high
+            if words[Int(index >> 6)] & (UInt64(1) << (index & 63)) == 0 { return false }
+            probe &+= hash.second | 1
         }
         return true
     }
@@ -72,9 +76,4 @@ struct KeyHash: Sendable, Hashable {
         value ^= value >> 33
         return value
     }
-}
-
-extension Int {
-    /// The smallest power of two not below this (positive) number.
-    fileprivate var nextPowerOfTwo: Int { self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount) }
 }

@@ -68,8 +68,10 @@ final class PointReadConnections: Sendable {
         configuration.label = "scanbridge.point-read"
         configuration.prepareDatabase { db in
             // The upper levels of the catalog's indexes stay in memory: a lookup then reads
-            // only the two leaf pages it needs from the OS.
-            try db.execute(sql: "PRAGMA cache_size = -4096")
+            // only the two leaf pages it needs from the OS. No more: the products found lately
+            // are answered from `ProductLookupCache` before any read, so leaf pages kept here
+            // would hold memory in every connection for lookups that rarely come back.
+            try db.execute(sql: "PRAGMA cache_size = -2048")
             // With pread, not a memory map: an I/O error on a mapped page (a failing disk, the
             // file cut short) is a SIGBUS that kills the daemon; through pread it is an error
             // the lookup reports. Say so even where SQLite's build maps by default.

@@ -14,7 +14,8 @@ struct CatalogKeyFilterTests {
         for hash in stored { filter.insert(hash) }
         #expect(stored.allSatisfy(filter.mightContain))
         let unknown = (0..<100_000).filter { filter.mightContain(KeyHash(tag: 0x4C, scope: "store_1", value: "bench-\($0)")) }
-        #expect(unknown.count < 100, "false maybes: \(unknown.count) of 100,000")
+        // Full to its capacity, the design's rate is about 1 in 1,000 (BloomFilter.init).
+        #expect(unknown.count < 150, "false maybes: \(unknown.count) of 100,000")
         #expect(!filter.mightContain(KeyHash(tag: 0x47, scope: "store_1", value: "SKU-1")), "the tag is part of the key")
         #expect(!filter.mightContain(KeyHash(tag: 0x4C, scope: "store_2", value: "SKU-1")), "the store is part of the key")
     }
