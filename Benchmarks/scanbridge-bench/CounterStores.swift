@@ -50,6 +50,13 @@ actor CounterStores {
     func copy(_ catalog: Catalog, to daemon: DaemonHarness) async throws {
         guard let store = try await store(catalog) else { return }
         try FileManager.default.copyItem(atPath: store, toPath: daemon.databasePath)
+        // On disk before the daemon starts: otherwise the kernel writes the copy back while the
+        // scenario runs, and the daemon's commits wait behind it.
+        let copy = open(daemon.databasePath, O_RDONLY)
+        defer { close(copy) }
+        guard copy >= 0, fsync(copy) == 0 else {
+            throw BenchmarkFailure(description: "fsync \(daemon.databasePath): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The database file of `catalog`, made on first use.
