@@ -29,10 +29,11 @@ final class CatalogKeyFilter: Sendable {
     private let state = Mutex(State())
     private let database: StoreDatabase
     /// Rows per writer job of a build: a few milliseconds each, so journal commits interleave.
-    private let chunkRows = 16_384
+    private let chunkRows: Int
 
-    init(database: StoreDatabase) {
+    init(database: StoreDatabase, chunkRows: Int) {
         self.database = database
+        self.chunkRows = chunkRows
     }
 
     /// The size of the filter answering lookups, in bits; nil until the first build ends.

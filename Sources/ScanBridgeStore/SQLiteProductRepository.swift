@@ -28,9 +28,11 @@ package final class SQLiteProductRepository: ProductRepository {
     /// Whether unknown codes are answered by `keys` (off only for the benchmark that weighs it).
     private let filtersKeys: Bool
 
-    package init(database: StoreDatabase, filtersKeys: Bool = true) {
+    /// - Parameter keyChunkRows: rows per writer job of a key filter build (smaller only in
+    ///   the tests that write while it runs).
+    package init(database: StoreDatabase, filtersKeys: Bool = true, keyChunkRows: Int = 16_384) {
         self.database = database
-        self.keys = CatalogKeyFilter(database: database)
+        self.keys = CatalogKeyFilter(database: database, chunkRows: keyChunkRows)
         self.filtersKeys = filtersKeys
         keys.build()
     }

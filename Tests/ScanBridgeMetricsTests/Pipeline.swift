@@ -65,6 +65,14 @@ struct Pipeline {
     }
 }
 
+/// A mock driver's devices as a scanner's would be: their reads cannot wait for room
+/// (`DeviceDriver.readsWait`), so a full lane or spool drops them.
+struct Impatient: DeviceDriver {
+    let mock: MockDriver
+    var name: String { mock.name }
+    func events() -> AsyncStream<DriverEvent> { mock.events() }
+}
+
 /// A journal that cannot take an event: every append fails; reads go to `inner`.
 struct FullDiskJournal: Journal {
     let inner: MemoryJournal

@@ -57,7 +57,7 @@ struct PipelineMetricsTests {
     @Test("reads dropped past the spool's bound are counted, and the device's error with them")
     func dropped() async throws {
         let pipeline = Pipeline(maxReads: 0)
-        let driver = try Pipeline.till(scanning: ["1", "2"])
+        let driver = Impatient(mock: try Pipeline.till(scanning: ["1", "2"]))
         try await pipeline.running(driver) {
             try await waitUntil("two reads dropped") {
                 try pipeline.exposition().value("scanbridge_reads_dropped_total", barcode) == 2

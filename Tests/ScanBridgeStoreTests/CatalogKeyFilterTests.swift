@@ -48,14 +48,15 @@ struct CatalogKeyFilterTests {
     func writesDuringBuild() async throws {
         let file = try TemporaryDatabase()
         let database = try StoreDatabase(path: file.path)
-        // Three chunks of the build's scan.
+        // Many chunks of the build's scan: each is queued on the writer when the one before
+        // ends, so a write queued at any time during the build goes in before the next chunk.
         let first = (0..<40_000).map { product("prod_a\($0)", sku: "A-\($0)") }
         _ = try await SQLiteProductRepository(database: database).upsert(first)
-        let products = SQLiteProductRepository(database: database)
+        let products = SQLiteProductRepository(database: database, keyChunkRows: 256)
         // Written while the build runs: its batches interleave with the scan's chunks on the
-        // writer. Each batch also gives new SKUs to products of the first chunk, which the
-        // build's first job (queued before any of these writes) has scanned already: only the
-        // writes themselves can put those keys in the filter being built.
+        // writer. Each batch also gives new SKUs to products at the start of the catalog, which
+        // the build's first jobs scan first: for those the scan has passed, only the writes
+        // themselves can put the new keys in the filter being built.
         var later: [Product] = []
         var writtenDuringBuild = 0
         for batch in 0..<20 {
