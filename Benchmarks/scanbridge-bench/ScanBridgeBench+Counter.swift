@@ -71,6 +71,14 @@ extension ScanBridgeBench {
             report.figure(name, String(format: "%.0f events/s, %d lost", rate, lost), target: durability.throughputTarget)
             report.lost(lost, in: name)
         }
+        let cheapest = CounterWorkload(mix: .unknownOnly, catalog: stores.shop)
+        let daemon = try await stores.daemon(stores.shop)
+        let (cheapRate, cheapLost) = try await Scenarios.throughput(
+            socketPath: daemon.socketPath, events: events, subscribers: 8, workload: cheapest)
+        try await daemon.stop()
+        let cheapName = "the cheapest path: the same batches, \(cheapest.description), durability full"
+        report.figure(cheapName, String(format: "%.0f events/s, %d lost", cheapRate, cheapLost), target: "")
+        report.lost(cheapLost, in: cheapName)
         let (rate, lost) = try await DriverThroughput.measure(stores: stores, workload: counter, events: events, subscribers: 8)
         let name = "sustained events/s to 8 subscribers, a mock driver's reads one at a time, durability full"
         report.figure(name, String(format: "%.0f events/s, %d lost", rate, lost), target: "≥ 10,000/s, 0 lost")
