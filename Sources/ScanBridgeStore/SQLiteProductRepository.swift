@@ -111,13 +111,18 @@ package final class SQLiteProductRepository: ProductRepository {
         }
         let gtins = products.map(\.gtin)
         defer { cache.invalidate() }
-        try await database.write("save the products", checkpoint: checkpoint) { [keys] db in
-            keys.add(products, gtins: gtins)
-            try Self.upsert(products, gtins: gtins, nowMs: nowMs, db)
+        try await database.write("save the products", checkpoint: checkpoint) { db in
+            try self.store(products, gtins: gtins, nowMs: nowMs, db)
         }
         // Lookups search the log before the file: once an import pauses, empty it.
         if !checkpoint { database.checkpointInBackground() }
         return products
+    }
+
+    /// Stores products in the writer's transaction `db`, their keys in the key filter first.
+    func store(_ products: [Product], gtins: [String?], nowMs: Int64, _ db: Database) throws {
+        keys.add(products, gtins: gtins)
+        try Self.upsert(products, gtins: gtins, nowMs: nowMs, db)
     }
 
     package func delete(id: String) async throws -> Bool {

@@ -48,28 +48,42 @@ struct CatalogKeyFilterTests {
     func writesDuringBuild() async throws {
         let file = try TemporaryDatabase()
         let database = try StoreDatabase(path: file.path)
-        // Many chunks of the build's scan: each is queued on the writer when the one before
-        // ends, so a write queued at any time during the build goes in before the next chunk.
+        // Twenty chunks of the build's scan.
         let first = (0..<40_000).map { product("prod_a\($0)", sku: "A-\($0)") }
         _ = try await SQLiteProductRepository(database: database).upsert(first)
-        let products = SQLiteProductRepository(database: database, keyChunkRows: 256)
-        // Written while the build runs: its batches interleave with the scan's chunks on the
-        // writer. Each batch also gives new SKUs to products at the start of the catalog, which
-        // the build's first jobs scan first: for those the scan has passed, only the writes
-        // themselves can put the new keys in the filter being built.
-        var later: [Product] = []
-        var writtenDuringBuild = 0
-        for batch in 0..<20 {
-            let added = (0..<1_000).map { product("prod_b\(batch)_\($0)", sku: "B-\(batch)-\($0)") }
-            let changed = (batch * 100..<(batch + 1) * 100).map { product("prod_a\($0)", sku: "A2-\($0)") }
-            _ = try await products.upsert(added + changed)
-            // Still building once the batch has committed: it went in between two of the scan's jobs.
-            if products.keys.builtBits == nil { writtenDuringBuild += 1 }
-            later += added + changed
+        // The writer waits until the build's first job and every batch are queued behind it.
+        let queued = DispatchSemaphore(value: 0)
+        database.pool.asyncWriteWithoutTransaction { _ in queued.wait() }
+        let products = SQLiteProductRepository(database: database, keyChunkRows: 2_000)
+        // Written on the writer right behind the build's first job, which queues its next
+        // one only when it ends: every batch goes in while the keys are being loaded, however
+        // busy the machine. Each batch also gives new SKUs to products of the first chunk,
+        // which that job has scanned already: only the writes themselves can put those keys
+        // in the filter being built.
+        let later = (0..<20).map { batch in
+            (0..<1_000).map { product("prod_b\(batch)_\($0)", sku: "B-\(batch)-\($0)") }
+                + (batch * 100..<(batch + 1) * 100).map { product("prod_a\($0)", sku: "A2-\($0)") }
         }
-        #expect(writtenDuringBuild > 0, "no batch was written while the keys were being loaded")
+        let writtenDuringBuild = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for batch in later {
+                let written = AsyncThrowingStream<Bool, any Error>.makeStream()
+                database.pool.asyncWrite(
+                    { db in
+                        try products.store(batch, gtins: batch.map(\.gtin), nowMs: 0, db)
+                        return products.keys.builtBits == nil
+                    },
+                    completion: { _, result in
+                        written.continuation.yield(with: result)
+                        written.continuation.finish()
+                    })
+                group.addTask { try await written.stream.first { _ in true } ?? false }
+            }
+            queued.signal()
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(writtenDuringBuild == later.count, "batches written while the keys were being loaded")
         try await products.waitForKeys(timeout: .seconds(10))
-        for item in first.dropFirst(2_000) + later {
+        for item in first.dropFirst(2_000) + later.joined() {
             let found = try await products.product(.skuOrBarcode(item.sku!), in: "store_1")
             guard found?.id == item.id else {
                 Issue.record("\(item.sku!) not found after the build (\(writtenDuringBuild) batches written during it)")
