@@ -30,13 +30,7 @@ enum DriverThroughput {
         }
         let started = ContinuousClock.now
         let daemon = try await stores.daemon(workload.catalog, config: config)
-        var counters: [LineCounter] = []
-        for _ in 0..<count {
-            let counter = try await LineCounter.connect(socketPath: daemon.socketPath)
-            counter.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A])
-            await counter.wait(forLines: 1)
-            counters.append(counter)
-        }
+        let counters = try await LineCounter.subscribed(socketPath: daemon.socketPath, count: count)
         guard ContinuousClock.now - started < .seconds(startDelay) else {
             throw BenchmarkFailure(description: "the scripts began before the subscribers were in; raise startDelay")
         }

@@ -52,11 +52,11 @@ enum JSONScan {
     }
 
     private static func end(of marker: String, in bytes: ArraySlice<UInt8>) -> Int? {
-        let marker = Array(marker.utf8)
-        guard bytes.count >= marker.count else { return nil }
+        let marker = marker.utf8
+        guard let head = marker.first, bytes.count >= marker.count else { return nil }
         var start = bytes.startIndex
         while start <= bytes.endIndex - marker.count {
-            if bytes[start] == marker[0], bytes[start..<(start + marker.count)].elementsEqual(marker) {
+            if bytes[start] == head, bytes[start..<(start + marker.count)].elementsEqual(marker) {
                 return start + marker.count
             }
             start += 1

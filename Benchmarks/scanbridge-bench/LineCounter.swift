@@ -33,6 +33,18 @@ final class LineCounter: Sendable {
 
     var lines: Int { state.withLock { $0.lines } }
 
+    /// `count` connections, each subscribed to every event, its subscription's answer in.
+    static func subscribed(socketPath: String, count: Int) async throws -> [LineCounter] {
+        var counters: [LineCounter] = []
+        for _ in 0..<count {
+            let counter = try await connect(socketPath: socketPath)
+            counter.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A])
+            await counter.wait(forLines: 1)
+            counters.append(counter)
+        }
+        return counters
+    }
+
     func send(_ bytes: [UInt8]) {
         channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
     }

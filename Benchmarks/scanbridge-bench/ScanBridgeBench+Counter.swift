@@ -19,10 +19,10 @@ extension ScanBridgeBench {
             report.delivery(
                 "baseline: the design at its leanest (DesignModel, \(durability.modelCommit)), 1,000/s, 8 subscribers",
                 model, target: "")
-            let daemon = try await stores.daemon(stores.shop, durability: durability)
-            let latency = try await Scenarios.injectToScanLatency(
-                socketPath: daemon.socketPath, every: .milliseconds(1), count: count, subscribers: 8, workload: counter)
-            try await daemon.stop()
+            let latency = try await onADaemon(stores, durability: durability) { daemon in
+                try await Scenarios.injectToScanLatency(
+                    socketPath: daemon.socketPath, every: .milliseconds(1), count: count, subscribers: 8, workload: counter)
+            }
             report.delivery(
                 "scan.inject → scan, \(counter.description), 1,000/s, 8 subscribers, durability \(durability)", latency,
                 target: "p50 ≤ 2×, p99 ≤ 3× the model's")
@@ -30,10 +30,10 @@ extension ScanBridgeBench {
                 "the same ÷ the model (\(durability.modelCommit))", latency.latency, model.latency, target: "p50 ≤ 2×, p99 ≤ 3×")
         }
         let cheapest = CounterWorkload(mix: .unknownOnly, catalog: stores.shop)
-        let daemon = try await stores.daemon(stores.shop)
-        let latency = try await Scenarios.injectToScanLatency(
-            socketPath: daemon.socketPath, every: .milliseconds(1), count: count, subscribers: 8, workload: cheapest)
-        try await daemon.stop()
+        let latency = try await onADaemon(stores) { daemon in
+            try await Scenarios.injectToScanLatency(
+                socketPath: daemon.socketPath, every: .milliseconds(1), count: count, subscribers: 8, workload: cheapest)
+        }
         report.delivery(
             "the cheapest path: scan.inject → scan, \(cheapest.description), 1,000/s, 8 subscribers, durability full",
             latency, target: "")
@@ -47,10 +47,10 @@ extension ScanBridgeBench {
             directory: directory, every: gap, count: scans, subscribers: 8, syncs: true)
         report.delivery("baseline: the design at its leanest (DesignModel, each commit synced), one every 2 s", model, target: "")
         let counter = CounterWorkload(mix: .counter, catalog: stores.shop)
-        let daemon = try await stores.daemon(stores.shop)
-        let latency = try await Scenarios.injectToScanLatency(
-            socketPath: daemon.socketPath, every: gap, count: scans, subscribers: 8, workload: counter)
-        try await daemon.stop()
+        let latency = try await onADaemon(stores) { daemon in
+            try await Scenarios.injectToScanLatency(
+                socketPath: daemon.socketPath, every: gap, count: scans, subscribers: 8, workload: counter)
+        }
         report.delivery(
             "scan.inject → scan, \(counter.description), one every 2 s, 8 subscribers", latency, target: "p50 ≤ 2.5× the model's")
         report.ratio("the same ÷ the model", latency.latency, model.latency, target: "p50 ≤ 2.5×")
@@ -62,27 +62,21 @@ extension ScanBridgeBench {
         let echoRate = try await Scenarios.echoThroughput(directory: directory, lines: 2 * events)
         report.figure("baseline: bare Unix-socket echo", String(format: "%.0f lines/s", echoRate), target: "")
         let counter = CounterWorkload(mix: .counter, catalog: stores.shop)
-        for durability in Durability.allCases {
-            let daemon = try await stores.daemon(stores.shop, durability: durability)
-            let (rate, lost) = try await Scenarios.throughput(
-                socketPath: daemon.socketPath, events: events, subscribers: 8, workload: counter)
-            try await daemon.stop()
-            let name = "sustained events/s to 8 subscribers, scan.inject batches of 64, durability \(durability)"
-            report.figure(name, String(format: "%.0f events/s, %d lost", rate, lost), target: durability.throughputTarget)
-            report.lost(lost, in: name)
-        }
         let cheapest = CounterWorkload(mix: .unknownOnly, catalog: stores.shop)
-        let daemon = try await stores.daemon(stores.shop)
-        let (cheapRate, cheapLost) = try await Scenarios.throughput(
-            socketPath: daemon.socketPath, events: events, subscribers: 8, workload: cheapest)
-        try await daemon.stop()
-        let cheapName = "the cheapest path: the same batches, \(cheapest.description), durability full"
-        report.figure(cheapName, String(format: "%.0f events/s, %d lost", cheapRate, cheapLost), target: "")
-        report.lost(cheapLost, in: cheapName)
-        let (rate, lost) = try await DriverThroughput.measure(stores: stores, workload: counter, events: events, subscribers: 8)
-        let name = "sustained events/s to 8 subscribers, a mock driver's reads one at a time, durability full"
-        report.figure(name, String(format: "%.0f events/s, %d lost", rate, lost), target: "≥ 10,000/s, 0 lost")
-        report.lost(lost, in: name)
+        for (workload, durability, name, target) in [
+            (counter, Durability.full, "scan.inject batches of 64, durability full", Durability.full.throughputTarget),
+            (counter, .normal, "scan.inject batches of 64, durability normal", Durability.normal.throughputTarget),
+            (cheapest, .full, "the cheapest path's batches, \(cheapest.description), durability full", ""),
+        ] {
+            let figures = try await onADaemon(stores, durability: durability) { daemon in
+                try await Scenarios.throughput(socketPath: daemon.socketPath, events: events, subscribers: 8, workload: workload)
+            }
+            report.throughput("sustained events/s to 8 subscribers, \(name)", figures, target: target)
+        }
+        let figures = try await DriverThroughput.measure(stores: stores, workload: counter, events: events, subscribers: 8)
+        report.throughput(
+            "sustained events/s to 8 subscribers, a mock driver's reads one at a time, durability full", figures,
+            target: "≥ 10,000/s, 0 lost")
     }
 
     /// Resident memory: the daemon ready and idle on each store (the baseline), then after a
@@ -101,6 +95,16 @@ extension ScanBridgeBench {
                 String(format: "%.1f MB (peak %.1f MB, heap %.1f MB)", memory.rssMB, memory.peakMB, memory.anonymousMB),
                 target: target)
         }
+    }
+
+    /// `body` on a daemon of the counter's on the shop's store, stopped once it returns.
+    static func onADaemon<T>(
+        _ stores: CounterStores, durability: Durability? = nil, _ body: (DaemonHarness) async throws -> T
+    ) async throws -> T {
+        let daemon = try await stores.daemon(stores.shop, durability: durability)
+        let result = try await body(daemon)
+        try await daemon.stop()
+        return result
     }
 
     /// Spawn to `READY=1`: the daemon on the shop's store, beside a bare process that says it is

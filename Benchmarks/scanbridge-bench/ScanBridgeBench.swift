@@ -288,6 +288,12 @@ struct Report {
         rows.append((name, value, target))
     }
 
+    /// A throughput row, failing the run when events were lost.
+    mutating func throughput(_ name: String, _ figures: (eventsPerSecond: Double, lost: Int), target: String) {
+        figure(name, String(format: "%.0f events/s, %d lost", figures.eventsPerSecond, figures.lost), target: target)
+        lost(figures.lost, in: name)
+    }
+
     /// A row that fails the run: `lost` scans of a scenario that counts them.
     mutating func lost(_ lost: Int, in name: String) {
         if lost > 0 { failures.append("\(name): \(lost) lost") }

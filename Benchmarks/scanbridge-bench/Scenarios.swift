@@ -99,13 +99,7 @@ enum Scenarios {
     static func throughput(
         socketPath: String, events: Int, subscribers: Int, workload: CounterWorkload, batch: Int = 64
     ) async throws -> (eventsPerSecond: Double, lost: Int) {
-        var counters: [LineCounter] = []
-        for _ in 0..<subscribers {
-            let counter = try await LineCounter.connect(socketPath: socketPath)
-            counter.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#.utf8) + [0x0A])
-            await counter.wait(forLines: 1)
-            counters.append(counter)
-        }
+        let counters = try await LineCounter.subscribed(socketPath: socketPath, count: subscribers)
         let started = Nanos.now()
         try await inject(events: events, socketPath: socketPath, workload: workload, batch: batch)
         for counter in counters { await counter.wait(forLines: events + 1, idle: .seconds(5)) }

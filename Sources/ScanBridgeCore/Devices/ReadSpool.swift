@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// A read waits in its device's lane (`ReadLanes`), which takes the reads waiting in order, a
 /// batch at a time; when the journal fails, the lane keeps retrying the same resolved events,
-/// so a device's reads stay in the order read and each gets its `seq` only when it commits (docs/architecture.md,
-/// Durability). The lanes' own bound (per device) and this one (per daemon) keep what a
-/// journal outage costs in memory; past either, the newest reads are dropped and reported.
+/// so a device's reads stay in the order read and each gets its `seq` only when it commits
+/// (docs/architecture.md, Durability). The lanes' own bound (per device) and this one (per
+/// daemon) keep what a journal outage costs in memory; past either, the newest reads are
+/// dropped and reported.
 package final class ReadSpool: Sendable {
     private struct State {
         var reads = 0
