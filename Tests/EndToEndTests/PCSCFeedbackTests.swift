@@ -84,9 +84,9 @@ struct PCSCFeedbackTests {
 
     /// Off unless `feedback: true`, even for the readers named: no card gets a LED command, and
     /// no feedback thread tries one (the cards refuse it, which such a thread logs at debug
-    /// level, the level this daemon logs at). The host resolves a driver's reads one at a time
-    /// and feedback is queued as each is resolved, so by the last tap's event the taps before
-    /// it had their commands queued a read or two earlier, time enough to be sent had feedback
+    /// level, the level this daemon logs at). A read's feedback is queued as soon as it is
+    /// journaled, just after its event is published, so by the last tap's event the taps before
+    /// it had their commands queued a tap or two earlier, time enough to be sent had feedback
     /// been on: those are the taps checked, each card left on its own reader, where a command
     /// would reach it. The last tap's command, if any, would still be on its way.
     @Test func feedbackIsOffByDefault() async throws {
