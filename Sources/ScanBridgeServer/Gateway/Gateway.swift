@@ -31,10 +31,29 @@ package final class Gateway: Service {
 
     package func run() async throws {
         let tls = try await tlsContext()
+        let group = Self.eventLoops()
+        do {
+            try await serve(on: group, tls: tls)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try? await group.shutdownGracefully()
+    }
+
+    /// The gateway's own event loops, apart from the Unix socket's: a scan fanned out to
+    /// hundreds of browsers is written by these threads, so the box's own programs and the
+    /// requests on its socket never wait behind those writes (docs/architecture.md, Design
+    /// decisions). One thread fewer than the cores, so the local path keeps one.
+    static func eventLoops() -> MultiThreadedEventLoopGroup {
+        MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount - 1))
+    }
+
+    private func serve(on group: MultiThreadedEventLoopGroup, tls: NIOSSLContext?) async throws {
         let connections = GatewayConnections(limit: settings.maxConnections, metrics: services.serverMetrics)
         let router = GatewayRouter(
             services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
