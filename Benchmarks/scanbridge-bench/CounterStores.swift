@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ScanBridgeTesting
 
 /// The stores the scenarios start their daemons on, each made once a run and copied for every
@@ -78,10 +79,21 @@ actor CounterStores {
         }
         try await Self.importDemo(into: daemon)
         try await daemon.stop()
+        try await Self.foldWriteAheadLog(of: daemon.databasePath)
         let path = directory.appendingPathComponent("\(name).sqlite").path
         try FileManager.default.copyItem(atPath: daemon.databasePath, toPath: path)
         made[name] = path
         return path
+    }
+
+    /// Moves what the stopped daemon left in the store's write-ahead log into its main file,
+    /// which is all a copy takes: the demo's data, written last, may still be in the log.
+    static func foldWriteAheadLog(of path: String) async throws {
+        try await onAThread("checkpoint") {
+            let store = try DatabaseQueue(path: path)
+            _ = try store.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try store.close()
+        }
     }
 
     /// The demo's data, as `make demo` imports it.

@@ -11,6 +11,8 @@ struct Delivery: Sendable {
     var misresolved = 0
     /// The resolutions of the answers, `handler status`, counted.
     var outcomes: [String: Int] = [:]
+    /// The first error the daemon answered, if any.
+    var firstError: String?
 
     var lost: Int { expected - arrived }
     /// Every scan reached every subscriber, each resolved as the workload says.
@@ -22,12 +24,17 @@ struct Delivery: Sendable {
         arrived += other.arrived
         misresolved += other.misresolved
         outcomes.merge(other.outcomes, uniquingKeysWith: +)
+        firstError = firstError ?? other.firstError
     }
 
     /// `20,000 of 20,000 arrived` (and what went wrong).
     var summary: String {
         var text = "\(arrived) of \(expected) arrived"
-        if misresolved > 0 { text += ", \(misresolved) resolved otherwise than the workload says" }
+        if misresolved > 0 {
+            let seen = outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            text += ", \(misresolved) resolved otherwise than the workload says (resolutions: \(seen))"
+            if let firstError { text += "; the first error answered: \(firstError)" }
+        }
         return text
     }
 }

@@ -6,6 +6,8 @@ struct InjectionAnswers {
     private(set) var outcomes: [String?]
     private(set) var count = 0
     private(set) var errors = 0
+    /// The first answer that was an error, to say what went wrong.
+    private(set) var firstError: String?
 
     init(count: Int) {
         seqs = Array(repeating: nil, count: count)
@@ -18,6 +20,7 @@ struct InjectionAnswers {
         guard let id = JSONScan.number(after: #""id":"#, in: line), seqs.indices.contains(id) else { return }
         guard let seq = JSONScan.number(after: #""seq":"#, in: line) else {
             errors += 1
+            if firstError == nil { firstError = String(decoding: line.prefix(300), as: UTF8.self) }
             return
         }
         seqs[id] = seq

@@ -80,7 +80,7 @@ enum Scenarios {
         }
         var injected: [Int: Int] = [:]
         for (index, seq) in answers.seqs.enumerated() { if let seq { injected[seq] = index } }
-        var delivery = Delivery(expected: expected, misresolved: answers.errors)
+        var delivery = Delivery(expected: expected, misresolved: answers.errors, firstError: answers.firstError)
         for (seq, arrived) in try await received {
             guard let index = injected[seq] else { continue }
             delivery.arrived += 1
