@@ -108,10 +108,12 @@ package struct GatewayClient: Sendable {
     }
 
     /// Opens a WebSocket; a refusal comes back as its reply.
-    package func webSocket(_ target: String, headers: [(String, String)] = []) async throws -> Result<
-        WebSocketClient, ReplyError
-    > {
-        let connection = try await connect()
+    /// - Parameter reading: false makes a client whose socket is read only when it asks for
+    ///   a frame, so that what the daemon sends it waits in the buffers.
+    package func webSocket(_ target: String, headers: [(String, String)] = [], reading: Bool = true) async throws
+        -> Result<WebSocketClient, ReplyError>
+    {
+        let connection = try await connect(reading: reading)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         try await connection.send(
             requestBytes(

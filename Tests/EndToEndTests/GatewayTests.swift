@@ -259,10 +259,25 @@ struct GatewayTests {
             #expect(counted.text.contains(#"scanbridge_connections{transport="\#(transport)"} 1"#), "\(transport)")
         }
         #expect(counted.text.contains(#"scanbridge_requests_refused_total{reason="unauthorized"}"#))
+        // A WebSocket that reads nothing, the socket buffers between it and the daemon full of
+        // its events, must not hold the stop.
+        let stalled = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)", reading: false).opened()
+        try await stalled.send(text: #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
+        let injector = try await RawConnection.connect(socketPath: gateway.daemon.socketPath)
+        let label = String(repeating: "S", count: 2_000)
+        let scan = #"{"jsonrpc":"2.0","method":"scan.inject","params":{"device":"mock:till-1","text":"\#(label)"}}"#
+        for _ in 0..<400 {
+            try await injector.send("[" + Array(repeating: scan, count: 16).joined(separator: ",") + "]")
+        }
+        try await waitUntil("the scans to be journaled") {
+            let recent = try await gateway.admin.call("events.recent", ["limit": 1])
+            return recent["events"]?.arrayValue?.last?["seq"]?.intValue ?? 0 >= 6_400
+        }
+        await injector.close()
         await gateway.admin.close()
-        #expect(try await gateway.daemon.stop() == 0, "a clean exit with both open")
-        _ = try await socket.closeCode()
-        #expect(try await stream.next() == nil)
+        #expect(try await gateway.daemon.stop() == 0, "a clean exit with all three open")
+        #expect(try await socket.closeCode() == 1001, "the WebSocket is told the daemon is going away")
+        while try await stream.next() != nil {}  // the events it was sent, then its end
     }
 
     @Test func anAddressTakenOrMalformedStopsTheDaemonWithItsReason() async throws {

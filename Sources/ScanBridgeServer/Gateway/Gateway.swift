@@ -86,7 +86,7 @@ package final class Gateway: Service {
         // Runs until the daemon stops.
         try? await gracefulShutdown()
         for listener in listeners { try? await listener.close() }
-        connections.closeAll()
+        await connections.closeAll()
         logger.info("gateway stopped listening")
     }
 

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOWebSocket
 import Synchronization
 
 /// The gateway's open connections, over every listener: bounded by `http.max_connections`,
@@ -60,12 +61,27 @@ final class GatewayConnections: Sendable {
     /// How many are open now, by transport.
     var counts: [Transport: Int] { state.withLock { $0.byTransport } }
 
-    /// Refuses new connections and closes the open ones.
-    func closeAll() {
-        let channels = state.withLock { state in
+    /// Refuses new connections and closes the open ones: a WebSocket after a close frame
+    /// 1001 (going away), so its client knows to reconnect rather than guess; one whose
+    /// client reads nothing, after a second at most. Returns once every one is closed.
+    func closeAll() async {
+        let open = state.withLock { state in
             state.closing = true
-            return state.open.values.map(\.channel)
+            return Array(state.open.values)
         }
-        for channel in channels { channel.close(promise: nil) }
+        for (channel, transport) in open {
+            guard transport == .websocket else {
+                channel.close(promise: nil)
+                continue
+            }
+            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+            var data = channel.allocator.buffer(capacity: 64)
+            data.write(webSocketErrorCode: .goingAway)
+            data.writeString("the daemon is stopping; reconnect")
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
+        for (channel, _) in open { try? await channel.closeFuture.get() }
     }
 }
