@@ -26,11 +26,22 @@ package struct SQLiteAccessTokens: AccessTokenRepository {
         }
     }
 
-    package func insert(_ token: AccessTokenRecord, limit: Int) async throws -> Bool {
+    package func insert(_ token: AccessTokenRecord, limit: Int, now: Date) async throws -> TokenInsertion {
         let origins = try Self.encode(token.origins)
         return try await database.write("save access token \(token.id)") { db in
+            var insertion = TokenInsertion.saved
             let kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM access_token") ?? 0
-            guard kept < limit else { return false }
+            if kept >= limit {
+                guard
+                    let expired = try String.fetchOne(
+                        db,
+                        sql:
+                            "SELECT id FROM access_token WHERE expiresAtMs <= ? ORDER BY expiresAtMs, id LIMIT 1",
+                        arguments: [StoreTime.milliseconds(now)])
+                else { return .full }
+                try db.execute(sql: "DELETE FROM access_token WHERE id = ?", arguments: [expired])
+                insertion = .savedReplacing(id: expired)
+            }
             try db.execute(
                 sql: """
                     INSERT INTO access_token (id, name, role, origins, secretHash, createdAtMs, expiresAtMs, lastUsedAtMs)
@@ -40,7 +51,7 @@ package struct SQLiteAccessTokens: AccessTokenRepository {
                     token.id, token.name, token.role, origins, Data(token.secretHash), StoreTime.milliseconds(token.createdAt),
                     token.expiresAt.map(StoreTime.milliseconds), token.lastUsedAt.map(StoreTime.milliseconds),
                 ])
-            return true
+            return insertion
         }
     }
 

@@ -192,6 +192,23 @@ struct AccessTokensTests {
         #expect(tokens.list().count == 2)
     }
 
+    @Test func anExpiredTokenMakesRoomForANewOne() async throws {
+        var limits = AccessTokens.Limits()
+        limits.tokens = 2
+        let tokens = try tokens(limits: limits)
+        let (short, _) = try await tokens.create(
+            name: "an hour", role: .reader, origins: [], expiresAt: clock.now().addingTimeInterval(3600))
+        _ = try await tokens.create(name: "kept", role: .reader, origins: [], expiresAt: nil)
+        await #expect(throws: ScanBridgeError.self, "both still valid") {
+            _ = try await tokens.create(name: "third", role: .reader, origins: [], expiresAt: nil)
+        }
+        clock.advance(by: 3601)
+        _ = try await tokens.create(name: "third", role: .reader, origins: [], expiresAt: nil)
+        #expect(tokens.list().map(\.name) == ["kept", "third"])
+        #expect(!tokens.list().contains { $0.id == short.id })
+        #expect(log.text.contains("expired access token deleted to make room"))
+    }
+
     @Test func noSecretIsLogged() async throws {
         let tokens = try tokens()
         let (token, secret) = try await tokens.create(name: "web POS", role: .admin, origins: [], expiresAt: nil)

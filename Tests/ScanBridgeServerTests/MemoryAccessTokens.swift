@@ -14,11 +14,17 @@ final class MemoryAccessTokens: AccessTokenRepository {
 
     func all() throws -> [AccessTokenRecord] { state.withLock { $0.tokens } }
 
-    func insert(_ token: AccessTokenRecord, limit: Int) async throws -> Bool {
+    func insert(_ token: AccessTokenRecord, limit: Int, now: Date) async throws -> TokenInsertion {
         state.withLock { state in
-            guard state.tokens.count < limit else { return false }
+            var insertion = TokenInsertion.saved
+            if state.tokens.count >= limit {
+                let expired = state.tokens.filter { ($0.expiresAt ?? .distantFuture) <= now }
+                guard let oldest = expired.min(by: { ($0.expiresAt!, $0.id) < ($1.expiresAt!, $1.id) }) else { return .full }
+                state.tokens.removeAll { $0.id == oldest.id }
+                insertion = .savedReplacing(id: oldest.id)
+            }
             state.tokens.append(token)
-            return true
+            return insertion
         }
     }
 

@@ -16,14 +16,34 @@ struct SQLiteAccessTokensTests {
             expiresAt: expiresAt, lastUsedAt: nil)
     }
 
+    static let now = Date(timeIntervalSince1970: 1_800_000_100)
+
+    @Test func anExpiredTokenMakesRoomAtTheLimitTheOldestFirst() async throws {
+        let file = try TemporaryDatabase()
+        let tokens = SQLiteAccessTokens(database: try StoreDatabase(path: file.path))
+        let (soon, sooner) = (Self.now.addingTimeInterval(60), Self.now.addingTimeInterval(30))
+        #expect(try await tokens.insert(Self.record("tok_a", hashByte: 1, expiresAt: soon), limit: 3, now: Self.now) == .saved)
+        #expect(try await tokens.insert(Self.record("tok_b", hashByte: 2), limit: 3, now: Self.now) == .saved)
+        #expect(try await tokens.insert(Self.record("tok_c", hashByte: 3, expiresAt: sooner), limit: 3, now: Self.now) == .saved)
+        #expect(
+            try await tokens.insert(Self.record("tok_d", hashByte: 4), limit: 3, now: Self.now) == .full,
+            "none has expired yet")
+        let later = Self.now.addingTimeInterval(120)
+        #expect(try await tokens.insert(Self.record("tok_e", hashByte: 5), limit: 3, now: later) == .savedReplacing(id: "tok_c"))
+        #expect(try await tokens.insert(Self.record("tok_f", hashByte: 6), limit: 3, now: later) == .savedReplacing(id: "tok_a"))
+        #expect(try await tokens.insert(Self.record("tok_g", hashByte: 7), limit: 3, now: later) == .full)
+        #expect(try tokens.all().map(\.id).sorted() == ["tok_b", "tok_e", "tok_f"])
+    }
+
     @Test func tokensAreKeptAcrossOpeningsAndDeletedOnRevoke() async throws {
         let file = try TemporaryDatabase()
         let expiry = Date(timeIntervalSince1970: 1_900_000_000.456)
         do {
             let tokens = SQLiteAccessTokens(database: try StoreDatabase(path: file.path))
             #expect(try tokens.all().isEmpty)
-            #expect(try await tokens.insert(Self.record("tok_a", hashByte: 1, expiresAt: expiry), limit: 10))
-            #expect(try await tokens.insert(Self.record("tok_b", hashByte: 2), limit: 10))
+            #expect(
+                try await tokens.insert(Self.record("tok_a", hashByte: 1, expiresAt: expiry), limit: 10, now: Self.now) == .saved)
+            #expect(try await tokens.insert(Self.record("tok_b", hashByte: 2), limit: 10, now: Self.now) == .saved)
             try await tokens.recordUse(id: "tok_a", at: Date(timeIntervalSince1970: 1_850_000_000.789))
         }
         let reopened = SQLiteAccessTokens(database: try StoreDatabase(path: file.path))
@@ -45,21 +65,21 @@ struct SQLiteAccessTokensTests {
     @Test func theLimitAndTheSchemaHold() async throws {
         let file = try TemporaryDatabase()
         let tokens = SQLiteAccessTokens(database: try StoreDatabase(path: file.path))
-        #expect(try await tokens.insert(Self.record("tok_a", hashByte: 1), limit: 2))
-        #expect(try await tokens.insert(Self.record("tok_b", hashByte: 2), limit: 2))
-        #expect(try await tokens.insert(Self.record("tok_c", hashByte: 3), limit: 2) == false)
+        #expect(try await tokens.insert(Self.record("tok_a", hashByte: 1), limit: 2, now: Self.now) == .saved)
+        #expect(try await tokens.insert(Self.record("tok_b", hashByte: 2), limit: 2, now: Self.now) == .saved)
+        #expect(try await tokens.insert(Self.record("tok_c", hashByte: 3), limit: 2, now: Self.now) == .full)
         await #expect(throws: (any Error).self, "one secret hash names one token") {
-            _ = try await tokens.insert(Self.record("tok_d", hashByte: 1), limit: 10)
+            _ = try await tokens.insert(Self.record("tok_d", hashByte: 1), limit: 10, now: Self.now)
         }
         var badRole = Self.record("tok_e", hashByte: 5)
         badRole.role = "root"
         await #expect(throws: (any Error).self, "the schema takes the protocol's roles only") {
-            _ = try await tokens.insert(badRole, limit: 10)
+            _ = try await tokens.insert(badRole, limit: 10, now: Self.now)
         }
         var shortHash = Self.record("tok_f", hashByte: 6)
         shortHash.secretHash = [6]
         await #expect(throws: (any Error).self, "a hash is SHA-256's 32 bytes") {
-            _ = try await tokens.insert(shortHash, limit: 10)
+            _ = try await tokens.insert(shortHash, limit: 10, now: Self.now)
         }
         #expect(try tokens.all().map(\.id) == ["tok_a", "tok_b"])
     }

@@ -152,7 +152,8 @@ package final class AccessTokens: TokenAuthority {
 
     /// Makes a token; the secret is in the answer and nowhere else. Throws `invalidParams`
     /// naming the field for a bad name, origin or expiry, `overloaded` when the daemon keeps
-    /// `limits.tokens` already.
+    /// `limits.tokens` already and none has expired; otherwise the one that expired longest
+    /// ago makes room, so expired tokens never stand in the way of a new one.
     package func create(name: String, role: Role, origins: [String], expiresAt: Date?) async throws -> (
         token: Token, secret: String
     ) {
@@ -163,14 +164,21 @@ package final class AccessTokens: TokenAuthority {
         let secret = Self.newSecret()
         var kept = record
         kept.secretHash = Self.hash(secret)
-        guard try await repository.insert(kept, limit: limits.tokens) else {
+        let insertion = try await repository.insert(kept, limit: limits.tokens, now: time)
+        if insertion == .full {
             throw ScanBridgeError.overloaded(
                 "the daemon keeps at most \(limits.tokens) access tokens; revoke the ones no longer used (tokens.list, tokens.revoke)"
             )
         }
-        state.withLock { state in
+        let ended = state.withLock { state in
             state.tokens[kept.id] = Kept(record: kept, role: role, useRecordedAt: nil)
             state.idsByHash[kept.secretHash] = kept.id
+            guard case .savedReplacing(let expired) = insertion else { return [Watch]() }
+            return Self.forget(expired, in: &state)
+        }
+        end(ended)
+        if case .savedReplacing(let expired) = insertion {
+            logger.info("expired access token deleted to make room", metadata: ["token.id": "\(expired)"])
         }
         logger.info(
             "access token created",
@@ -178,7 +186,8 @@ package final class AccessTokens: TokenAuthority {
         return (Self.token(kept, role: role), secret)
     }
 
-    /// Every token, oldest first; expired ones too, until they are revoked.
+    /// Every token, oldest first; expired ones too, until they are revoked or a new token
+    /// takes their place.
     package func list() -> [Token] {
         state.withLock { state in
             state.tokens.values.map { Self.token($0.record, role: $0.role) }
@@ -189,20 +198,27 @@ package final class AccessTokens: TokenAuthority {
     /// Deletes the token; its watches end at once. False when there is no such token.
     package func revoke(_ id: String) async throws -> Bool {
         guard try await repository.delete(id: id) else { return false }
-        let ended = state.withLock { state -> [Watch] in
-            if let kept = state.tokens.removeValue(forKey: id) { state.idsByHash.removeValue(forKey: kept.record.secretHash) }
-            let watchIDs = state.watches.filter { $0.value.tokenID == id }.map(\.key)
-            return watchIDs.compactMap { state.watches.removeValue(forKey: $0) }
-        }
-        for watch in ended {
-            watch.timer?.cancel()
-            watch.ended()
-        }
+        let ended = state.withLock { Self.forget(id, in: &$0) }
+        end(ended)
         logger.info("access token revoked", metadata: ["token.id": "\(id)", "connections.closed": "\(ended.count)"])
         return true
     }
 
     // MARK: Internals
+
+    /// Drops a deleted token from memory; returns its watches, to be ended outside the lock.
+    private static func forget(_ id: String, in state: inout State) -> [Watch] {
+        if let kept = state.tokens.removeValue(forKey: id) { state.idsByHash.removeValue(forKey: kept.record.secretHash) }
+        let watchIDs = state.watches.filter { $0.value.tokenID == id }.map(\.key)
+        return watchIDs.compactMap { state.watches.removeValue(forKey: $0) }
+    }
+
+    private func end(_ watches: [Watch]) {
+        for watch in watches {
+            watch.timer?.cancel()
+            watch.ended()
+        }
+    }
 
     private func endWhenExpired(_ watchID: UInt64, at expiresAt: Date) async {
         while !Task.isCancelled {
