@@ -280,6 +280,24 @@ struct GatewayTests {
         while try await stream.next() != nil {}  // the events it was sent, then its end
     }
 
+    /// An idle event stream gets keep-alives and stays open; a connection that asks nothing
+    /// gives its place back.
+    @Test func idleStreamsAreKeptAliveAndIdleConnectionsClosed() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let (secret, _) = try await gateway.token("reader")
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        let idle = try await gateway.client.connect()
+        // The idle timeout is twice the keep-alive's interval: by the close, the stream has had one.
+        let sent = try await within("the idle connection closed by the daemon", timeout: .seconds(90)) {
+            await idle.readToEnd()
+        }
+        #expect(sent.isEmpty, "closed without a byte")
+        _ = try await gateway.admin.inject(device: "mock:till-1", text: "4006381333931")
+        #expect(try await stream.next()?.event == "scan", "the stream outlived the idle timeout")
+        #expect(stream.comments >= 1, "keep-alive comments came before the scan")
+        try await gateway.stop()
+    }
+
     @Test func anAddressTakenOrMalformedStopsTheDaemonWithItsReason() async throws {
         let gateway = try await GatewayDaemon.start()
         let taken = try DaemonHarness(arguments: ["--http", gateway.daemon.gatewayAddresses[0]])

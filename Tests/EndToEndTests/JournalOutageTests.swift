@@ -15,11 +15,11 @@ struct JournalOutageTests {
     static let cycle = (1...7).map { "item-\($0)" }
 
     /// A daemon in `harness`'s folder whose mock till plays the cycle in a loop.
-    static func start(_ harness: DaemonHarness) async throws -> (DaemonHarness, ScanBridgeClient) {
+    static func start(_ harness: DaemonHarness, arguments: [String] = []) async throws -> (DaemonHarness, ScanBridgeClient) {
         _ = try harness.write("till.script", cycle.map { "0.05 \($0)" }.joined(separator: "\n") + "\n")
         let config = try harness.write(
             "scanbridge.yaml", "mock:\n  - kind: barcode\n    id: till-1\n    script: till.script\n    loop: true\n")
-        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config] + arguments)
         try await daemon.start()
         let client = try await daemon.connect()
         try await waitUntil("the first reads journaled") { try await journaled(client).count >= 3 }
@@ -39,10 +39,10 @@ struct JournalOutageTests {
         try await client.devices().first { $0.id == "mock:till-1" }
     }
 
-    /// Waits for the device to show `reason`, with reads waiting, then runs `restore` and checks
-    /// that every read the till made is journaled, in order, seqs gap-free.
+    /// Waits for the device to show `reason`, with reads waiting, runs `during`, then `restore`,
+    /// and checks that every read the till made is journaled, in order, seqs gap-free.
     static func outage(
-        _ client: ScanBridgeClient, reason: String, restore: () throws -> Void
+        _ client: ScanBridgeClient, reason: String, during: () async throws -> Void = {}, restore: () throws -> Void
     ) async throws {
         let sentence = "reads are waiting: the journal cannot be written (\(reason))"
         try await waitUntil("the till showing why its reads wait", timeout: .seconds(60)) {
@@ -51,6 +51,7 @@ struct JournalOutageTests {
         #expect(try await till(client)?.state == .error)
         try await waitUntil("reads waiting in the spool") { try await journalStatus(client)["spooled"]?.intValue ?? 0 > 1 }
         let before = try await journaled(client).count
+        try await during()
         try restore()
         try await waitUntil("the till ready again", timeout: .seconds(60)) { try await till(client)?.state == .ready }
         // Stop the script, then let the lane record what it holds.
@@ -68,8 +69,15 @@ struct JournalOutageTests {
         #expect(status["checkpointFailures"]?.intValue != nil && status["pruneFailures"]?.intValue == 0)
     }
 
+    /// Also shows the gateway's `/readyz` unready while the journal cannot be written.
     @Test func databaseLockedByAnotherProcess() async throws {
-        let (daemon, client) = try await Self.start(try DaemonHarness())
+        let (daemon, client) = try await Self.start(try DaemonHarness(), arguments: ["--http", "127.0.0.1:0"])
+        let created = try await client.call("tokens.create", ["name": "probe", "role": "reader"])
+        let readyz = {
+            try await daemon.gatewayClient().request(
+                "GET", "/readyz", headers: [("Authorization", "Bearer \(created["secret"]?.stringValue ?? "")")])
+        }
+        #expect(try await readyz().status == 200)
         // Another process's write lock, as a sqlite3 shell's BEGIN EXCLUSIVE would hold it: the
         // daemon's commits wait out their busy timeout and fail with SQLITE_BUSY.
         var configuration = Configuration()
@@ -84,9 +92,15 @@ struct JournalOutageTests {
             prefix: ["/usr/bin/env", "PCSCLITE_CSOCK_NAME=\(daemon.directory.path)/no-pcscd"])
         #expect(doctor.out.contains("journal WAL "), "\(doctor.out)")
         try await Self.outage(client, reason: "the database is locked by another process") {
+            let unready = try await readyz()
+            #expect(unready.status == 503, "\(unready)")
+            #expect(unready.json?["status"]?.stringValue == "unready")
+            #expect(unready.json?["reasons"]?.arrayValue?.map(\.stringValue) == ["the journal cannot be written"])
+        } restore: {
             try other.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
             locked = false
         }
+        #expect(try await readyz().status == 200, "ready again once the journal is written")
         await client.close()
         #expect(try await daemon.stop() == 0)
     }
