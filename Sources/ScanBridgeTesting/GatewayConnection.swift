@@ -40,7 +40,7 @@ package final class GatewayConnection: @unchecked Sendable {
                         try channel.pipeline.syncOperations.addHandler(
                             NIOSSLClientHandler(context: tls, serverHostname: nil))
                     }
-                    try channel.pipeline.syncOperations.addHandler(ChunkCollector(sink: sink))
+                    try channel.pipeline.syncOperations.addHandler(InboundCollector(sink: sink) { $0 })
                 }
             }
             .connect(host: host, port: port).get()
@@ -142,28 +142,5 @@ package final class GatewayConnection: @unchecked Sendable {
             }
         }
         return await readToEnd()
-    }
-
-    private final class ChunkCollector: ChannelInboundHandler, Sendable {
-        typealias InboundIn = ByteBuffer
-        let sink: AsyncStream<ByteBuffer>.Continuation
-
-        init(sink: AsyncStream<ByteBuffer>.Continuation) {
-            self.sink = sink
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            sink.yield(unwrapInboundIn(data))
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            sink.finish()
-            context.fireChannelInactive()
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            sink.finish()
-            context.close(promise: nil)
-        }
     }
 }

@@ -22,7 +22,7 @@ package final class RawConnection: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(NIOSplitLinesMessageDecoder(omittingEmptySubsequences: true)),
-                        LineCollector(sink: sink))
+                        InboundCollector(sink: sink) { String(buffer: $0) })
                 }
             }
             .connect(unixDomainSocketPath: socketPath).get()
@@ -52,28 +52,5 @@ package final class RawConnection: Sendable {
 
     package func close() async {
         try? await channel.close()
-    }
-
-    private final class LineCollector: ChannelInboundHandler, Sendable {
-        typealias InboundIn = ByteBuffer
-        let sink: AsyncStream<String>.Continuation
-
-        init(sink: AsyncStream<String>.Continuation) {
-            self.sink = sink
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            sink.yield(String(buffer: unwrapInboundIn(data)))
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            sink.finish()
-            context.fireChannelInactive()
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            sink.finish()
-            context.close(promise: nil)
-        }
     }
 }
