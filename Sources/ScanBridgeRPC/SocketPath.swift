@@ -22,12 +22,7 @@ public enum SocketPath {
     ) -> String? {
         if let explicit, !explicit.isEmpty { return explicit }
         if let path = environment["SCANBRIDGE_SOCKET"], !path.isEmpty { return path }
-        // systemd lists one folder per RuntimeDirectory= entry, separated by colons.
-        if let folders = environment["RUNTIME_DIRECTORY"],
-            let first = folders.split(separator: ":").first, !first.isEmpty
-        {
-            return first + "/scanbridge.sock"
-        }
+        if let runtime = ServiceDirectory.runtime.folder(in: environment) { return runtime + "/scanbridge.sock" }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return runtime + "/scanbridge/scanbridge.sock"
         }

@@ -89,7 +89,10 @@ package final class DaemonHarness: Sendable {
             path: directory.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path)
         let child = try Process.launch(
             binary, arguments: ["--socket", socketPath, "--database", databasePath] + arguments,
+            // A configuration folder of its own, empty unless a test fills it: no test daemon
+            // reads the machine's /etc/scanbridge/scanbridge.yaml.
             environment: ProcessInfo.processInfo.environment
+                .merging(["CONFIGURATION_DIRECTORY": directory.appendingPathComponent("etc").path]) { $1 }
                 .merging(environment) { $1 }
                 .merging(["NOTIFY_SOCKET": readiness.path]) { $1 },
             appendingTo: logPath)

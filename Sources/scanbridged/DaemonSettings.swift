@@ -35,15 +35,16 @@ struct DaemonSettings: Sendable {
     var gateway: GatewaySettings?
 
     init(options: ScanBridgeDaemon) throws {
-        let file = try options.config.map(DaemonConfig.load) ?? DaemonConfig()
+        let configPath = options.config ?? DaemonPaths.config()
+        let file = try configPath.map(DaemonConfig.load) ?? DaemonConfig()
         try file.checkRanges()
         guard let socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket) else {
             throw DaemonConfig.LoadError(description: SocketPath.noneApplies)
         }
         self.socketPath = socketPath
-        databasePath = options.database ?? file.database ?? Self.defaultDatabasePath()
+        databasePath = options.database ?? file.database ?? DaemonPaths.database()
         mockDevices =
-            try file.mockDevices(relativeTo: options.config)
+            try file.mockDevices(relativeTo: configPath)
             + options.mocks.map {
                 try MockDeviceSpec(option: $0)
             }
@@ -185,15 +186,6 @@ struct DaemonSettings: Sendable {
             }
             return gid
         }
-    }
-
-    /// `/var/lib/scanbridge` for root, else the XDG data folder.
-    static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if getuid() == 0 { return "/var/lib/scanbridge/scanbridge.sqlite" }
-        let data =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return data + "/scanbridge/scanbridge.sqlite"
     }
 }
 

@@ -31,10 +31,23 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
     )
     var socket: String?
 
-    @Option(help: "The SQLite database file, created with its schema when missing.")
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database file, created with its schema when missing.",
+            discussion: """
+                Default: the config's database, else $STATE_DIRECTORY/scanbridge.sqlite, \
+                /var/lib/scanbridge/scanbridge.sqlite as root, else \
+                $XDG_DATA_HOME/scanbridge/scanbridge.sqlite.
+                """))
     var database: String?
 
-    @Option(help: "A YAML config file.")
+    @Option(
+        help: ArgumentHelp(
+            "A YAML config file.",
+            discussion: """
+                Default: $CONFIGURATION_DIRECTORY/scanbridge.yaml, else \
+                /etc/scanbridge/scanbridge.yaml, when it exists; else the built-in defaults.
+                """))
     var config: String?
 
     @Option(

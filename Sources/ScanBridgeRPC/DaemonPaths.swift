@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where the daemon keeps its database and finds its configuration when no option names
+/// them: systemd's folders for the service first, then the system's for root, then the user's.
+public enum DaemonPaths {
+    /// The configuration file installed for a system daemon.
+    public static let systemConfig = "/etc/scanbridge/scanbridge.yaml"
+
+    /// The configuration read without `--config`: `scanbridge.yaml` in the service's
+    /// configuration folder when systemd names one, else `/etc/scanbridge/scanbridge.yaml`;
+    /// nil when that file does not exist, and the defaults apply.
+    public static func config(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> String? {
+        let path = ServiceDirectory.configuration.folder(in: environment).map { $0 + "/scanbridge.yaml" } ?? systemConfig
+        return exists(path) ? path : nil
+    }
+
+    /// The database without `--database` or `database:`: `scanbridge.sqlite` in the service's
+    /// state folder when systemd names one, `/var/lib/scanbridge/scanbridge.sqlite` for
+    /// root, else in the user's XDG data folder.
+    public static func database(
+        environment: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = getuid()
+    ) -> String {
+        if let state = ServiceDirectory.state.folder(in: environment) { return state + "/scanbridge.sqlite" }
+        if uid == 0 { return "/var/lib/scanbridge/scanbridge.sqlite" }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return data + "/scanbridge/scanbridge.sqlite"
+    }
+}
