@@ -57,6 +57,13 @@ package final class GatewayConnection: @unchecked Sendable {
         channel.read()
     }
 
+    /// Reads nothing more from the socket until a read is awaited: the peer's writes wait in
+    /// the buffers, and over TLS its close is never answered.
+    package func stopReading() async throws {
+        readsOnDemand = true
+        try await channel.setOption(.autoRead, value: false).get()
+    }
+
     package var isActive: Bool { channel.isActive }
 
     package func close() async {

@@ -93,6 +93,9 @@ package final class WebSocketClient: @unchecked Sendable {
         }
     }
 
+    /// See `GatewayConnection.stopReading()`.
+    package func stopReading() async throws { try await connection.stopReading() }
+
     package var isActive: Bool { connection.isActive }
 
     package func close() async { await connection.close() }

@@ -31,29 +31,10 @@ package final class Gateway: Service {
 
     package func run() async throws {
         let tls = try await tlsContext()
-        let group = Self.eventLoops()
-        do {
-            try await serve(on: group, tls: tls)
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
-        }
-        try? await group.shutdownGracefully()
-    }
-
-    /// The gateway's own event loops, apart from the Unix socket's: a scan fanned out to
-    /// hundreds of browsers is written by these threads, so the box's own programs and the
-    /// requests on its socket never wait behind those writes (docs/architecture.md, Design
-    /// decisions). One thread fewer than the cores, so the local path keeps one.
-    static func eventLoops() -> MultiThreadedEventLoopGroup {
-        MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount - 1))
-    }
-
-    private func serve(on group: MultiThreadedEventLoopGroup, tls: NIOSSLContext?) async throws {
         let connections = GatewayConnections(limit: settings.maxConnections, metrics: services.serverMetrics)
         let router = GatewayRouter(
             services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
-        let bootstrap = ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: Self.eventLoops)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
@@ -118,6 +99,14 @@ package final class Gateway: Service {
         try pipeline.addHandler(GatewayHTTPHandler(router: router))
     }
 
+    /// The gateway's own event loops, apart from the Unix socket's: a scan fanned out to
+    /// hundreds of browsers is written by these threads, so the box's own programs and the
+    /// requests on its socket never wait behind those writes (docs/architecture.md, Design
+    /// decisions). One thread fewer than the cores, so the local path keeps one. Made on the
+    /// gateway's first start and kept for the process's life, as NIO's own loops are: a
+    /// connection's last tasks may still run on them after the gateway has stopped.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount - 1))
+
     /// How long a connection may wait between requests (or to send its first).
     static let idleTimeout = TimeAmount.seconds(30)
 
@@ -131,6 +120,9 @@ package final class Gateway: Service {
                 var configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: chain, privateKey: .privateKey(privateKey))
                 configuration.minimumTLSVersion = .tlsv12
+                // A client that never answers the close of a connection must not hold the
+                // daemon's stop (`GatewayConnections.closeAll`).
+                configuration.shutdownTimeout = GatewayConnections.closeGrace
                 return try NIOSSLContext(configuration: configuration)
             }
         } catch {

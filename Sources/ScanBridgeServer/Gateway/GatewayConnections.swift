@@ -61,9 +61,14 @@ final class GatewayConnections: Sendable {
     /// How many are open now, by transport.
     var counts: [Transport: Int] { state.withLock { $0.byTransport } }
 
+    /// How long a closing connection may take: its close frame written, or its TLS close
+    /// answered. A client that reads nothing holds nothing longer than this.
+    static let closeGrace = TimeAmount.milliseconds(250)
+
     /// Refuses new connections and closes the open ones: a WebSocket after a close frame
-    /// 1001 (going away), so its client knows to reconnect rather than guess; one whose
-    /// client reads nothing, after a second at most. Returns once every one is closed.
+    /// 1001 (going away), so its client knows to reconnect rather than guess. Returns once
+    /// every one is closed, or after a bounded wait: a client that reads nothing, or never
+    /// answers a TLS close, must not hold the daemon's stop.
     func closeAll() async {
         let open = state.withLock { state in
             state.closing = true
@@ -74,14 +79,22 @@ final class GatewayConnections: Sendable {
                 channel.close(promise: nil)
                 continue
             }
-            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
             var data = channel.allocator.buffer(capacity: 64)
             data.write(webSocketErrorCode: .goingAway)
             data.writeString("the daemon is stopping; reconnect")
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)).whenComplete { _ in
-                channel.close(promise: nil)
-            }
+            Self.close(channel, after: WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
         }
-        for (channel, _) in open { try? await channel.closeFuture.get() }
+        guard let loop = open.first?.channel.eventLoop else { return }
+        // Whichever comes first; a promise's second completion is ignored.
+        let done = loop.makePromise(of: Void.self)
+        EventLoopFuture.andAllComplete(open.map(\.channel.closeFuture), on: loop).whenComplete { _ in done.succeed() }
+        loop.scheduleTask(in: Self.closeGrace * 3) { done.succeed() }
+        try? await done.futureResult.get()
+    }
+
+    /// Writes `farewell` and closes the channel, at once if the client reads nothing.
+    static func close(_ channel: any Channel, after farewell: WebSocketFrame) {
+        channel.eventLoop.scheduleTask(in: closeGrace) { channel.close(promise: nil) }
+        channel.writeAndFlush(farewell).whenComplete { _ in channel.close(promise: nil) }
     }
 }

@@ -89,7 +89,7 @@ extension GatewayRouter {
         let watch = tokens.watch(token.id) { [logger] in
             logger.info("token ended; closing its connection", metadata: ["token.id": "\(token.id)"])
             guard let farewell else { return channel.close(promise: nil) }
-            channel.writeAndFlush(farewell).whenComplete { _ in channel.close(promise: nil) }
+            GatewayConnections.close(channel, after: farewell)
         }
         channel.closeFuture.whenComplete { _ in watch.cancel() }
         return watch
