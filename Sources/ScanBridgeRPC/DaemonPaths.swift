@@ -7,13 +7,24 @@ public enum DaemonPaths {
     public static let systemConfig = "/etc/scanbridge/scanbridge.yaml"
 
     /// The configuration read without `--config`: `scanbridge.yaml` in the service's
-    /// configuration folder when systemd names one, else `/etc/scanbridge/scanbridge.yaml`;
-    /// nil when that file does not exist, and the defaults apply.
+    /// configuration folder when systemd names one, else `/etc/scanbridge/scanbridge.yaml`
+    /// for root, else in the user's XDG configuration folder; nil when that file does not
+    /// exist, and the defaults apply. A user's own daemon never reads the system's file.
     public static func config(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = getuid(),
         exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
     ) -> String? {
-        let path = ServiceDirectory.configuration.folder(in: environment).map { $0 + "/scanbridge.yaml" } ?? systemConfig
+        let path: String
+        if let folder = ServiceDirectory.configuration.folder(in: environment) {
+            path = folder + "/scanbridge.yaml"
+        } else if uid == 0 {
+            path = systemConfig
+        } else {
+            let config =
+                environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            path = config + "/scanbridge/scanbridge.yaml"
+        }
         return exists(path) ? path : nil
     }
 

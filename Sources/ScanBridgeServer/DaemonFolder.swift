@@ -23,7 +23,7 @@ package enum DaemonFolder {
     }
 
     /// Why the folder at `path` is not safe for the daemon's `what`, or nil when it is.
-    static func refusal(of path: String, holding what: String) -> String? {
+    package static func refusal(of path: String, holding what: String) -> String? {
         guard let access = FolderAccess(path: path) else {
             return "the \(what) folder \(path) is not a folder; remove it or choose another path"
         }

@@ -35,7 +35,7 @@ struct DaemonSettings: Sendable {
     var gateway: GatewaySettings?
 
     init(options: ScanBridgeDaemon) throws {
-        let configPath = options.config ?? DaemonPaths.config()
+        let configPath = try options.config ?? Self.implicitConfig()
         let file = try configPath.map(DaemonConfig.load) ?? DaemonConfig()
         try file.checkRanges()
         guard let socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket) else {
@@ -186,6 +186,31 @@ struct DaemonSettings: Sendable {
             }
             return gid
         }
+    }
+
+    /// The configuration found without `--config` (`DaemonPaths.config`), read only when no
+    /// other user could have written it: it sets who may do what, so the file must be the
+    /// daemon user's or root's and writable by no one else, in a folder that passes the
+    /// daemon's own folder rules. Blocking: called off the cooperative pool.
+    private static func implicitConfig() throws -> String? {
+        guard let path = DaemonPaths.config() else { return nil }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            let user = geteuid()
+            if info.st_uid != user && info.st_uid != 0 || info.st_mode & 0o022 != 0 {
+                throw DaemonConfig.LoadError(
+                    description: """
+                        the configuration \(path) could be changed by another user than this daemon's (uid \(user)) or \
+                        root (its owner is uid \(info.st_uid), its mode 0\(String(info.st_mode & 0o7777, radix: 8))); \
+                        `chown \(user) \(path)` and `chmod go-w \(path)`, or name a configuration with --config
+                        """)
+            }
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if let refusal = DaemonFolder.refusal(of: folder, holding: "configuration") {
+            throw DaemonConfig.LoadError(description: refusal)
+        }
+        return path
     }
 }
 

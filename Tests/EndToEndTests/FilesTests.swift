@@ -21,26 +21,34 @@ struct FilesTests {
     }
 
     /// Run as a service with no path given, the daemon puts its socket and database in the
-    /// folders systemd names, and reads its configuration from the one systemd names too.
+    /// folders systemd names, and reads its configuration from the one systemd names too,
+    /// unless another user could have written it.
     @Test func aServiceFindsItsFoldersInItsEnvironment() async throws {
-        let root = try DaemonHarness().directory
+        let harness = try DaemonHarness()
+        let root = harness.directory
         for folder in ["run", "state", "etc"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        try "mock:\n  - kind: barcode\n    id: till-9\n".write(
-            to: root.appendingPathComponent("etc/scanbridge.yaml"), atomically: true, encoding: .utf8)
-        let daemon = try Spawned(
-            "scanbridged", ["--drivers", "mock"],
-            prefix: [
-                "/usr/bin/env", "-u", "SCANBRIDGE_SOCKET", "RUNTIME_DIRECTORY=\(root.path)/run",
-                "STATE_DIRECTORY=\(root.path)/state", "CONFIGURATION_DIRECTORY=\(root.path)/etc",
-            ])
-        defer { daemon.killNow() }
+        let config = root.appendingPathComponent("etc/scanbridge.yaml").path
+        try "mock:\n  - kind: barcode\n    id: till-9\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let service = [
+            "/usr/bin/env", "-u", "SCANBRIDGE_SOCKET", "-u", "NOTIFY_SOCKET", "RUNTIME_DIRECTORY=\(root.path)/run",
+            "STATE_DIRECTORY=\(root.path)/state", "CONFIGURATION_DIRECTORY=\(root.path)/etc",
+        ]
+        let daemon = try Spawned("scanbridged", ["--drivers", "mock"], prefix: service)
         try await waitUntil("the daemon to be ready", timeout: .seconds(20)) { daemon.errors.contains("ready") }
         let client = try await ScanBridgeClient.connect(socketPath: root.path + "/run/scanbridge.sock")
         #expect(try await client.devices().map(\.id) == ["mock:till-9"], "the configuration's mock device")
         await client.close()
         #expect(FileManager.default.fileExists(atPath: root.path + "/state/scanbridge.sqlite"))
+        daemon.killNow()
+
+        #expect(chmod(config, 0o666) == 0)
+        let refused = try Spawned("scanbridged", ["--drivers", "mock"], prefix: service)
+        defer { refused.killNow() }
+        try await waitUntil("the daemon to refuse the configuration", timeout: .seconds(20)) {
+            refused.errors.contains("could be changed by another user")
+        }
     }
 
     /// Needs root to give the folders a group the daemon is not in.

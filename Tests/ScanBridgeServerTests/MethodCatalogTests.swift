@@ -37,30 +37,6 @@ struct SocketPathTests {
         #expect(SocketPath.resolve(explicit: "", environment: ["SCANBRIDGE_SOCKET": ""], uid: 1000) == nil)
     }
 
-    @Test("the daemon's database and configuration: systemd's folders, then root's, then the user's")
-    func daemonPaths() {
-        #expect(
-            DaemonPaths.database(environment: ["STATE_DIRECTORY": "/var/lib/scanbridge:/x"], uid: 0)
-                == "/var/lib/scanbridge/scanbridge.sqlite")
-        #expect(
-            DaemonPaths.database(environment: ["STATE_DIRECTORY": "/srv/state", "HOME": "/home/a"], uid: 1000)
-                == "/srv/state/scanbridge.sqlite")
-        #expect(DaemonPaths.database(environment: [:], uid: 0) == "/var/lib/scanbridge/scanbridge.sqlite")
-        #expect(
-            DaemonPaths.database(environment: ["HOME": "/home/a"], uid: 1000)
-                == "/home/a/.local/share/scanbridge/scanbridge.sqlite")
-        #expect(
-            DaemonPaths.database(environment: ["XDG_DATA_HOME": "/d", "HOME": "/home/a"], uid: 1000)
-                == "/d/scanbridge/scanbridge.sqlite")
-        let service = ["CONFIGURATION_DIRECTORY": "/etc/scanbridge-test"]
-        #expect(DaemonPaths.config(environment: service) { _ in true } == "/etc/scanbridge-test/scanbridge.yaml")
-        #expect(DaemonPaths.config(environment: service) { _ in false } == nil, "a missing file: the defaults")
-        #expect(DaemonPaths.config(environment: [:]) { $0 == DaemonPaths.systemConfig } == DaemonPaths.systemConfig)
-        #expect(
-            DaemonPaths.config(environment: service) { $0 == DaemonPaths.systemConfig } == nil,
-            "a service reads its own folder's file, not /etc's")
-    }
-
     @Test("a client falls back to the system daemon only from a per-user default")
     func candidates() {
         let xdg = ["XDG_RUNTIME_DIR": "/run/user/1000"]
