@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 bin=.build/debug
 data="${SCANBRIDGE_DATA:-$PWD/.demo}"
 export SCANBRIDGE_SOCKET="$data/scanbridge.sock"
+# The embedded defaults and the demo's own configuration, never one installed on the machine.
+export CONFIGURATION_DIRECTORY="$data/no-config"
 mkdir -p "$data"
 
 daemon=
