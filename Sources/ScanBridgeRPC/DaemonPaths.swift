@@ -20,10 +20,7 @@ public enum DaemonPaths {
         } else if uid == 0 {
             path = systemConfig
         } else {
-            let config =
-                environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-            path = config + "/scanbridge/scanbridge.yaml"
+            path = userFolder("XDG_CONFIG_HOME", else: ".config", in: environment) + "/scanbridge/scanbridge.yaml"
         }
         return exists(path) ? path : nil
     }
@@ -36,9 +33,12 @@ public enum DaemonPaths {
     ) -> String {
         if let state = ServiceDirectory.state.folder(in: environment) { return state + "/scanbridge.sqlite" }
         if uid == 0 { return "/var/lib/scanbridge/scanbridge.sqlite" }
-        let data =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return data + "/scanbridge/scanbridge.sqlite"
+        return userFolder("XDG_DATA_HOME", else: ".local/share", in: environment) + "/scanbridge/scanbridge.sqlite"
+    }
+
+    /// An XDG base folder: the variable's, or its default under the home folder when it is
+    /// unset or empty.
+    private static func userFolder(_ variable: String, else home: String, in environment: [String: String]) -> String {
+        environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? NSHomeDirectory()) + "/" + home
     }
 }

@@ -79,10 +79,9 @@ final class GatewayConnections: Sendable {
                 channel.close(promise: nil)
                 continue
             }
-            var data = channel.allocator.buffer(capacity: 64)
-            data.write(webSocketErrorCode: .goingAway)
-            data.writeString("the daemon is stopping; reconnect")
-            Self.close(channel, after: WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+            Self.close(
+                channel,
+                after: .close(.goingAway, "the daemon is stopping; reconnect", allocator: channel.allocator))
         }
         guard let loop = open.first?.channel.eventLoop else { return }
         // Whichever comes first; a promise's second completion is ignored.

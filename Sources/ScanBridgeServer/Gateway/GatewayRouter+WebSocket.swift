@@ -54,18 +54,14 @@ extension GatewayRouter {
             id: number, role: token.role, identity: .token(id: token.id), services: services, channel: channel,
             writer: writer, logger: logger)
         reader.attach(connection)
-        var farewell = channel.allocator.buffer(capacity: 64)
-        farewell.write(webSocketErrorCode: .policyViolation)
-        farewell.writeString("the access token was revoked or has expired")
-        let watch = closing(
-            channel, when: token, farewell: WebSocketFrame(fin: true, opcode: .connectionClose, data: farewell))
+        let farewell = WebSocketFrame.close(
+            .policyViolation, "the access token was revoked or has expired", allocator: channel.allocator)
+        let watch = closing(channel, when: token, farewell: farewell)
         logger.debug("websocket connected")
         Task {
             await connection.run()
             watch?.cancel()
-            var data = channel.allocator.buffer(capacity: 2)
-            data.write(webSocketErrorCode: .normalClosure)
-            try? await channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+            try? await channel.writeAndFlush(WebSocketFrame.close(.normalClosure, allocator: channel.allocator))
             try? await channel.close()
             logger.debug("websocket disconnected")
         }

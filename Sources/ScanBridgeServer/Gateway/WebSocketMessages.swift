@@ -54,12 +54,19 @@ final class WebSocketMessages: ChannelInboundHandler {
     private func close(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode, _ reason: String) {
         guard !closing else { return }
         closing = true
-        var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
-        data.write(webSocketErrorCode: code)
-        data.writeString(reason)
-        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        let frame = WebSocketFrame.close(code, reason, allocator: context.channel.allocator)
         context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { [channel = context.channel] _ in
             channel.close(promise: nil)
         }
+    }
+}
+
+extension WebSocketFrame {
+    /// A close frame: its code, then its reason in UTF-8.
+    static func close(_ code: WebSocketErrorCode, _ reason: String = "", allocator: ByteBufferAllocator) -> WebSocketFrame {
+        var data = allocator.buffer(capacity: 2 + reason.utf8.count)
+        data.write(webSocketErrorCode: code)
+        data.writeString(reason)
+        return WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
     }
 }
