@@ -69,7 +69,7 @@ struct FilesTests {
 
     /// A daemon that is not root may not give its files a group of its own choosing: the
     /// socket takes socket_group from the folder the daemon made for it (setgid).
-    @Test(.enabled(if: getuid() == 0, "running the daemon as another user needs root"))
+    @Test(.enabled(if: AnotherUser.unavailableReason == nil, Comment(rawValue: AnotherUser.unavailableReason ?? "")))
     func aDaemonNotRunAsRootGivesTheSocketItsGroupThroughTheFolder() async throws {
         let harness = try DaemonHarness()
         #expect(chown(harness.directory.path, 65534, 65534) == 0)
@@ -88,7 +88,7 @@ struct FilesTests {
         daemon.killNow()
     }
 
-    @Test(.enabled(if: getuid() == 0, "running the daemon as another user needs root"))
+    @Test(.enabled(if: AnotherUser.unavailableReason == nil, Comment(rawValue: AnotherUser.unavailableReason ?? "")))
     func aFolderThatCannotGiveTheSocketItsGroupIsAClearError() async throws {
         let harness = try DaemonHarness()
         let folder = harness.directory.appendingPathComponent("run").path
@@ -161,7 +161,7 @@ struct FilesTests {
         #expect(daemon.log.contains("is too long for a Unix socket (at most 107 bytes)"), "\(daemon.log)")
     }
 
-    @Test(.enabled(if: getuid() == 0, "running as a user without a runtime folder needs root"))
+    @Test(.enabled(if: AnotherUser.unavailableReason == nil, Comment(rawValue: AnotherUser.unavailableReason ?? "")))
     func aDaemonWithNoSocketPathSaysWhatToSet() async throws {
         let result = try await run(
             "scanbridged", [],

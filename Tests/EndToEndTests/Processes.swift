@@ -86,3 +86,20 @@ final class Spawned: Sendable {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 }
+
+/// Whether a test may run the built products as another user: it needs root to switch, and a
+/// build folder every user can reach (a clone in a private folder, such as `mktemp -d`'s, is not).
+enum AnotherUser {
+    static let unavailableReason: String? = {
+        guard getuid() == 0 else { return "switching to another user needs root" }
+        var folder = DaemonHarness.productsDirectory.standardizedFileURL
+        while folder.path != "/" {
+            var status = stat()
+            guard stat(folder.path, &status) == 0, status.st_mode & S_IXOTH != 0 else {
+                return "other users cannot reach the build folder: \(folder.path) is not o+x"
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+}

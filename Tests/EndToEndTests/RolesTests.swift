@@ -4,7 +4,10 @@ import Testing
 
 /// Roles from the peer's credentials (SO_PEERCRED), with a real second user: the CLI run
 /// as `nobody` through setpriv. Needs root to switch users.
-@Suite("Roles end to end", .enabled(if: getuid() == 0, "switching to another user needs root"), .timeLimit(.minutes(5)))
+@Suite(
+    "Roles end to end",
+    .enabled(if: AnotherUser.unavailableReason == nil, Comment(rawValue: AnotherUser.unavailableReason ?? "")),
+    .timeLimit(.minutes(5)))
 struct RolesTests {
     static let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 

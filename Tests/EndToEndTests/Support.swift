@@ -73,17 +73,31 @@ func injectConcurrently(
     _ count: Int, into daemon: DaemonHarness, device: String = "mock:till-1", text: String = "item"
 ) async throws {
     let injector = try await daemon.connect()
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for worker in 0..<8 {
-            group.addTask {
-                for n in stride(from: worker, to: count, by: 8) {
-                    _ = try await injector.inject(device: device, text: "\(text)-\(n)")
+    let answered = AnswerCount()
+    // A deadline, so that a daemon that stops answering fails the test with how far it got.
+    let timeout = Duration.seconds(180)
+    do {
+        try await within("\(count) scans injected", timeout: timeout) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for n in stride(from: worker, to: count, by: 8) {
+                            _ = try await injector.inject(device: device, text: "\(text)-\(n)")
+                            answered.value.add(1, ordering: .relaxed)
+                        }
+                    }
                 }
+                try await group.waitForAll()
             }
         }
-        try await group.waitForAll()
+    } catch is TimedOut {
+        throw TimedOut("\(count) scans injected (\(answered.value.load(ordering: .relaxed)) answered)", after: timeout)
     }
     await injector.close()
+}
+
+private final class AnswerCount: Sendable {
+    let value = Atomic(0)
 }
 
 extension RawConnection {
