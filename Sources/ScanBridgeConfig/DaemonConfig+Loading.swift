@@ -39,7 +39,8 @@ extension DaemonConfig {
     /// Known keys, nested by section; `mock` is a list of device entries.
     private static let allowedKeys: [String: Set<String>] = [
         "": [
-            "socket", "socket_group", "database", "drivers", "log_level", "journal", "server", "http", "roles", "catalog",
+            "socket", "socket_group", "database", "drivers", "log_level", "log_format", "journal", "server", "http", "roles",
+            "catalog",
             "orders", "handlers", "pcsc", "scanners", "mock",
         ],
         "http": ["listen", "origins", "hosts", "max_connections", "metrics_public", "web_root", "tls"],

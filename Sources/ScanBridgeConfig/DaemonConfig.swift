@@ -15,6 +15,8 @@ package struct DaemonConfig: Decodable, Sendable {
     package var database: String?
     package var drivers: [String]?
     package var logLevel: String?
+    /// text or json.
+    package var logFormat: String?
     package var journal = Journal()
     package var server = Server()
     package var http = HTTP()
@@ -196,6 +198,7 @@ package struct DaemonConfig: Decodable, Sendable {
         case socketGroup = "socket_group"
         case database, drivers
         case logLevel = "log_level"
+        case logFormat = "log_format"
         case journal, server, http, roles
         case catalog, orders, handlers, pcsc, scanners, mock
     }
@@ -209,6 +212,7 @@ package struct DaemonConfig: Decodable, Sendable {
         database = try c.decodeIfPresent(String.self, forKey: .database)
         drivers = try c.decodeIfPresent([String].self, forKey: .drivers)
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel)
+        logFormat = try c.decodeIfPresent(String.self, forKey: .logFormat)
         journal = try c.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal()
         server = try c.decodeIfPresent(Server.self, forKey: .server) ?? Server()
         http = try c.decodeIfPresent(HTTP.self, forKey: .http) ?? HTTP()

@@ -17,15 +17,18 @@ package final class RPCServer: Service {
     let policy: RolePolicy
     let logger: Logger
     let onReady: @Sendable () -> Void
+    /// The socket systemd bound and passed (scanbridged.socket), served instead of `socketPath`.
+    let activated: ActivatedSockets.Listener?
     private let connectionCount = Atomic<Int>(0)
     private let flushes = LoopFlushesByLoop()
     private let slots: ConnectionSlots
 
     package init(
-        socketPath: String, socketGroup: UInt32? = nil, services: ServerServices, policy: RolePolicy, logger: Logger,
-        onReady: @escaping @Sendable () -> Void = {}
+        socketPath: String, socketGroup: UInt32? = nil, activated: ActivatedSockets.Listener? = nil,
+        services: ServerServices, policy: RolePolicy, logger: Logger, onReady: @escaping @Sendable () -> Void = {}
     ) {
-        self.socketPath = socketPath
+        self.socketPath = activated?.path ?? socketPath
+        self.activated = activated
         self.socketGroup = socketGroup
         self.services = services
         self.policy = policy
@@ -35,9 +38,15 @@ package final class RPCServer: Service {
     }
 
     package func run() async throws {
-        try await SocketFile.prepare(socketPath, group: socketGroup)
-        let socket = try await SocketFile.bind(socketPath, group: socketGroup)
-        defer { unlink(socketPath) }
+        let socket: CInt
+        if let activated {
+            // systemd owns this socket and its file, and keeps both across the daemon's restarts.
+            socket = activated.descriptor
+        } else {
+            try await SocketFile.prepare(socketPath, group: socketGroup)
+            socket = try await SocketFile.bind(socketPath, group: socketGroup)
+        }
+        defer { if activated == nil { unlink(socketPath) } }
         let maxLine = services.limits.maxLineBytes
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             // Nothing is read before the connection's role is known and its reader installed.
@@ -56,7 +65,7 @@ package final class RPCServer: Service {
         // NIO listens on a socket it is handed with its own backlog (128); listening again sets
         // it, so a burst of as many clients as max_connections is queued, not refused.
         listen(socket, 256)
-        logger.info("listening", metadata: ["socket": "\(socketPath)"])
+        logger.info("listening", metadata: ["socket": "\(socketPath)", "socket.activated": "\(activated != nil)"])
         onReady()
         do {
             try await cancelWhenGracefulShutdown {

@@ -13,6 +13,12 @@ extension SQLiteJournal {
             walBytes: walBytes, pruneFailures: upkeep.pruneFailures, checkpointFailures: upkeep.checkpointFailures)
     }
 
+    /// Runs `body` on the writer queue once the writes queued before it are done: the
+    /// service watchdog's sign that the writer is not stuck.
+    package func afterQueuedWrites(_ body: @escaping @Sendable () -> Void) {
+        database.pool.asyncWriteWithoutTransaction { _ in body() }
+    }
+
     /// Why a write failed, in the few words a device's error sentence gives it.
     static func reason(_ error: any Error) -> String {
         guard let error = error as? DatabaseError else { return "\(error)" }

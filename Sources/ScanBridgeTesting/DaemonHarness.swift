@@ -16,6 +16,8 @@ package final class DaemonHarness: Sendable {
     package let executable: URL?
     private let process = Mutex<Process?>(nil)
     private let gateway = Mutex<[String]>([])
+    /// The socket the daemon sends sd_notify messages to, kept after READY=1.
+    private let notifications = Mutex<ReadinessSocket?>(nil)
     /// Set when another harness took over the folder.
     private let keepsFolder = Mutex(false)
 
@@ -103,6 +105,7 @@ package final class DaemonHarness: Sendable {
                 guard lines.contains("READY=1") else { continue }
                 let addresses = lines.filter { $0.hasPrefix("SCANBRIDGE_HTTP=") }.map { String($0.dropFirst(16)) }
                 gateway.withLock { $0 = addresses }
+                notifications.withLock { $0 = readiness }
                 return true
             }
             guard child.isRunning else {
@@ -111,6 +114,11 @@ package final class DaemonHarness: Sendable {
             }
             return false
         }
+    }
+
+    /// The sd_notify messages the daemon sent since the last call (after READY=1).
+    package func notices() -> [String] {
+        notifications.withLock { $0?.receive() ?? [] }
     }
 
     /// The addresses the gateway listens on, as the daemon said with READY=1 (a port 0 resolved).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The receiving end of sd_notify: a datagram socket passed to the daemon as
 /// `NOTIFY_SOCKET`, so a harness knows when *this* daemon is ready (as systemd would).
-final class ReadinessSocket {
+final class ReadinessSocket: Sendable {
     let path: String
     private let fd: Int32
 

@@ -67,7 +67,8 @@ struct Daemon {
                 ])
         }
         let server = RPCServer(
-            socketPath: settings.socketPath, socketGroup: settings.socketGroup, services: services,
+            socketPath: settings.socketPath, socketGroup: settings.socketGroup, activated: settings.activated.unix,
+            services: services,
             policy: settings.policy, logger: logger, onReady: { readiness.socketListening() })
         let driverService = DriverService(host: DriverHost(drivers: drivers, bridge: bridge, logger: logger))
         var serviceList: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -79,7 +80,7 @@ struct Daemon {
             serviceList.append(
                 .init(
                     service: Gateway(
-                        settings: gateway, services: services, logger: logger,
+                        settings: gateway, services: services, logger: logger, activated: settings.activated.tcp,
                         readiness: {
                             var reasons: [String] = []
                             if bridge.spool.isFailing { reasons.append("the journal cannot be written") }
@@ -88,6 +89,7 @@ struct Daemon {
                         },
                         onListening: { readiness.gatewayListening(on: $0.map(\.description)) })))
         }
+        if let watchdog = watchdog(journal: journal) { serviceList.append(.init(service: watchdog)) }
         var configuration = ServiceGroupConfiguration(
             services: serviceList,
             gracefulShutdownSignals: [.sigterm, .sigint],

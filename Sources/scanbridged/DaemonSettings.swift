@@ -20,6 +20,7 @@ struct DaemonSettings: Sendable {
     var databasePath: String
     var drivers: [String]
     var logLevel: Logger.Level
+    var logFormat: DaemonLogHandler.Format
     var durability: StoreDatabase.Durability
     var retention: JournalRetention
     var limits: ServerLimits
@@ -33,12 +34,16 @@ struct DaemonSettings: Sendable {
     var scannerDiscovery: EvdevDiscoverySettings?
     /// The gateway; nil when it is off.
     var gateway: GatewaySettings?
+    /// The listeners systemd passed (socket activation); they take the place of the socket
+    /// path's and the gateway's own.
+    var activated: ActivatedSockets
 
-    init(options: ScanBridgeDaemon) throws {
+    init(options: ScanBridgeDaemon, activated: ActivatedSockets = ActivatedSockets()) throws {
+        self.activated = activated
         let configPath = try options.config ?? Self.implicitConfig()
         let file = try configPath.map(DaemonConfig.load) ?? DaemonConfig()
         try file.checkRanges()
-        guard let socketPath = SocketPath.resolve(explicit: options.socket ?? file.socket) else {
+        guard let socketPath = activated.unix?.path ?? SocketPath.resolve(explicit: options.socket ?? file.socket) else {
             throw DaemonConfig.LoadError(description: SocketPath.noneApplies)
         }
         self.socketPath = socketPath
@@ -60,6 +65,11 @@ struct DaemonSettings: Sendable {
             throw DaemonConfig.LoadError(description: "unknown log level '\(levelName)'")
         }
         logLevel = level
+        let formatName = file.logFormat ?? "text"
+        guard let format = DaemonLogHandler.Format(rawValue: formatName) else {
+            throw DaemonConfig.LoadError(description: "unknown log_format '\(formatName)'; it is text or json")
+        }
+        logFormat = format
         durability = file.journal.durability
         retention = JournalRetention(
             maxEvents: file.journal.retentionEvents, maxAge: .seconds(file.journal.retentionDays * 24 * 3600))
@@ -98,14 +108,16 @@ struct DaemonSettings: Sendable {
             feedback: PCSCFeedbackSettings(
                 enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
-        gateway = try Self.gateway(file.http, listen: options.httpListen, maxConnections: limits.maxConnections)
+        gateway = try Self.gateway(
+            file.http, listen: options.httpListen, passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
     }
 
-    private static func gateway(_ http: DaemonConfig.HTTP, listen: [String], maxConnections: Int) throws
+    /// The gateway's settings; nil when it is off: no address to listen on, and none passed.
+    private static func gateway(_ http: DaemonConfig.HTTP, listen: [String], passed: Bool, maxConnections: Int) throws
         -> GatewaySettings?
     {
         let texts = listen.isEmpty ? http.listen : listen
-        guard !texts.isEmpty else { return nil }
+        guard !texts.isEmpty || passed else { return nil }
         let addresses = try texts.map { text in
             guard let address = GatewayAddress(parsing: text) else {
                 throw DaemonConfig.LoadError(

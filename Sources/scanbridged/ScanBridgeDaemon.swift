@@ -81,6 +81,14 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
         // alone unless it says otherwise; set before NIO, the drivers and the database start
         // threads, since the mask is the process's. The socket gets its own (SocketFile.bind).
         umask(0o077)
+        // First: taking the passed sockets edits the environment.
+        let activated: ActivatedSockets
+        do {
+            activated = try ActivatedSockets.take()
+        } catch {
+            FileHandle.standardError.write(Data("scanbridged: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         // One event loop serves every client (set before NIO's shared group first starts). A
         // counter has a few clients, and with one loop a committed scan wakes one thread to
         // write to all of its subscribers, not one thread per loop that holds some of them;
@@ -92,13 +100,16 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
         do {
             // Reads files and the group database: off the cooperative pool.
             let options = self
-            settings = try await NIOThreadPool.singleton.runIfActive { try DaemonSettings(options: options) }
+            settings = try await NIOThreadPool.singleton.runIfActive {
+                try DaemonSettings(options: options, activated: activated)
+            }
         } catch {
             FileHandle.standardError.write(Data("scanbridged: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        let journald = DaemonLogHandler.standardErrorIsJournal(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = DaemonLogHandler(label: label, format: settings.logFormat, journald: journald)
             handler.logLevel = settings.logLevel
             return handler
         }

@@ -82,6 +82,13 @@ final class Spawned: Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGINT) }
     }
 
+    /// Asks the process to stop, as systemd does.
+    func terminate() {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    }
+
+    var isRunning: Bool { process.isRunning }
+
     private func read(_ path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }

@@ -16,9 +16,12 @@ package final class Gateway: Service {
     let readiness: @Sendable () async -> [String]
     /// Called once every listener is bound, with the addresses bound (a port 0 resolved).
     let onListening: @Sendable ([GatewayAddress]) -> Void
+    /// Listeners systemd bound and passed (scanbridged-http.socket), served instead of
+    /// `settings.listen`.
+    let activated: [ActivatedSockets.Listener]
 
     package init(
-        settings: GatewaySettings, services: ServerServices, logger: Logger,
+        settings: GatewaySettings, services: ServerServices, logger: Logger, activated: [ActivatedSockets.Listener] = [],
         readiness: @escaping @Sendable () async -> [String] = { [] },
         onListening: @escaping @Sendable ([GatewayAddress]) -> Void = { _ in }
     ) {
@@ -27,6 +30,7 @@ package final class Gateway: Service {
         self.logger = logger
         self.readiness = readiness
         self.onListening = onListening
+        self.activated = activated
     }
 
     package func run() async throws {
@@ -49,10 +53,20 @@ package final class Gateway: Service {
         var listeners: [any Channel] = []
         var bound: [GatewayAddress] = []
         do {
-            for address in settings.listen {
-                let listener = try await bootstrap.bind(host: address.host, port: address.port).get()
-                listeners.append(listener)
-                bound.append(GatewayAddress(host: address.host, port: listener.localAddress?.port ?? address.port))
+            if activated.isEmpty {
+                for address in settings.listen {
+                    let listener = try await bootstrap.bind(host: address.host, port: address.port).get()
+                    listeners.append(listener)
+                    bound.append(GatewayAddress(host: address.host, port: listener.localAddress?.port ?? address.port))
+                }
+            } else {
+                for socket in activated {
+                    let listener = try await bootstrap.withBoundSocket(socket.descriptor).get()
+                    listeners.append(listener)
+                    if let address = listener.localAddress, let host = address.ipAddress, let port = address.port {
+                        bound.append(GatewayAddress(host: host, port: port))
+                    }
+                }
             }
         } catch {
             for listener in listeners { try? await listener.close() }
@@ -105,7 +119,7 @@ package final class Gateway: Service {
     /// decisions). One thread fewer than the cores, so the local path keeps one. Made on the
     /// gateway's first start and kept for the process's life, as NIO's own loops are: a
     /// connection's last tasks may still run on them after the gateway has stopped.
-    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount - 1))
+    package static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount - 1))
 
     /// How long a connection may wait between requests (or to send its first).
     static let idleTimeout = TimeAmount.seconds(30)

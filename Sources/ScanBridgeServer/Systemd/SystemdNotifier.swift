@@ -1,8 +1,8 @@
 import Foundation
 
 /// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET`.
-enum SystemdNotifier {
-    static func notify(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+package enum SystemdNotifier {
+    package static func notify(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard var path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return }
         // "@name" is an abstract socket: a leading NUL byte on the wire.
         let abstract = path.hasPrefix("@")
