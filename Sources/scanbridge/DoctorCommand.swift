@@ -46,13 +46,17 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(name: .customLong("usb-devices"), help: .hidden)
     var usbDevices = "/sys/bus/usb/devices"
 
+    /// Where udev rules are looked for (another folder in tests; repeatable).
+    @Option(name: .customLong("udev-rules"), help: .hidden)
+    var udevRuleFolders: [String] = DoctorReport.udevRuleFolders
+
     /// PC/SC calls, file reads and systemctl block: they run here, never on the cooperative pool.
     private static let blockingQueue = DispatchQueue(label: "scanbridge.doctor")
 
     func run() async throws {
         let daemon = await daemon()
         let drivers = daemon.drivers
-        let (modulesPath, usbFolder, databasePath) = (procModules, usbDevices, database)
+        let (modulesPath, usbFolder, ruleFolders, databasePath) = (procModules, usbDevices, udevRuleFolders, database)
         var report = await withCheckedContinuation { (done: CheckedContinuation<DoctorReport, Never>) in
             Self.blockingQueue.async {
                 let process = DaemonProcess.serving(daemon.socketPath)
@@ -64,7 +68,7 @@ struct DoctorCommand: AsyncParsableCommand {
                         path: modulesPath, loaded: modules.map(PCSCKernelModules.loaded(inProcModules:)))
                 }
                 if !drivers.isDisjoint(with: DoctorReport.scannerDrivers) {
-                    report.scanners = DoctorReport.scanners(usbFolder: usbFolder)
+                    report.scanners = DoctorReport.scanners(ruleFolders: ruleFolders, usbFolder: usbFolder)
                 }
                 if let path = databasePath ?? process?.database {
                     report.database = DoctorReport.database(at: path)

@@ -19,6 +19,8 @@ extension DoctorReport {
     static let udevRuleFolders = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
 
     struct Scanners {
+        /// The folders looked in for it.
+        var ruleFolders: [String]
         /// The installed ScanBridge rules file; nil when none is.
         var rulesFile: String?
         /// The USB vendor ids (`0c2e`) its rules take for scanner makers.
@@ -37,11 +39,13 @@ extension DoctorReport {
         var path: String
     }
 
-    /// Reads the rules and `usbFolder` (sysfs's `/sys/bus/usb/devices`). Blocks.
-    static func scanners(usbFolder: String) -> Scanners {
-        var scanners = Scanners()
+    /// Reads the rules in `ruleFolders` and the devices in `usbFolder` (sysfs's
+    /// `/sys/bus/usb/devices`). The scanner makers are those the installed rules name, which an
+    /// operator may have added to. Blocks.
+    static func scanners(ruleFolders: [String], usbFolder: String) -> Scanners {
+        var scanners = Scanners(ruleFolders: ruleFolders)
         let files = FileManager.default
-        for folder in udevRuleFolders {
+        for folder in ruleFolders {
             let names = ((try? files.contentsOfDirectory(atPath: folder)) ?? []).sorted()
             guard let name = names.first(where: { $0.contains("scanbridge") && $0.hasSuffix(".rules") }) else { continue }
             scanners.rulesFile = folder + "/" + name
@@ -106,7 +110,7 @@ extension DoctorReport {
         if let scanners {
             if scanners.rulesFile == nil {
                 problems.append(
-                    "no ScanBridge udev rules are installed (looked in \(Self.udevRuleFolders.joined(separator: ", "))): "
+                    "no ScanBridge udev rules are installed (looked in \(scanners.ruleFolders.joined(separator: ", "))): "
                         + "install udev/70-scanbridge.rules in /etc/udev/rules.d and run udevadm control --reload "
                         + "(docs/operations.md, Permissions and udev rules)")
             }
