@@ -63,6 +63,12 @@ struct ScriptingTests {
         let outcome = try JSONValue(parsing: Array(imported.out.utf8))
         #expect(outcome["error"]?["code"]?.intValue == -32003 && outcome["complete"]?.boolValue == false, "\(imported.out)")
 
+        // A socket whose mode keeps the user out: 3 too, since trying again will not help.
+        let closed = try await startDaemon(["--mock", "barcode:till-1"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: closed.directory.path)
+        let shut = try await run("scanbridge", ["devices", "--socket", closed.socketPath], prefix: RolesTests.asNobody)
+        #expect(shut.status == 3 && shut.err.contains("may not connect"), "\(shut.err)")
+
         // A user in no role group is refused as it connects: 3 too.
         let outsider = try await startDaemon(["--mock", "barcode:till-1"], config: "socket_group: nogroup\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: outsider.directory.path)
@@ -89,6 +95,7 @@ struct ScriptingTests {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
         let socket = ["--socket", daemon.socketPath, "--json"]
         let catalog = try daemon.write("catalog.csv", "name,price,sku\nTea,1.00,SKU1\nBad,x,SKU2\n")
+        let secretFile = daemon.directory.appendingPathComponent("secret").path
         let orders = try daemon.write("orders.csv", "id,reference,status,clientName\nord_1,RM-1,open,Ada\n")
         // The daemon runs every driver: doctor finds problems here (no pcscd, no udev rules) or none.
         let commands: [(arguments: [String], status: Int32?)] = [
@@ -101,7 +108,9 @@ struct ScriptingTests {
             (["cards", "link", "04A1B2C3D4E5F6", "rAda"], 0), (["cards", "list"], 0),
             (["cards", "block", "04A1B2C3D4E5F6"], 0), (["cards", "unblock", "04A1B2C3D4E5F6"], 0),
             (["cards", "unlink", "04A1B2C3D4E5F6"], 0), (["customers", "erase", "rAda"], 0),
-            (["tokens", "create", "--name", "till", "--role", "reader"], 0), (["tokens", "list"], 0),
+            (["tokens", "create", "--name", "till", "--role", "reader"], 0),
+            (["tokens", "create", "--name", "till 2", "--role", "reader", "--secret-file", secretFile], 0),
+            (["tokens", "list"], 0),
             (["doctor"], nil),
         ]
         for (arguments, status) in commands {
