@@ -74,10 +74,9 @@ struct WatchCommand: AsyncParsableCommand {
             try await Task.sleep(for: delay)
             do {
                 return try await ScanBridgeClient.connect(socketPath: connection.socketPath)
-            } catch  where Self.isGone(error) {
-                delay = min(delay * 2, .seconds(5))
             } catch {
-                throw await ConnectionOptions.report(error)
+                guard Self.isGone(error) else { throw await ConnectionOptions.report(error) }
+                delay = min(delay * 2, .seconds(5))
             }
         }
     }
