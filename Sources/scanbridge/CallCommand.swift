@@ -12,7 +12,8 @@ struct CallCommand: AsyncParsableCommand {
               scanbridge call bridge.hello
               scanbridge call events.recent '{"limit": 5}'
               scanbridge call products.lookup '{"code": "5901234123457"}'
-            An error answer is printed as `error CODE: message` and exits with status 1.
+            An error answer is printed as `error CODE: message` on standard error and exits with \
+            status 1, or 3 for -32003 (your role may not).
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -22,6 +23,10 @@ struct CallCommand: AsyncParsableCommand {
 
     @Argument(help: "The params: a JSON object (default {}).")
     var params: String?
+
+    /// The result is JSON either way; accepted so that a script may pass --json to every command.
+    @Flag(help: "The result is JSON either way; accepted like every command's --json.")
+    var json = false
 
     func validate() throws {
         _ = try parsedParams()

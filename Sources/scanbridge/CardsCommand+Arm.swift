@@ -68,11 +68,11 @@ extension CardsCommand {
                 case .timedOut:
                     _ = try? await client.call("cards.disarm", ["armed": .string(token)])
                     await Console.error("no card was tapped within \(timeout) s; the reader is disarmed")
-                    throw ExitCode.failure
+                    throw ExitStatus.negative
                 case .interrupted:
                     _ = try? await client.call("cards.disarm", ["armed": .string(token)])
                     await Console.error("cancelled; the reader is disarmed")
-                    throw ExitCode.failure
+                    throw ExitStatus.negative
                 case .closed:
                     throw ClientError.connectionClosed(socketPath: client.socketPath)
                 }
@@ -125,7 +125,7 @@ extension CardsCommand {
                     resolution["reason"]?.stringValue
                         ?? "\(DomainFormatter().cardName(card)) is linked to another wallet; unlink it first")
             }
-            if resolution["status"]?.stringValue != "linked" { throw ExitCode.failure }
+            if resolution["status"]?.stringValue != "linked" { throw ExitStatus.negative }
         }
     }
 }

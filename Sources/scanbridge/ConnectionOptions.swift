@@ -4,7 +4,7 @@ import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `--socket`, shared by every command that talks to the daemon, and the one place that
-/// turns a failure into a sentence on standard error and exit status 1.
+/// turns a failure into a sentence on standard error and the exit status `ExitStatus` gives it.
 struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -26,15 +26,14 @@ struct ConnectionOptions: ParsableArguments {
     /// Connects, runs `body` with the client, and closes.
     ///
     /// A missing daemon, a lost connection or an error answer is printed as one sentence
-    /// (an error answer as `error CODE: message`) and ends the command with status 1,
-    /// never with a stack trace.
+    /// (an error answer as `error CODE: message`) and ends the command with its status
+    /// (`ExitStatus.of`), never with a stack trace.
     func withClient<Result>(_ body: (ScanBridgeClient) async throws -> Result) async throws -> Result {
         let client: ScanBridgeClient
         do {
             client = try await ScanBridgeClient.connect(socketPath: socketPath)
         } catch {
-            await Console.error(error.message)
-            throw ExitCode.failure
+            throw await Self.report(error)
         }
         do {
             let result = try await body(client)
@@ -46,18 +45,19 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// Prints `error` if it is one the daemon or the connection caused; returns what to throw.
+    /// Prints `error` if it is one the daemon or the connection caused; returns what to throw:
+    /// its exit status, or `error` itself when it is none of those.
     static func report(_ error: any Error) async -> any Error {
         switch error {
         case let error as RPCError:
-            await Console.error("error \(error.code): \(error.message)")
+            await Console.error("error \(error.code): \(error.message)", style: .failure)
             if let data = error.data {
                 await Console.error("  data: \(JSONText.compact(data))")
             }
-            return ExitCode.failure
+            return ExitStatus.of(error)
         case let error as ClientError:
-            await Console.error(error.message)
-            return ExitCode.failure
+            await Console.error(error.message, style: .failure)
+            return ExitStatus.of(error)
         default:
             return error
         }

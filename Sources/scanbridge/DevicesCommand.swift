@@ -83,8 +83,11 @@ extension DevicesCommand {
         @Argument(help: "A device id (evdev:0627:0001:SERIAL) or vvvv:pppp.")
         var id: String
 
+        @Flag(help: "Print the daemon's answer ({\"claimed\": [...], \"released\": [...]}) as JSON.")
+        var json = false
+
         func run() async throws {
-            try await DevicesCommand.choose("devices.claim", id, "claimed", connection)
+            try await DevicesCommand.choose("devices.claim", id, "claimed", connection, json: json)
         }
     }
 
@@ -99,14 +102,19 @@ extension DevicesCommand {
         @Argument(help: "A device id (evdev:0627:0001:SERIAL) or vvvv:pppp.")
         var id: String
 
+        @Flag(help: "Print the daemon's answer ({\"claimed\": [...], \"released\": [...]}) as JSON.")
+        var json = false
+
         func run() async throws {
-            try await DevicesCommand.choose("devices.release", id, "released", connection)
+            try await DevicesCommand.choose("devices.release", id, "released", connection, json: json)
         }
     }
 
     /// Calls `method` with `id` and prints the claims and releases now in force.
-    static func choose(_ method: String, _ id: String, _ done: String, _ connection: ConnectionOptions) async throws {
-        try await connection.callAndPrint(method, ["id": .string(id)], json: false) { "\(id) \(done)\n" + overrides($0) }
+    static func choose(
+        _ method: String, _ id: String, _ done: String, _ connection: ConnectionOptions, json: Bool
+    ) async throws {
+        try await connection.callAndPrint(method, ["id": .string(id)], json: json) { "\(id) \(done)\n" + overrides($0) }
     }
 
     /// The `claimed` and `released` lists of an answer, one line each.

@@ -13,7 +13,7 @@ extension DoctorReport.Daemon {
     var journalLine: String? {
         guard let journal else { return nil }
         let wal = Double(journal.walBytes) / 1_048_576
-        return "journal WAL \(String(format: "%.1f", wal)) MiB; \(journal.spooled) device reads waiting; "
+        return "WAL \(String(format: "%.1f", wal)) MiB; \(journal.spooled) device reads waiting; "
             + "\(journal.pruneFailures) prune and \(journal.checkpointFailures) checkpoint failures since the daemon started"
     }
 

@@ -18,8 +18,10 @@ extension DoctorReport {
 
     var metricsLines: [String] {
         [
-            "metrics served by the gateway at GET /metrics (--http ADDRESS:PORT, a token of any role);"
-                + " a Prometheus scrape config to adapt:"
+            row(
+                "metrics",
+                "served by the gateway at GET /metrics (--http ADDRESS:PORT, a token of any role);"
+                    + " a Prometheus scrape config to adapt:")
         ] + Self.scrapeConfig.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
     }
 }

@@ -1,9 +1,12 @@
+import Foundation
 import PCSCKit
 import ScanBridgeCodes
 import ScanBridgeModel
 
-/// What `scanbridge doctor` found: pcscd, the kernel's NFC modules and the daemon, each with
-/// the problems it shows. Printed for a person, or as JSON for a machine.
+/// What `scanbridge doctor` found: the daemon, then what the drivers it runs need (pcscd and
+/// the kernel's NFC modules for `pcsc`, udev rules and groups for scanners and cameras), its
+/// database and its service, each with the problems it shows. Printed for a person, or as
+/// JSON for a machine.
 struct DoctorReport {
     /// The kernel part: the conflicting modules loaded, or nil when `/proc/modules` could not be read.
     struct Kernel {
@@ -18,31 +21,47 @@ struct DoctorReport {
         var hello: JSONValue = .null
         var devices: [Device] = []
         var devicesJSON: JSONValue = .array([])
+
+        /// The drivers the daemon runs (`bridge.hello`); none when it does not answer.
+        var drivers: Set<String> { Set(hello["drivers"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
     }
 
-    var pcscd: PCSCProbe
-    var kernel: Kernel
     var daemon: Daemon
+    /// The daemon's process, when the kernel and /proc tell.
+    var process: DaemonProcess?
+    /// pcscd and the kernel's NFC modules; nil when the daemon runs no `pcsc` driver.
+    var pcscd: PCSCProbe?
+    var kernel: Kernel?
+    /// nil when the daemon runs no scanner driver.
+    var scanners: Scanners?
+    /// nil when the doctor cannot tell which file the daemon uses.
+    var database: Database?
+    /// What systemd says of the service, or that there is none.
+    var service: String
 
     /// Each thing that is wrong, as one sentence that says what to do.
     var problems: [String] {
         var problems: [String] = []
-        if let failure = pcscd.failure {
-            problems.append(
-                "pcscd does not answer on \(pcscd.socketPath) (\(failure)); start it (systemctl start pcscd.socket) or install it (apt-get install pcscd libccid)"
-            )
-        } else if pcscd.readers.isEmpty {
-            problems.append("pcscd sees no reader; plug one in (a USB reader also needs libccid)")
+        if let failure = daemon.failure {
+            problems.append(failure)
         }
-        if let loaded = kernel.loaded, !loaded.isEmpty {
+        if let pcscd {
+            if let failure = pcscd.failure {
+                problems.append(
+                    "pcscd does not answer on \(pcscd.socketPath) (\(failure)); start it (systemctl start pcscd.socket) or install it (apt-get install pcscd libccid)"
+                )
+            } else if pcscd.readers.isEmpty {
+                problems.append("pcscd sees no reader; plug one in (a USB reader also needs libccid)")
+            }
+        }
+        if let loaded = kernel?.loaded, !loaded.isEmpty {
             problems.append(
                 "the kernel modules \(loaded.joined(separator: ", ")) are loaded and take ACR122U/SCL3711 readers from pcscd; "
                     + "blacklist them with udev/blacklist-pn533.conf (in /etc/modprobe.d), run modprobe -r \(loaded.joined(separator: " ")) and restart pcscd"
             )
         }
-        if let failure = daemon.failure {
-            problems.append(failure)
-        }
+        problems += deviceProblems
+        problems += databaseProblems
         problems += daemon.journalProblems
         for device in daemon.devices where device.state == .error || device.state == .busy {
             problems.append("\(device.id) is \(device.state.rawValue)\(device.error.map { ": \($0)" } ?? "")")
@@ -56,78 +75,112 @@ struct DoctorReport {
         return problems
     }
 
-    var text: String {
+    /// The report for a person, without the verdict (`verdict` follows it).
+    var body: String {
         var lines: [String] = []
-        if pcscd.answers {
-            lines.append("pcscd   answers on \(pcscd.socketPath); \(count(pcscd.readers.count, "reader"))")
-            if !pcscd.readers.isEmpty {
-                lines.append(
-                    indented(
-                        TextTable.render(
-                            header: ["READER", "STATE"],
-                            rows: pcscd.readers.map { reader in
-                                [reader.name, reader.state.joined(separator: ", ")]
-                            })))
-            }
-        } else {
-            lines.append("pcscd   does not answer on \(pcscd.socketPath) (\(pcscd.failure ?? ""))")
-        }
-        switch kernel.loaded {
-        case nil: lines.append("kernel  cannot read \(kernel.path); cannot tell whether pn533 modules are loaded")
-        case let loaded? where loaded.isEmpty:
-            lines.append("kernel  no \(PCSCKernelModules.conflicting.joined(separator: ", ")) module loaded")
-        case let loaded?:
-            lines.append("kernel  loaded: \(loaded.joined(separator: ", ")); blacklist them with udev/blacklist-pn533.conf")
-        }
         if daemon.failure == nil {
             let version = daemon.hello["version"]?.stringValue ?? "?"
-            let drivers = daemon.hello["drivers"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
             lines.append(
-                "daemon  scanbridged \(version) answers on \(daemon.socketPath); drivers: \(drivers); \(count(daemon.devices.count, "device"))"
-            )
+                row(
+                    "daemon",
+                    "scanbridged \(version) answers on \(daemon.socketPath); drivers: \(daemon.drivers.sorted().joined(separator: ", ")); \(count(daemon.devices.count, "device"))"
+                ))
             if !daemon.devices.isEmpty { lines.append(indented(EventFormatter().table(daemon.devices))) }
-            if let journal = daemon.journalLine { lines.append(journal) }
+            lines.append(row("role", "\(daemon.hello["role"]?.stringValue ?? "?") (what this user may do on the socket)"))
         } else {
-            lines.append("daemon  does not answer on \(daemon.socketPath)")
+            lines.append(row("daemon", "does not answer on \(daemon.socketPath); what its drivers need is not checked"))
         }
+        if let pcscd {
+            if pcscd.answers {
+                lines.append(row("pcscd", "answers on \(pcscd.socketPath); \(count(pcscd.readers.count, "reader"))"))
+                if !pcscd.readers.isEmpty {
+                    lines.append(
+                        indented(
+                            TextTable.render(
+                                header: ["READER", "STATE"],
+                                rows: pcscd.readers.map { reader in
+                                    [reader.name, reader.state.joined(separator: ", ")]
+                                })))
+                }
+            } else {
+                lines.append(row("pcscd", "does not answer on \(pcscd.socketPath) (\(pcscd.failure ?? ""))"))
+            }
+        }
+        if let kernel {
+            switch kernel.loaded {
+            case nil: lines.append(row("kernel", "cannot read \(kernel.path); cannot tell whether pn533 modules are loaded"))
+            case let loaded? where loaded.isEmpty:
+                lines.append(row("kernel", "no \(PCSCKernelModules.conflicting.joined(separator: ", ")) module loaded"))
+            case let loaded?:
+                lines.append(
+                    row("kernel", "loaded: \(loaded.joined(separator: ", ")); blacklist them with udev/blacklist-pn533.conf"))
+            }
+        }
+        lines += deviceLines
+        if daemon.failure == nil || database != nil { lines.append(databaseLine) }
+        if let journal = daemon.journalLine { lines.append(row("journal", journal)) }
+        lines.append(row("service", service))
         lines += metricsLines
-        let problems = self.problems
-        lines.append("")
-        lines.append(problems.isEmpty ? "all good" : count(problems.count, "problem") + ":")
-        lines += problems.map { "- " + $0 }
         return lines.joined(separator: "\n")
     }
 
+    /// "all good", or the problems, one a line.
+    var verdict: String {
+        let problems = self.problems
+        return ([problems.isEmpty ? "all good" : count(problems.count, "problem") + ":"] + problems.map { "- " + $0 })
+            .joined(separator: "\n")
+    }
+
+    /// The whole report for a person.
+    var text: String { body + "\n\n" + verdict }
+
     var json: JSONValue {
-        var pcscd: [String: JSONValue] = [
-            "socket": .string(self.pcscd.socketPath), "answers": .bool(self.pcscd.answers),
+        var daemon: [String: JSONValue] = [
+            "socket": .string(self.daemon.socketPath), "answers": .bool(self.daemon.failure == nil),
+            "hello": self.daemon.hello, "devices": self.daemon.devicesJSON,
+        ]
+        if let failure = self.daemon.failure { daemon["error"] = .string(failure) }
+        if let process { daemon["pid"] = .int(Int64(process.pid)) }
+        return .object([
+            "ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string)),
+            "role": self.daemon.hello["role"] ?? .null,
+            "pcscd": pcscdJSON, "kernel": kernelJSON, "scanners": scannersJSON,
+            "cameras": self.daemon.drivers.contains("v4l2") ? .object(["group": .string(Self.cameraGroup)]) : .null,
+            "daemon": .object(daemon), "database": databaseJSON, "service": .string(service),
+            "metrics": .object(["path": .string("/metrics"), "scrapeConfig": .string(Self.scrapeConfig)]),
+        ])
+    }
+
+    private var pcscdJSON: JSONValue {
+        guard let pcscd else { return .null }
+        var object: [String: JSONValue] = [
+            "socket": .string(pcscd.socketPath), "answers": .bool(pcscd.answers),
             "readers": .array(
-                self.pcscd.readers.map { reader in
+                pcscd.readers.map { reader in
                     .object([
                         "name": .string(reader.name), "state": .array(reader.state.map(JSONValue.string)),
                         "atr": reader.atr.isEmpty ? .null : .string(Hex.encode(reader.atr)),
                     ])
                 }),
         ]
-        if let failure = self.pcscd.failure { pcscd["error"] = .string(failure) }
-        var daemon: [String: JSONValue] = [
-            "socket": .string(self.daemon.socketPath), "answers": .bool(self.daemon.failure == nil),
-            "hello": self.daemon.hello, "devices": self.daemon.devicesJSON,
-        ]
-        if let failure = self.daemon.failure { daemon["error"] = .string(failure) }
+        if let failure = pcscd.failure { object["error"] = .string(failure) }
+        return .object(object)
+    }
+
+    private var kernelJSON: JSONValue {
+        guard let kernel else { return .null }
         return .object([
-            "ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string)),
-            "pcscd": .object(pcscd),
-            "kernel": .object([
-                "modulesFile": .string(kernel.path),
-                "nfcModules": kernel.loaded.map { .array($0.map(JSONValue.string)) } ?? .null,
-            ]),
-            "daemon": .object(daemon),
-            "metrics": .object(["path": .string("/metrics"), "scrapeConfig": .string(Self.scrapeConfig)]),
+            "modulesFile": .string(kernel.path),
+            "nfcModules": kernel.loaded.map { .array($0.map(JSONValue.string)) } ?? .null,
         ])
     }
 
-    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    /// A line of the report: its subject in a column of its own.
+    func row(_ subject: String, _ text: String) -> String {
+        subject.padding(toLength: 9, withPad: " ", startingAt: 0) + text
+    }
+
+    func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     private func indented(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScanBridgeClient
+import ScanBridgeModel
 import ScanBridgeRPC
 
 #if canImport(Glibc)
@@ -31,8 +32,11 @@ struct ImportCommand<Kind: ImportKind>: AsyncParsableCommand {
             discussion: """
                 The file is read as it streams, never whole. Rows that fail the check are reported on \
                 standard error by line and skipped; the rest go to the daemon's \(Kind.target.method) in batches. \
-                At the end one line on standard output says how many were imported. Exits with status 1 \
-                when a row was skipped or the import stopped early.
+                At the end one line on standard output says how many were imported; with --json, one \
+                object: {"source", "imported", "skipped", "complete", "error"?}. On a terminal, standard \
+                error shows a progress bar (a file) or a counter (standard input). Exits with status 1 \
+                when a row was skipped or the import stopped early, 2 when the daemon cannot be reached, \
+                3 when your role may not import.
 
                 CSV columns (a header row, matched in any case): \(columns.map(\.name).joined(separator: ", ")); \
                 \(columns.filter(\.isRequired).map(\.name).joined(separator: " and ")) are required. \
@@ -50,6 +54,9 @@ struct ImportCommand<Kind: ImportKind>: AsyncParsableCommand {
 
     @Option(help: "csv, or json (one array, or JSON Lines); by default from the file's extension; required with -.")
     var format: ImportFormat?
+
+    @Flag(help: "Print the outcome as one JSON object, and no progress.")
+    var json = false
 
     /// What problems are reported under: the path as given, `stdin` for -.
     private var source: String { file == "-" ? "stdin" : file }
@@ -70,70 +77,65 @@ struct ImportCommand<Kind: ImportKind>: AsyncParsableCommand {
 
     func run() async throws {
         let target = Kind.target
-        let reader = ImportReader(try await openFile(), format: try resolvedFormat(), schema: target.schema)
-        let progress = ImportProgress(noun: target.noun)
+        let (chunks, size) = try await openFile()
+        let counter = CountedChunks<FileChunks>.Counter()
+        let reader = ImportReader(
+            CountedChunks(base: chunks, counter: counter), format: try resolvedFormat(), schema: target.schema)
+        let progress = ImportProgress(noun: target.noun, bytesRead: counter, totalBytes: size, showing: !json)
         let summary = try await connection.withClient { client in
             await Importer(target: target, batchSize: batch, client: client).run(
                 reader, onProblem: { await progress.problem($0.located(in: source)) }, onProgress: { await progress.update($0) })
         }
         await progress.end()
-        var line = "imported \(counted(summary.imported, target.noun)) from \(source)"
-        if summary.skipped > 0 { line += "; \(counted(summary.skipped, "row")) skipped" }
         if let failure = summary.failure {
             switch failure {
-            case let problem as ImportProblem: await Console.error(problem.located(in: source))
+            case let problem as ImportProblem: await Console.error(problem.located(in: source), style: .failure)
             case is RPCError, is ClientError: _ = await ConnectionOptions.report(failure)
-            default: await Console.error("\(source): \(failure)")
+            default: await Console.error("\(source): \(failure)", style: .failure)
             }
-            line += "; stopped before the end of the file by the error above"
         }
-        await Console.out(line)
-        if summary.skipped > 0 || summary.failure != nil { throw ExitCode.failure }
+        if json {
+            await Console.out(JSONText.pretty(outcome(summary)))
+        } else {
+            var line = "imported \(counted(summary.imported, target.noun)) from \(source)"
+            if summary.skipped > 0 { line += "; \(counted(summary.skipped, "row")) skipped" }
+            if summary.failure != nil { line += "; stopped before the end of the file by the error above" }
+            await Console.out(line)
+        }
+        if let failure = summary.failure { throw ExitStatus.of(failure) }
+        if summary.skipped > 0 { throw ExitStatus.negative }
     }
 
-    private func openFile() async throws -> FileChunks {
-        guard file != "-" else { return .standardInput() }
+    /// The --json outcome: the counts, whether the whole file was read, and what stopped it.
+    private func outcome(_ summary: ImportSummary) -> JSONValue {
+        var outcome: [String: JSONValue] = [
+            "source": .string(source), "imported": .int(Int64(summary.imported)), "skipped": .int(Int64(summary.skipped)),
+            "complete": .bool(summary.failure == nil),
+        ]
+        switch summary.failure {
+        case nil: break
+        case let error as RPCError: outcome["error"] = ["code": .int(Int64(error.code)), "message": .string(error.message)]
+        case let error as ImportProblem: outcome["error"] = ["message": .string(error.located(in: source))]
+        case let error as ClientError: outcome["error"] = ["message": .string(error.message)]
+        case let error?: outcome["error"] = ["message": .string("\(error)")]
+        }
+        return .object(outcome)
+    }
+
+    /// The file's chunks, and its size when it is a regular file (standard input may be one too).
+    private func openFile() async throws -> (FileChunks, Int64?) {
+        guard file != "-" else { return (.standardInput(), ImportProgress.regularFileSize(descriptor: STDIN_FILENO)) }
         do {
-            return try await FileChunks.open(file)
+            let chunks = try await FileChunks.open(file)
+            return (chunks, ImportProgress.regularFileSize(path: file))
         } catch {
-            await Console.error((error as? ImportProblem)?.located(in: source) ?? "\(source): cannot be opened: \(error)")
-            throw ExitCode.failure
+            await Console.error(
+                (error as? ImportProblem)?.located(in: source) ?? "\(source): cannot be opened: \(error)", style: .failure)
+            throw ExitStatus.negative
         }
     }
 
     private func counted(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
-}
-
-/// An import's progress on standard error, at most once a second, and only on a terminal;
-/// a skipped row's line replaces it rather than mixing with it.
-actor ImportProgress {
-    private let noun: String
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    private var lastShown = ContinuousClock.now
-    private var showing = false
-
-    init(noun: String) {
-        self.noun = noun
-    }
-
-    func update(_ summary: ImportSummary) async {
-        guard isTerminal, ContinuousClock.now - lastShown >= .seconds(1) else { return }
-        lastShown = .now
-        showing = true
-        await Console.status("importing: \(summary.imported) \(noun)s so far, \(summary.skipped) rows skipped")
-    }
-
-    func problem(_ line: String) async {
-        await end()
-        await Console.error(line)
-    }
-
-    /// Takes the progress line away.
-    func end() async {
-        guard showing else { return }
-        showing = false
-        await Console.status("")
     }
 }

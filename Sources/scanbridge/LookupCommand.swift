@@ -39,7 +39,7 @@ struct LookupCommand: AsyncParsableCommand {
             }
             return found
         }
-        if !found { throw ExitCode.failure }
+        if !found { throw ExitStatus.negative }
     }
 
     private func print(product: JSONValue, order: JSONValue) async {

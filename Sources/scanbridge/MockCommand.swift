@@ -64,11 +64,13 @@ extension MockCommand {
         @Argument(help: "The device id (mock:till-1, or just till-1).")
         var id: String
 
+        @Flag(help: "Print the daemon's answer as JSON.")
+        var json = false
+
         func run() async throws {
             let device = MockCommand.deviceID(id)
-            try await connection.withClient { client in
-                _ = try await client.call("mock.detach", ["id": .string(device)])
-                await Console.out("- device \(device) detached")
+            try await connection.callAndPrint("mock.detach", ["id": .string(device)], json: json) { _ in
+                "- device \(device) detached"
             }
         }
     }

@@ -61,8 +61,15 @@ extension TokensCommand {
             let token = result["token"] ?? .null
             if let file {
                 try file.write(secret)
-                await Console.out(json ? JSONText.pretty(["token": token]) : TokenFormatter.describe(token))
-                await Console.out("The secret is in \(file.path) (mode 0600); it will not be shown again.")
+                let note = "The secret is in \(file.path) (mode 0600); it will not be shown again."
+                if json {
+                    // Standard output carries the one JSON value; the note goes beside it.
+                    await Console.out(JSONText.pretty(["token": token, "secretFile": .string(file.path)]))
+                    await Console.error(note)
+                } else {
+                    await Console.out(TokenFormatter.describe(token))
+                    await Console.out(note)
+                }
                 return
             }
             if json {

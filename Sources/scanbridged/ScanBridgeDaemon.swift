@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// to its domain handler, and streams the results over a Unix socket (docs/protocol.md).
 @main
 struct ScanBridgeDaemon: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = ScanBridgeVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "scanbridged",

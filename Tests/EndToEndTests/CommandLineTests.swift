@@ -33,7 +33,7 @@ struct CommandLineTests {
     @Test func noDaemonIsOneClearSentence() async throws {
         let harness = try DaemonHarness()
         let result = try await run("scanbridge", ["devices", "--socket", harness.socketPath])
-        #expect(result.status == 1)
+        #expect(result.status == 2, "the daemon cannot be reached")
         #expect(result.err.contains(harness.socketPath))
         #expect(result.err.contains("scanbridged"), "it says how to start a daemon: \(result.err)")
         #expect(!result.err.contains("Fatal error"))

@@ -90,7 +90,7 @@ struct JournalOutageTests {
         let doctor = try await run(
             "scanbridge", ["doctor", "--socket", daemon.socketPath],
             prefix: ["/usr/bin/env", "PCSCLITE_CSOCK_NAME=\(daemon.directory.path)/no-pcscd"])
-        #expect(doctor.out.contains("journal WAL "), "\(doctor.out)")
+        #expect(doctor.out.contains("journal  WAL "), "\(doctor.out)")
         try await Self.outage(client, reason: "the database is locked by another process") {
             let unready = try await readyz()
             #expect(unready.status == 503, "\(unready)")

@@ -22,7 +22,7 @@ struct RolesTests {
         let devices = try await run("scanbridge", ["devices"] + socket, prefix: Self.asNobody)
         #expect(devices.status == 0 && devices.out.contains("mock:till-1"))
         let inject = try await run("scanbridge", ["inject", "till-1", "123"] + socket, prefix: Self.asNobody)
-        #expect(inject.status == 1)
+        #expect(inject.status == 3, "refused by role")
         #expect(inject.err.contains("error -32003"), "\(inject.err)")
     }
 
@@ -67,7 +67,7 @@ struct RolesTests {
             let socket = ["--socket", daemon.socketPath]
             for command in [["claim", "0627:0001"], ["release", "0627:0001"], ["candidates"]] {
                 let result = try await run("scanbridge", ["devices"] + command + socket, prefix: Self.asNobody)
-                #expect(result.status == 1 && result.err.contains("error -32003"), "\(role) \(command): \(result.err)")
+                #expect(result.status == 3 && result.err.contains("error -32003"), "\(role) \(command): \(result.err)")
             }
             let list = try await run("scanbridge", ["devices"] + socket, prefix: Self.asNobody)
             #expect(list.status == 0, "\(role) may list: \(list.err)")
@@ -79,7 +79,7 @@ struct RolesTests {
         try openFolder(daemon)
         let hello = try await run(
             "scanbridge", ["call", "bridge.hello", "--socket", daemon.socketPath], prefix: Self.asNobody)
-        #expect(hello.status == 1)
+        #expect(hello.status == 3)
         #expect(hello.err.contains("-32003") && hello.err.contains("not allowed"), "\(hello.err)")
         #expect(daemon.log.contains("connection refused"))
     }
@@ -116,7 +116,7 @@ struct RolesTests {
         if let expected {
             #expect(hello.status == 0 && hello.out.contains("\"\(expected)\""), "\(hello.out) \(hello.err)")
         } else {
-            #expect(hello.status == 1 && hello.err.contains("not allowed"), "\(hello.out) \(hello.err)")
+            #expect(hello.status == 3 && hello.err.contains("not allowed"), "\(hello.out) \(hello.err)")
         }
     }
 
