@@ -1,6 +1,8 @@
 import Foundation
 
-/// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET`.
+/// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET`, never waiting: a
+/// manager that does not read its queue (ten datagrams deep) loses a message rather than
+/// stalling the thread that sent it, a watchdog beat among them.
 package enum SystemdNotifier {
     package static func notify(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard var path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return }
@@ -22,7 +24,7 @@ package enum SystemdNotifier {
         _ = state.withCString { message in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    sendto(fd, message, strlen(message), 0, socketAddress, length)
+                    sendto(fd, message, strlen(message), Int32(MSG_DONTWAIT | MSG_NOSIGNAL), socketAddress, length)
                 }
             }
         }
