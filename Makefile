@@ -2,15 +2,18 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: deps build demo test fuzz test-sanitize format bench clean
+.PHONY: deps build demo test test-package fuzz test-sanitize format bench release-products install deb clean
 
+# Each target installs the Debian packages it needs, and no more (scripts/deps.sh).
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh build
 
 build: deps
 	$(SWIFT) build
 
-demo: build
+demo:
+	@scripts/deps.sh demo
+	$(SWIFT) build
 	@scripts/demo.sh
 
 # Every target declares the modules it imports; the build refuses one that does not.
@@ -22,7 +25,8 @@ SWIFT_CODE = Sources Plugins Tests Benchmarks Fuzz Package.swift
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_CODE)
 
-test: deps
+test:
+	@scripts/deps.sh test
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_CODE)
 	$(SWIFT) build --build-tests $(IMPORT_CHECK)
 	# The hardware lab after the rest, not beside it: its guests type at a scanner's pace,
@@ -67,6 +71,27 @@ bench: deps
 	mkdir -p .build/release/unordered && mv .build/release/scanbridged .build/release/unordered/
 	for product in scanbridged scanbridge scanbridge-bench; do $(RELEASE) --product $$product || exit 1; done
 	.build/release/scanbridge-bench $(BENCH_ARGS)
+
+# `make install PREFIX=/usr DESTDIR=…`: the release binaries, units, rules, configuration, man
+# pages and completions (packaging/install.sh; PREFIX defaults to /usr/local). `make deb`: a
+# Debian package of the same, checked by lintian (packaging/deb.sh), in .build/deb.
+PREFIX ?= /usr/local
+
+release-products:
+	@scripts/deps.sh package
+	for product in scanbridged scanbridge; do $(RELEASE) --product $$product || exit 1; done
+	$(SWIFT) build --product generate-manual
+
+install: release-products
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) packaging/install.sh
+
+deb: release-products
+	packaging/deb.sh
+
+# The package as CI checks it, beside `make test`: built, lintian-clean, installed and
+# removed again by dpkg (packaging/check.sh).
+test-package: deb
+	packaging/check.sh
 
 clean:
 	rm -rf .build .demo
