@@ -178,11 +178,11 @@ let package = Package(
         .executableTarget(
             name: "scanbridged",
             dependencies: [
-                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeServer", "ScanBridgeStore", "ScanBridgeConfig",
-                "ScanBridgeMetrics", "DriverKit",
+                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeServer", "ScanBridgeStore",
+                "ScanBridgeConfig", "ScanBridgeMetrics", "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

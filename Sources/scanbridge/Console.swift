@@ -1,4 +1,5 @@
 import Dispatch
+import ScanBridgeRPC
 
 #if canImport(Glibc)
 import Glibc
@@ -46,25 +47,8 @@ enum Console {
         let bytes = Array((prefix + shown + terminator).utf8)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async {
-                writeAll(bytes, to: descriptor)
+                DescriptorOutput.writeAll(bytes, to: descriptor)
                 done.resume()
-            }
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    // The reader is gone; there is nobody left to tell.
-                    return
-                }
             }
         }
     }

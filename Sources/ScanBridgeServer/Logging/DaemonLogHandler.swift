@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ScanBridgeModel
+import ScanBridgeRPC
 import Synchronization
 
 /// The daemon's log lines on standard error. Under journald (`JOURNAL_STREAM` names standard
@@ -83,22 +84,8 @@ package struct DaemonLogHandler: LogHandler {
         return stream == "\(status.st_dev):\(status.st_ino)"
     }
 
-    /// One write(2) per line, so lines from several threads never interleave.
-    package static let standardError: @Sendable ([UInt8]) -> Void = { bytes in
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
-    }
+    /// One line a write, so lines from several threads never interleave.
+    package static let standardError: @Sendable ([UInt8]) -> Void = { DescriptorOutput.writeAll($0, to: STDERR_FILENO) }
 
     private static func timestamp() -> String {
         var now = timeval()
