@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-.build/deb}
 version=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ScanBridgeRPC/ScanBridgeVersion.swift)
 arch=$(dpkg --print-architecture)
-root=$OUT/root
+root=$(realpath -m "$OUT/root")
 rm -rf "$root"
 mkdir -p "$root/DEBIAN" "$root/usr/share/doc/scanbridge"
 
@@ -28,7 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 printf 'Source: scanbridge\n\nPackage: scanbridge\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$root/usr/bin/scanbridged" "$OLDPWD/$root/usr/bin/scanbridge" 2>/dev/null \
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/scanbridged" "$root/usr/bin/scanbridge" \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 

@@ -57,7 +57,7 @@ struct Daemon {
         // Ready once the socket and every gateway listener are: a harness that learns the
         // gateway's addresses from the READY=1 message can use them at once.
         let readiness = DaemonReadiness(waitingForGateway: settings.gateway != nil) { gatewayAddresses in
-            SystemdNotifier.notify(
+            SystemdNotifier.tell(
                 (["READY=1"] + gatewayAddresses.map { "SCANBRIDGE_HTTP=\($0)" }).joined(separator: "\n"))
             logger.info(
                 "ready",

@@ -59,18 +59,23 @@ struct SystemdTests {
             if stuck.load(ordering: .relaxed) { held.withLock { $0.append(done) } } else { done() }
         }
         let beats = Atomic(0)
+        let log = CapturedLog()
         let watchdog = ServiceWatchdog(
-            interval: .milliseconds(5), probes: [loop, writer], logger: Logger(label: "test"),
+            interval: .milliseconds(5), probes: [loop, writer], logger: log.logger,
             beat: { beats.add(1, ordering: .relaxed) })
         let running = Task { try await watchdog.run() }
         try await waitUntil("a first beat") { beats.load(ordering: .relaxed) >= 1 }
-        // The writer holds its first task: after the first beat, no more.
-        try await waitUntil("the writer to hold a task") { held.withLock { !$0.isEmpty } }
+        // The writer holds the task it was handed: once it has been still for longer than
+        // the interval, the beats stop.
+        try await waitUntil("the writer seen stuck: \(log.text)") { log.text.contains("the journal writer made no progress") }
+        let beatsWhenStuck = beats.load(ordering: .relaxed)
         try await Task.sleep(for: .milliseconds(50))
-        #expect(beats.load(ordering: .relaxed) == 1)
+        #expect(beats.load(ordering: .relaxed) == beatsWhenStuck, "no beat while a part is stuck")
+        #expect(!log.text.contains("event loop 0 made no progress"))
         stuck.store(false, ordering: .relaxed)
         held.withLock { $0.removeFirst() }()
-        try await waitUntil("beats again") { beats.load(ordering: .relaxed) >= 3 }
+        try await waitUntil("beats again") { beats.load(ordering: .relaxed) > beatsWhenStuck }
+        #expect(log.text.contains("the journal writer moves again"))
         running.cancel()
     }
 
@@ -83,7 +88,21 @@ struct SystemdTests {
         journal.log(
             event: LogEvent(
                 level: .warning, message: "two\nlines", metadata: ["b": "2"], source: "S", file: "", function: "", line: 0))
-        #expect(lines.withLock { $0.last } == "<4>warning scanbridge : b=2 device.id=mock:till-1 [S] two lines\n")
+        #expect(lines.withLock { $0.last } == "<4>warning scanbridge : b=2 device.id=mock:till-1 [S] two\\x0Alines\n")
+        // A client's name with a NUL and a forged priority, as bridge.hello logs it, and a
+        // huge one: neither becomes an entry of its own.
+        journal.log(
+            event: LogEvent(
+                level: .info, message: "hello", metadata: ["client.name": "x\u{0}<0>boom\r\u{1B}[2J"], source: "S",
+                file: "", function: "", line: 0))
+        #expect(lines.withLock { $0.last }?.contains("client.name=x\\x00<0>boom\\x0D\\x1B[2J device.id") == true)
+        journal.log(
+            event: LogEvent(
+                level: .info, message: "\(String(repeating: "é", count: 30_000))", metadata: nil, source: "S", file: "",
+                function: "", line: 0))
+        let long = try #require(lines.withLock { $0.last })
+        #expect(long.utf8.count < 2200 && long.hasSuffix("…(57952 bytes more)\n"), "\(long.suffix(40))")
+        #expect(lines.withLock { $0.allSatisfy { $0.utf8.filter { $0 == 0x0A || $0 == 0 }.count == 1 } })
         let plain = DaemonLogHandler(label: "scanbridge", format: .text, journald: false, write: write)
         plain.log(event: LogEvent(level: .info, message: "ready", metadata: nil, source: "S", file: "", function: "", line: 0))
         let line = try #require(lines.withLock { $0.last })

@@ -12,14 +12,14 @@ package struct GatewayWebRoot: Sendable {
         self.path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
 
-    /// Where the daemon looks when `http.web_root` is not set: `Web/` in the source checkout
-    /// it was built in, then `share/scanbridge/web` beside its `bin/` folder (an installed
-    /// package), then /usr/share/scanbridge/web.
+    /// Where the daemon looks when `http.web_root` is not set: `share/scanbridge/web` beside
+    /// its `bin/` folder (an installed package), then `Web/` in the source checkout it was
+    /// built in, then /usr/share/scanbridge/web.
     package static func defaultPath(executable: String, sourceRoot: String) -> String {
         let installed = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/scanbridge/web").path
-        let candidates = [sourceRoot + "/Web", installed, "/usr/share/scanbridge/web"]
+        let candidates = [installed, sourceRoot + "/Web", "/usr/share/scanbridge/web"]
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/index.html") } ?? candidates.last!
     }
 

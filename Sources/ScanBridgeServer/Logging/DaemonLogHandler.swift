@@ -43,24 +43,52 @@ package struct DaemonLogHandler: LogHandler {
         case .text:
             var text = journald ? "" : Self.timestamp() + " "
             text += "\(level) \(label) :"
-            for (key, value) in all.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(value)" }
-            text += " [\(source)] \(message)"
+            for (key, value) in all.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(Self.field("\(value)", escaped: true))" }
+            text += " [\(source)] \(Self.field(message.description, escaped: true))"
             bytes += Array(text.utf8)
         case .json:
+            // JSON escapes control characters itself.
             var json = JSONOutput()
             json.beginObject()
             if !journald { json.member("time", Self.timestamp()) }
             json.member("level", level.rawValue)
             json.member("label", label)
             json.member("source", source)
-            json.member("message", message.description)
-            for (key, value) in all.sorted(by: { $0.key < $1.key }) { json.member(key, value.description) }
+            json.member("message", Self.field(message.description, escaped: false))
+            for (key, value) in all.sorted(by: { $0.key < $1.key }) {
+                json.member(key, Self.field(value.description, escaped: false))
+            }
             json.endObject()
             bytes += json.bytes
         }
-        // One line per entry: a newline inside a message would split it in two entries.
-        bytes = bytes.map { $0 == 0x0A ? 0x20 : $0 } + [0x0A]
-        write(bytes)
+        write(bytes + [0x0A])
+    }
+
+    /// The most a message or a metadata value takes of a line: journald splits a longer
+    /// line (its LineMax) into entries of their own, each read for a priority prefix.
+    static let maxFieldBytes = 2048
+
+    /// `text` fit for one line that a client's or a device's bytes cannot forge another in:
+    /// cut to `maxFieldBytes`, and, as text, every control character (a line break, a NUL,
+    /// which journald also splits at, an escape sequence) written as `\xNN`.
+    static func field(_ text: String, escaped: Bool) -> String {
+        var kept = Substring(text)
+        if text.utf8.count > maxFieldBytes {
+            var end = text.utf8.index(text.utf8.startIndex, offsetBy: maxFieldBytes)
+            while end.samePosition(in: text.unicodeScalars) == nil { end = text.utf8.index(before: end) }
+            kept = text[..<end]
+        }
+        var result = escaped ? "" : String(kept)
+        if escaped {
+            for scalar in kept.unicodeScalars {
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return kept.endIndex < text.endIndex ? result + "…(\(text.utf8.count - kept.utf8.count) bytes more)" : result
     }
 
     /// syslog(3)'s priority: what `journalctl -p` filters on.
@@ -96,5 +124,11 @@ package struct DaemonLogHandler: LogHandler {
         var buffer = [Int8](repeating: 0, count: 64)
         let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Tells systemd the daemon is alive (`WATCHDOG=1`) every half of `WatchdogSec=`, but only
-/// when every part it watches has shown progress since the beat before: an event loop that
-/// no longer runs its tasks, or a journal writer stuck in a write, stops the beats, and
-/// systemd restarts the daemon. A process that merely runs would keep beating.
+/// Tells systemd the daemon is alive (`WATCHDOG=1`) every quarter of `WatchdogSec=`, but only
+/// while every part it watches has shown progress within the last half of it: an event loop that no
+/// longer runs its tasks, or a journal writer stuck in a write, stops the beats, and systemd
+/// restarts the daemon. A process that merely runs would keep beating. A part that answers
+/// a little late costs no beat, and one stuck for less than half of `WatchdogSec=` never
+/// costs the daemon its life.
 package final class ServiceWatchdog: Service {
     let interval: Duration
     let probes: [WatchdogProbe]
@@ -37,21 +39,24 @@ package final class ServiceWatchdog: Service {
     }
 
     private func beatWhileEveryPartMoves() async throws {
-        var stalledBefore: [String] = []
+        let clock = ContinuousClock()
+        var lastMoved = [ContinuousClock.Instant](repeating: clock.now, count: probes.count)
+        var stalled = Set<Int>()
         while true {
-            let stalled = probes.filter { !$0.moved() }.map(\.name)
-            if stalled.isEmpty {
-                beat()
-                if !stalledBefore.isEmpty {
-                    logger.notice("watchdog: \(stalledBefore.joined(separator: ", ")) moves again")
-                }
-            } else if stalled != stalledBefore {
+            let now = clock.now
+            for (index, probe) in probes.enumerated() where probe.moved() { lastMoved[index] = now }
+            let stalledNow = Set(probes.indices.filter { now - lastMoved[$0] > interval })
+            for index in stalledNow.subtracting(stalled).sorted() {
                 logger.critical(
-                    "watchdog: \(stalled.joined(separator: ", ")) made no progress in \(interval); not telling systemd the daemon is alive, so that it restarts it"
+                    "watchdog: \(probes[index].name) made no progress in \(interval); while it makes none, systemd is not told the daemon is alive and restarts it"
                 )
             }
-            stalledBefore = stalled
-            try await Task.sleep(for: interval)
+            for index in stalled.subtracting(stalledNow).sorted() {
+                logger.notice("watchdog: \(probes[index].name) moves again")
+            }
+            stalled = stalledNow
+            if stalled.isEmpty { beat() }
+            try await Task.sleep(for: interval / 2)
         }
     }
 }
