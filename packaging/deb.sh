@@ -12,6 +12,8 @@ arch=$(dpkg --print-architecture)
 root=$OUT/root
 rm -rf "$root"
 mkdir -p "$root/DEBIAN" "$root/usr/share/doc/scanbridge"
+# Absolute, as dpkg-shlibdeps below runs in another folder and OUT may be either.
+root=$(realpath "$root")
 
 PREFIX=/usr DESTDIR="$root" packaging/install.sh >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/scanbridged" "$root/usr/bin/scanbridge"
@@ -28,7 +30,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 printf 'Source: scanbridge\n\nPackage: scanbridge\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$root/usr/bin/scanbridged" "$OLDPWD/$root/usr/bin/scanbridge" 2>/dev/null \
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/scanbridged" "$root/usr/bin/scanbridge" 2>/dev/null \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
