@@ -116,12 +116,20 @@ enum GuestScripts {
         rm -rf $units/*.wants $units/default.target
         ln -s /lib/systemd/system/multi-user.target $units/default.target
         mkdir -p $units/multi-user.target.wants
-        cp /lab/systemd/lab-job.service $units/
+        install -m 0644 /lab/systemd/lab-job.service $units/
         ln -s ../lab-job.service $units/multi-user.target.wants/lab-job.service
-        # The serial console carries the lab's lines, not a login prompt.
+        # The serial console carries the lab's lines and systemd's failures, not a login prompt
+        # and the progress of every start job.
         ln -sf /dev/null $units/serial-getty@ttyS0.service
-        # The root is the overlay: the host's file systems are not the guest's to mount.
+        ln -sf /dev/null $units/console-getty.service
+        # A machine, not the container the host may be: systemd takes /.dockerenv for one.
+        rm -f /.dockerenv
+        mkdir -p /etc/systemd/system.conf.d
+        printf '[Manager]\nShowStatus=error\n' >/etc/systemd/system.conf.d/lab.conf
+        # The root is the overlay: the host's file systems are not the guest's to mount, and
+        # its /tmp is not the guest's to empty at boot (a checkout there must stay visible).
         : >/etc/fstab
+        mkdir -p /etc/tmpfiles.d && ln -sf /dev/null /etc/tmpfiles.d/tmp.conf
         # Not empty: an empty machine id is a first boot, and systemd-firstboot prompts on the console.
         tr -d - </proc/sys/kernel/random/uuid >/etc/machine-id
         """#
