@@ -88,9 +88,8 @@ extension LabSuites {
                 "a drop-in: a mock till and a short watchdog",
                 """
                 mkdir -p /etc/systemd/system/scanbridged.service.d
-                # No backtracer: the debug binaries find the toolchain's in /opt/swift (a counter
-                # box's release binaries have none beside them), and it prints a SIGSEGV sent by
-                # kill and returns, so the daemon lives on.
+                # No backtracer: the crash handler of the Swift runtime in /opt/swift, which the
+                # debug binaries load, returns from a SIGSEGV sent by kill, and the daemon lives on.
                 printf '%s\\n' '[Service]' 'ExecStart=' 'ExecStart=/usr/bin/scanbridged --mock barcode:till-1' \
                     'WatchdogSec=4s' 'Environment=SWIFT_BACKTRACE=enable=no' >/etc/systemd/system/scanbridged.service.d/lab.conf
                 systemctl daemon-reload && systemctl restart scanbridged.service
