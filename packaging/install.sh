@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make install`: the release binaries (Swift runtime linked in), the counter page, systemd
-# units, sysusers.d and tmpfiles.d entries, udev rules, the pn533 blacklist, the polkit rule,
-# the commented default configuration, man pages and shell completions, under DESTDIR for
-# PREFIX. docs/operations.md, "Install on a counter box", says what each file is.
+# units, sysusers.d, tmpfiles.d and modules-load.d entries, udev rules, the pn533 blacklist,
+# the polkit rule, the commented default configuration, man pages and shell completions,
+# under DESTDIR for PREFIX. docs/operations.md, "Install on a counter box", says what each file is.
 #
 # PREFIX (default /usr/local), DESTDIR (default none), BIN (the built binaries; default
 # .build/release), GENERATE_MANUAL (swift-argument-parser's man page tool; default
@@ -22,6 +22,7 @@ if [ "$PREFIX" = /usr ]; then
     unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
     sysusersdir=$(pkg-config --variable=sysusersdir systemd 2>/dev/null || echo /usr/lib/sysusers.d)
     tmpfilesdir=$(pkg-config --variable=tmpfilesdir systemd 2>/dev/null || echo /usr/lib/tmpfiles.d)
+    modulesloaddir=$(pkg-config --variable=modulesloaddir systemd 2>/dev/null || echo /usr/lib/modules-load.d)
     udevdir=$(pkg-config --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
     modprobedir=/lib/modprobe.d
     polkitdir=/usr/share/polkit-1/rules.d
@@ -29,6 +30,7 @@ else
     unitdir=$PREFIX/lib/systemd/system
     sysusersdir=$PREFIX/lib/sysusers.d
     tmpfilesdir=$PREFIX/lib/tmpfiles.d
+    modulesloaddir=/etc/modules-load.d
     udevdir=/etc/udev/rules.d
     modprobedir=/etc/modprobe.d
     polkitdir=/etc/polkit-1/rules.d
@@ -40,7 +42,7 @@ done
 
 root=$DESTDIR
 install -d "$root$PREFIX/bin" "$root$PREFIX/share/scanbridge/web" "$root$unitdir" "$root$sysusersdir" \
-    "$root$tmpfilesdir" "$root$udevdir" "$root$modprobedir" "$root$polkitdir" "$root/etc/scanbridge"
+    "$root$tmpfilesdir" "$root$modulesloaddir" "$root$udevdir" "$root$modprobedir" "$root$polkitdir" "$root/etc/scanbridge"
 install -m 0755 "$BIN/scanbridged" "$BIN/scanbridge" "$root$PREFIX/bin/"
 install -m 0644 Web/* "$root$PREFIX/share/scanbridge/web/"
 
@@ -51,6 +53,7 @@ for unit in scanbridged.service scanbridged.socket scanbridged-http.socket; do
 done
 install -m 0644 service/scanbridge.sysusers "$root$sysusersdir/scanbridge.conf"
 install -m 0644 service/scanbridge.tmpfiles "$root$tmpfilesdir/scanbridge.conf"
+install -m 0644 service/scanbridge.modules-load "$root$modulesloaddir/scanbridge.conf"
 install -m 0644 udev/70-scanbridge.rules "$root$udevdir/70-scanbridge.rules"
 install -m 0644 udev/blacklist-pn533.conf "$root$modprobedir/scanbridge-blacklist-pn533.conf"
 install -m 0644 service/50-scanbridge-pcsc.rules "$root$polkitdir/50-scanbridge-pcsc.rules"

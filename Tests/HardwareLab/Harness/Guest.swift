@@ -15,6 +15,9 @@ struct GuestConfiguration: Sendable {
     var lifetime: Duration = .seconds(540)
     /// Replaces the standard `/lab/job.sh` (harness tests: a guest that never gets ready).
     var job: String?
+    /// Boots systemd as PID 1 (`GuestScripts.systemdRoot`), with the job as one of its units
+    /// and udev started by systemd whatever `udev` says.
+    var systemd = false
 }
 
 /// One running QEMU guest with Debian's kernel and the host's `/` as its root, in a fresh
@@ -112,13 +115,18 @@ final class Guest: Sendable {
 
     private static func writeShare(_ share: URL, configuration: GuestConfiguration) throws {
         for sub in ["cmd", "out", "state", "bin"] { try LabFolder.makeFolder(share.appendingPathComponent(sub)) }
-        let files: [(String, String)] = [
-            ("job.sh", configuration.job ?? GuestScripts.job(startUdev: configuration.udev)),
+        let standardJob = configuration.systemd ? GuestScripts.systemdJob : GuestScripts.job(startUdev: configuration.udev)
+        var files: [(String, String)] = [
+            ("job.sh", configuration.job ?? standardJob),
             ("lab.env", "export SCANBRIDGE_BIN_DIR='\(DaemonHarness.productsDirectory.path)'\n"),
             ("bin/lab_evdev.py", GuestScripts.evdevModule),
             ("bin/evdev-read", GuestScripts.evdevRead),
             ("bin/uinput-scanner", GuestScripts.uinputScanner),
         ]
+        if configuration.systemd {
+            try LabFolder.makeFolder(share.appendingPathComponent("systemd"))
+            files += [("systemd/root.sh", GuestScripts.systemdRoot), ("systemd/lab-job.service", GuestScripts.systemdJobUnit)]
+        }
         for (name, text) in files {
             let path = share.appendingPathComponent(name).path
             try text.write(toFile: path, atomically: false, encoding: .utf8)

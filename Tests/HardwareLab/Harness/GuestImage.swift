@@ -2,7 +2,8 @@ import Foundation
 
 /// The guest's kernel, its modules, udev and the initramfs, made from Debian's own
 /// packages and cached in `image/<key>/`, where the key names the kernel and udev package
-/// versions: a new kernel package builds a new image, and the old one is removed.
+/// versions and the initramfs's `/init`: a new kernel package builds a new image, and the
+/// old one is removed.
 ///
 ///     vmlinuz              the kernel
 ///     extras/              kernel modules (depmod'ed) and udev, laid out like the host's `/`;
@@ -25,6 +26,14 @@ struct GuestImage: Sendable {
         .allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
     }
 
+    /// Names the initramfs's `/init` in the image's key, so an image made with another one
+    /// is built again (FNV-1a of its text).
+    static var initVersion: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in GuestScripts.initramfsInit.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+
     /// The modules the initramfs loads, in dependency order, to mount the 9p root and its overlay.
     static let bootModules = [
         "virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev", "virtio_pci",
@@ -43,7 +52,7 @@ struct GuestImage: Sendable {
             if let cached = cachedImage() { return cached }
             throw failure
         }
-        let key = "\(packages.kernel)_\(packages.kernelVersion)+udev_\(packages.udevVersion)"
+        let key = "\(packages.kernel)_\(packages.kernelVersion)+udev_\(packages.udevVersion)+init_\(initVersion)"
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ":", with: "_")
         let folder = LabFolder.images.appendingPathComponent(key)
         let version = String(packages.kernel.dropFirst("linux-image-".count))

@@ -27,6 +27,13 @@ enum GuestScripts {
         mkdir -p /newroot/lab
         mount -t 9p -o $nine results /newroot/lab || fail "mount the results share"
         for fs in dev proc sys; do mount --move /$fs /newroot/$fs || fail "move /$fs"; done
+        if [ -e /newroot/lab/systemd/root.sh ]; then
+            # A guest with systemd as PID 1: the share's script fits the root for it, and the
+            # job runs as one of its units.
+            chroot /newroot /bin/sh /lab/systemd/root.sh || fail "fit the root for systemd"
+            echo "lab-init: root ready, starting systemd"
+            exec switch_root /newroot /lib/systemd/systemd
+        fi
         echo "lab-init: root ready, running the job"
         chroot /newroot /bin/sh /lab/job.sh
         echo "lab-init: the job ended with status $?; powering off"
@@ -39,6 +46,36 @@ enum GuestScripts {
     /// into the share, with its output in `out/NNNN.out` and its exit status in
     /// `out/NNNN.status` (written last, by rename), until the host drops `cmd/stop`.
     static func job(startUdev: Bool) -> String {
+        job(
+            setup: #"""
+                # /tmp stays the overlay's (writes go to its tmpfs layer): a checkout under the host's
+                # /tmp, as CI's may be, must stay visible, or the guest finds no scanbridged to run.
+                mount -t tmpfs tmpfs /run || fail "mount /run"
+                mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
+                say "kernel $(uname -r)"
+                if [ "\#(startUdev ? "yes" : "no")" = yes ]; then
+                    /lib/systemd/systemd-udevd --daemon || fail "start systemd-udevd"
+                    udevadm trigger --action=add && udevadm settle --timeout=60 || fail "udevadm trigger and settle"
+                    say "udev is running"
+                fi
+                """#)
+    }
+
+    /// `/lab/job.sh` as the `lab-job.service` of a guest with systemd as PID 1
+    /// (`systemdRoot`): systemd made `/run` and started udev; the job waits until systemd's
+    /// start-up has finished (to `multi-user.target`), writes `systemd-analyze`'s account of
+    /// it to `/lab/state/boot-time`, and waits for udev's first settle.
+    static let systemdJob = job(
+        setup: #"""
+            say "kernel $(uname -r), systemd as PID 1"
+            # Not an error when degraded: a unit of the host's that cannot run in the guest.
+            systemctl is-system-running --wait >/dev/null || say "systemd is $(systemctl is-system-running)"
+            systemd-analyze >/lab/state/boot-time 2>&1 || fail "systemd-analyze"
+            say "$(head -n 1 /lab/state/boot-time)"
+            udevadm settle --timeout=60 || fail "udevadm settle"
+            """#)
+
+    private static func job(setup: String) -> String {
         #"""
         #!/bin/sh
         export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -48,16 +85,7 @@ enum GuestScripts {
         # Each line carries the guest's uptime, to see where the time of a slow run went.
         say() { line="lab-job: [$(cut -d ' ' -f 1 /proc/uptime)] $*"; echo "$line"; echo "$line" >/dev/console; }
         fail() { say "FAILED: $*"; echo "$*" >/lab/state/failed; exit 1; }
-        # /tmp stays the overlay's (writes go to its tmpfs layer): a checkout under the host's
-        # /tmp, as CI's may be, must stay visible, or the guest finds no scanbridged to run.
-        mount -t tmpfs tmpfs /run || fail "mount /run"
-        mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
-        say "kernel $(uname -r)"
-        if [ "\#(startUdev ? "yes" : "no")" = yes ]; then
-            /lib/systemd/systemd-udevd --daemon || fail "start systemd-udevd"
-            udevadm trigger --action=add && udevadm settle --timeout=60 || fail "udevadm trigger and settle"
-            say "udev is running"
-        fi
+        \#(setup)
         echo ready >/lab/state/ready.tmp && mv /lab/state/ready.tmp /lab/state/ready
         say "ready"
         while [ ! -e /lab/cmd/stop ]; do
@@ -75,6 +103,50 @@ enum GuestScripts {
         say "stop asked"
         """#
     }
+
+    /// `/lab/systemd/root.sh`: run by the initramfs's `/init` in the overlay root just
+    /// before systemd takes it over. The guest starts as a fresh counter box would: systemd's
+    /// own units and the lab's job, none of the services the host enabled (its databases,
+    /// timers and sockets), with a machine id of its own.
+    static let systemdRoot = #"""
+        #!/bin/sh
+        set -e
+        units=/etc/systemd/system
+        mkdir -p $units
+        rm -rf $units/*.wants $units/default.target
+        ln -s /lib/systemd/system/multi-user.target $units/default.target
+        mkdir -p $units/multi-user.target.wants
+        install -m 0644 /lab/systemd/lab-job.service $units/
+        ln -s ../lab-job.service $units/multi-user.target.wants/lab-job.service
+        # The serial console carries the lab's lines and systemd's failures, not a login prompt
+        # and the progress of every start job.
+        ln -sf /dev/null $units/serial-getty@ttyS0.service
+        ln -sf /dev/null $units/console-getty.service
+        # A machine, not the container the host may be: systemd takes /.dockerenv for one.
+        rm -f /.dockerenv
+        mkdir -p /etc/systemd/system.conf.d
+        printf '[Manager]\nShowStatus=error\n' >/etc/systemd/system.conf.d/lab.conf
+        # The root is the overlay: the host's file systems are not the guest's to mount, and
+        # its /tmp is not the guest's to empty at boot (a checkout there must stay visible).
+        : >/etc/fstab
+        mkdir -p /etc/tmpfiles.d && ln -sf /dev/null /etc/tmpfiles.d/tmp.conf
+        # Not empty: an empty machine id is a first boot, and systemd-firstboot prompts on the console.
+        tr -d - </proc/sys/kernel/random/uuid >/etc/machine-id
+        """#
+
+    /// The unit that runs `/lab/job.sh` under systemd. The guest powers off when the job
+    /// ends, as it does without systemd.
+    static let systemdJobUnit = """
+        [Unit]
+        Description=The hardware lab's job: the steps the host drops into /lab/cmd
+        After=systemd-udevd.service systemd-udev-trigger.service
+        SuccessAction=poweroff-force
+        FailureAction=poweroff-force
+
+        [Service]
+        ExecStart=/bin/sh /lab/job.sh
+
+        """
 
     /// `/lab/bin/lab_evdev.py`: decodes key presses from an evdev node into text, US
     /// layout, as a keyboard-wedge scanner types it. Used by `evdev-read` below.

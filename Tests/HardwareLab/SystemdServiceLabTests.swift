@@ -1,0 +1,278 @@
+import Foundation
+import ScanBridgeModel
+import ScanBridgeTesting
+import Synchronization
+import Testing
+
+extension LabSuites {
+    /// The Debian package installed for real: a guest with systemd as PID 1, the package of
+    /// the debug binaries built on the host and installed with `dpkg -i` in the guest's
+    /// overlay (the host is never changed), then the socket, the hardened unit, udev's rule,
+    /// the restart after a crash, the watchdog and journald's priorities, as a counter box
+    /// would have them.
+    @Suite(
+        "Service under systemd", .serialized,
+        .sharedGuest(GuestConfiguration(devices: [.usbController], memoryMB: 1024, systemd: true)), .timeLimit(.minutes(15)))
+    struct SystemdServiceLabTests {
+        static let client = "labclient"
+        /// `scanbridge` as a member of scanbridge-users, on the installed socket.
+        static let asClient = "runuser -u \(client) -- /usr/bin/scanbridge"
+
+        @Test func socketStartsTheServiceAndAHotPluggedWedgeScannerIsRead() async throws {
+            let guest = try await Self.installedGuest()
+            let before = try await guest.run(
+                "the socket listens, the service does not run",
+                """
+                systemctl stop scanbridged.service 2>/dev/null  # it warns that the socket can start it again
+                systemctl is-active scanbridged.socket; systemctl is-active scanbridged.service || true
+                stat -c '%U %G %a' /run/scanbridge/scanbridge.sock
+                """)
+            #expect(before == "active\ninactive\nscanbridge scanbridge-users 660\n")
+
+            let hello = try await guest.run(
+                "a member of scanbridge-users connects", "\(Self.asClient) call bridge.hello '{}'", timeout: .seconds(120))
+            #expect(try JSONDecoder().decode(JSONValue.self, from: Data(hello.utf8))["role"] == "reader", "\(hello)")
+            let after = try await guest.run(
+                "the first connection started the service",
+                """
+                systemctl is-active scanbridged.service
+                ps -o user= -p "$(systemctl show -p MainPID --value scanbridged.service)"
+                """)
+            #expect(after == "active\nscanbridge\n")
+
+            // The client watches before the scanner comes: `--since 0` replays the journal too.
+            try await guest.run(
+                "the client watches",
+                "nohup \(Self.asClient) watch --json --since 0 >/lab/wedge-events.ndjson 2>/lab/wedge-watch.log &")
+            try Data(Self.keyboardReports("4006381333931\n")).write(to: guest.share.appendingPathComponent("wedge.reports"))
+            try Data(Self.bootKeyboardDescriptor).write(to: guest.share.appendingPathComponent("wedge.desc"))
+            try await guest.run("a USB keyboard-wedge scanner with Honeywell's vendor id is plugged in", Self.wedgeGadget)
+            let groups = try await guest.run(
+                "udev gives its event node to scanbridge-devices",
+                """
+                i=0; until [ -e \(Self.wedgeNode) ]; do i=$((i + 1)); [ $i -le 300 ] || { echo "no \(Self.wedgeNode)"; exit 1; }; sleep 0.1; done
+                udevadm settle
+                stat -L -c '%G %a' \(Self.wedgeNode)
+                """)
+            #expect(groups == "scanbridge-devices 660\n")
+            try await guest.waitUntil(
+                "the daemon lists the wedge scanner",
+                "\(Self.asClient) call devices.list '{}' | grep -q '\"evdev:'", timeout: .seconds(90))
+            // A report every 20 ms: at a real scanner's pace, the daemon under emulation reads
+            // slower than the reports come, and the kernel drops keys (SYN_DROPPED).
+            try await guest.run(
+                "the scanner types an EAN-13 and Enter",
+                """
+                timeout 50 python3 -c 'import os, time
+                reports = open("/lab/wedge.reports", "rb").read()
+                gadget = os.open("/dev/hidg0", os.O_WRONLY)
+                for at in range(0, len(reports), 8):
+                    os.write(gadget, reports[at:at + 8])
+                    time.sleep(0.02)'
+                """)
+            let scan = try await waitFor("the client's scan event", timeout: .seconds(60)) { () -> JSONValue? in
+                Self.events(guest.sharedFile("wedge-events.ndjson")).first { $0["text"] == "4006381333931" }
+            }
+            #expect(scan["symbology"] == "ean-13" && scan["device"]?.stringValue?.hasPrefix("evdev:") == true, "\(scan)")
+            // Its hidraw node too is the daemon's to open (the HID POS driver reads its report
+            // descriptor): the unit's device policy knows hidraw, though hid came after the service.
+            let listed = try JSONDecoder().decode(
+                JSONValue.self, from: Data(try await guest.run("devices.list", "\(Self.asClient) call devices.list '{}'").utf8))
+            let failing = (listed["devices"]?.arrayValue ?? []).filter { $0["state"] == "error" }
+            #expect(failing.isEmpty, "devices in error: \(failing)")
+        }
+
+        @Test func aCrashedOrStuckDaemonIsRestartedAndLosesNoAcknowledgedEvent() async throws {
+            let guest = try await Self.installedGuest()
+            try await guest.run(
+                "a drop-in: a mock till and a short watchdog",
+                """
+                mkdir -p /etc/systemd/system/scanbridged.service.d
+                printf '%s\\n' '[Service]' 'ExecStart=' 'ExecStart=/usr/bin/scanbridged --mock barcode:till-1' \
+                    'WatchdogSec=4s' >/etc/systemd/system/scanbridged.service.d/lab.conf
+                systemctl daemon-reload && systemctl restart scanbridged.service
+                """, timeout: .seconds(120))
+            try Self.inject.write(to: guest.share.appendingPathComponent("inject.py"), atomically: false, encoding: .utf8)
+            try await guest.run(
+                "inject 20 scans, each acknowledged", "python3 /lab/inject.py 20 >/lab/acks.ndjson", timeout: .seconds(120))
+            let acknowledged = (guest.sharedFile("acks.ndjson") ?? "").split(separator: "\n").map(String.init)
+            #expect(acknowledged.count == 20)
+
+            let first = try await Self.mainPID(guest)
+            try await guest.run("SIGSEGV", "systemctl kill -s SEGV scanbridged.service")
+            let second = try await Self.waitForRestart(guest, after: first)
+            let recent = try await guest.run(
+                "events.recent after the restart", "/usr/bin/scanbridge call events.recent '{\"limit\": 1000}'",
+                timeout: .seconds(120))
+            let events = try JSONDecoder().decode(JSONValue.self, from: Data(recent.utf8))["events"]?.arrayValue ?? []
+            let journaled = Set(events.compactMap { $0["id"]?.stringValue })
+            let lost = acknowledged.filter { !journaled.contains($0) }
+            #expect(lost.isEmpty, "acknowledged before the crash and not journaled after it: \(lost)")
+
+            try await guest.run("SIGSTOP", "systemctl kill -s STOP scanbridged.service")
+            let third = try await Self.waitForRestart(guest, after: second)
+            #expect(third != second)
+            let journal = try await guest.run("the unit's journal", "journalctl -u scanbridged --no-pager -o cat")
+            #expect(journal.contains("Watchdog timeout"), "systemd's watchdog message is in the journal")
+        }
+
+        @Test func journaldKeepsTheDaemonsPriorities() async throws {
+            let guest = try await Self.installedGuest()
+            // Any running daemon: the PC/SC driver finds no pcscd in the guest and warns.
+            try await guest.run("the service runs", "systemctl start scanbridged.service", timeout: .seconds(120))
+            try await guest.waitUntil(
+                "the daemon's warning is in the journal",
+                "journalctl -u scanbridged -p warning --no-pager -o cat | grep -q 'pcscd does not answer'", timeout: .seconds(60))
+            let warnings = try await guest.run(
+                "journalctl -p warning", "journalctl -u scanbridged -p warning --no-pager -o cat")
+            let all = try await guest.run("journalctl", "journalctl -u scanbridged --no-pager -o cat")
+            // The daemon's own lines only, not systemd's about the unit: each one at its priority.
+            let daemonWarnings = try await guest.run(
+                "the daemon's lines at warning and above",
+                "journalctl _SYSTEMD_UNIT=scanbridged.service -p warning --no-pager -o cat")
+            let isReady = { (line: Substring) in line.hasSuffix("] ready") }
+            #expect(warnings.contains("pcscd does not answer"))
+            #expect(!warnings.split(separator: "\n").contains(where: isReady), "\(warnings)")
+            #expect(all.split(separator: "\n").contains(where: isReady), "\(all)")
+            let levels = Set(daemonWarnings.split(separator: "\n").map { $0.prefix { $0 != " " } })
+            #expect(!levels.isEmpty && levels.isSubset(of: ["warning", "error", "critical"]), "\(daemonWarnings)")
+        }
+    }
+}
+
+extension LabSuites.SystemdServiceLabTests {
+    static let wedgeNode = "/dev/input/by-id/usb-Lab_Wedge_Scanner_WEDGE0001-event-kbd"
+
+    /// A USB HID boot keyboard made in the guest's kernel (dummy_hcd and libcomposite), with
+    /// Honeywell's vendor id: a keyboard-wedge scanner to udev's rule and to the daemon.
+    static let wedgeGadget = """
+        modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_hid
+        mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+        g=/sys/kernel/config/usb_gadget/wedge
+        mkdir -p $g && cd $g
+        echo 0x0c2e >idVendor && echo 0x0b61 >idProduct
+        mkdir -p strings/0x409 configs/c.1 functions/hid.usb0
+        echo WEDGE0001 >strings/0x409/serialnumber && echo Lab >strings/0x409/manufacturer
+        echo "Wedge Scanner" >strings/0x409/product
+        echo 1 >functions/hid.usb0/protocol && echo 1 >functions/hid.usb0/subclass
+        echo 8 >functions/hid.usb0/report_length
+        cat /lab/wedge.desc >functions/hid.usb0/report_desc
+        ln -s $g/functions/hid.usb0 configs/c.1/
+        ls /sys/class/udc >UDC
+        """
+
+    /// The HID boot keyboard's report descriptor (HID 1.11, appendix B.1).
+    static let bootKeyboardDescriptor: [UInt8] = [
+        0x05, 0x01, 0x09, 0x06, 0xA1, 0x01, 0x05, 0x07, 0x19, 0xE0, 0x29, 0xE7, 0x15, 0x00, 0x25, 0x01,
+        0x75, 0x01, 0x95, 0x08, 0x81, 0x02, 0x95, 0x01, 0x75, 0x08, 0x81, 0x03, 0x95, 0x05, 0x75, 0x01,
+        0x05, 0x08, 0x19, 0x01, 0x29, 0x05, 0x91, 0x02, 0x95, 0x01, 0x75, 0x03, 0x91, 0x03, 0x95, 0x06,
+        0x75, 0x08, 0x15, 0x00, 0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xC0,
+    ]
+
+    /// Boot keyboard reports typing `text` (digits and Enter): each key pressed, then released.
+    static func keyboardReports(_ text: String) -> [UInt8] {
+        text.flatMap { character -> [UInt8] in
+            let usage: UInt8 =
+                switch character {
+                case "\n": 0x28
+                case "0": 0x27
+                default: 0x1E + UInt8(character.wholeNumberValue! - 1)
+                }
+            return [0, 0, usage, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+        }
+    }
+
+    /// Injects ARGV[1] scans on `mock:till-1` one after another as root (an admin), and
+    /// prints each answer's event id as soon as it arrives: what it printed was acknowledged.
+    static let inject = """
+        import json, socket, sys
+        connection = socket.socket(socket.AF_UNIX)
+        connection.connect("/run/scanbridge/scanbridge.sock")
+        stream = connection.makefile("rwb", buffering=0)
+        for n in range(int(sys.argv[1])):
+            request = {"jsonrpc": "2.0", "id": n, "method": "scan.inject",
+                       "params": {"device": "mock:till-1", "text": "till-%d" % n}}
+            stream.write(json.dumps(request).encode() + b"\\n")
+            answer = json.loads(stream.readline())
+            print(answer["result"]["event"]["id"], flush=True)
+        """
+
+    /// The package of the debug binaries, built once per test process on the host, outside
+    /// the guest, before any guest boots.
+    static let package = Mutex<String?>(nil)
+
+    /// The suite's guest with the package installed (`dpkg -i`, once per guest) and a
+    /// member of scanbridge-users to be its client.
+    static func installedGuest() async throws -> Guest {
+        let deb = try await buildPackage()
+        let guest = try await Lab.guest()
+        try await guest.run(
+            "install the package",
+            """
+            [ -e /run/lab-installed ] && exit 0
+            # A container image's policy-rc.d (the host's, maybe) forbids starting any service.
+            rm -f /usr/sbin/policy-rc.d
+            dpkg -i \(shellQuoted(deb))
+            # QMP's and the gadget's keys come slower than a scanner's under emulation.
+            echo 'scanners: {max_gap: 800, idle: 3000}' >>/etc/scanbridge/scanbridge.yaml
+            useradd -M -G scanbridge-users \(client)
+            touch /run/lab-installed
+            """, timeout: .seconds(240))
+        return guest
+    }
+
+    static func buildPackage() async throws -> String {
+        if let built = package.withLock({ $0 }) { return built }
+        let out = LabFolder.root.appendingPathComponent("package")
+        try LabFolder.makeFolder(out)
+        let repository = LabFolder.root.deletingLastPathComponent()
+        let result = try await HostCommand.run(
+            [
+                "BIN=\(DaemonHarness.productsDirectory.path)", "LINTIAN=no", "MAN_PAGES=no", "OUT=\(out.path)",
+                "\(repository.path)/packaging/deb.sh",
+            ], in: out, step: "build the package of the debug binaries (packaging/deb.sh)", timeout: .seconds(600))
+        guard let path = result.output.split(separator: "\n").last.map(String.init), path.hasSuffix(".deb") else {
+            throw LabFailure(step: "build the package", reason: "deb.sh printed no package path:\n\(result.output)")
+        }
+        package.withLock { $0 = path }
+        return path
+    }
+
+    static func mainPID(_ guest: Guest) async throws -> Int {
+        let text = try await guest.run("MainPID", "systemctl show -p MainPID --value scanbridged.service")
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Waits until the service runs again under a MainPID other than `pid`, and returns it;
+    /// says what systemd and the journal show of the unit when it does not.
+    static func waitForRestart(_ guest: Guest, after pid: Int) async throws -> Int {
+        try await guest.run(
+            "the service is restarted",
+            """
+            uptime() { cut -d . -f 1 /proc/uptime; }
+            end=$(($(uptime) + 240))
+            until [ "$(systemctl is-active scanbridged.service)" = active ] \
+                && [ "$(systemctl show -p MainPID --value scanbridged.service)" != 0 ] \
+                && [ "$(systemctl show -p MainPID --value scanbridged.service)" != \(pid) ]; do
+                if [ "$(uptime)" -gt $end ]; then
+                    echo "not restarted in 240 s of the guest's time"
+                    systemctl status --no-pager -l scanbridged.service
+                    journalctl -u scanbridged --no-pager -n 60 -o short-monotonic
+                    exit 1
+                fi
+                sleep 0.2
+            done
+            """, timeout: .seconds(300))
+        return try await mainPID(guest)
+    }
+
+    /// The scan events in `watch --json` lines.
+    static func events(_ text: String?) -> [JSONValue] {
+        (text ?? "").split(separator: "\n").compactMap { line in
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)), let event = value["event"],
+                event["seq"] != nil
+            else { return nil }
+            return event
+        }
+    }
+}
