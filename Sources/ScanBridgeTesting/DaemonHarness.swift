@@ -145,11 +145,32 @@ package final class DaemonHarness: Sendable {
         do {
             try await waitUntil("scanbridged to exit on signal \(signal)", timeout: timeout) { !child.isRunning }
         } catch {
+            // What it was doing, before it is killed: a zombie ("Z") has exited and was not
+            // reaped; otherwise each thread's name and where the kernel has it waiting.
+            let threads = Self.threads(of: child.processIdentifier)
             kill(child.processIdentifier, SIGKILL)
-            throw error
+            throw Failure(
+                description:
+                    "\(error)\nthreads: \(threads)\nits log's end:\n\(log.split(separator: "\n").suffix(40).joined(separator: "\n"))"
+            )
         }
         process.withLock { $0 = nil }
         return child.terminationStatus
+    }
+
+    /// Each thread of `pid` as `name state wchan`, from /proc.
+    static func threads(of pid: Int32) -> String {
+        let folder = "/proc/\(pid)/task"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return tasks.sorted().map { task -> String in
+            let read = { (file: String) in
+                ((try? String(contentsOfFile: "\(folder)/\(task)/\(file)", encoding: .utf8)) ?? "?")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let stat = read("stat")
+            let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "?"
+            return "\(read("comm")) \(state) \(read("wchan"))"
+        }.joined(separator: "; ")
     }
 
     /// Kills the daemon with SIGKILL, as a crash or power-cut of the process would.
