@@ -137,9 +137,11 @@ package final class DaemonHarness: Sendable {
         process.withLock { $0?.isRunning == true ? $0?.processIdentifier : nil }
     }
 
-    /// Sends `signal` and waits for the process to exit; returns its termination status.
+    /// Sends `signal` and waits for the process to exit; returns its termination status. The
+    /// deadline is for a daemon that does not stop at all: at the start of a full run, with
+    /// every suite's daemons starting on two cores, a clean stop can take seconds.
     @discardableResult
-    package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
+    package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(30)) async throws -> Int32 {
         guard let child = process.withLock({ $0 }) else { throw Failure(description: "the daemon is not running") }
         if child.isRunning { kill(child.processIdentifier, signal) }
         do {
