@@ -60,12 +60,12 @@ package enum CodeImages {
         let said = { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
         do {
             // These callers are synchronous (a frame drawn in a closure): the thread waits, as waitUntilExit would.
-            try blockUntil("\(tool) to draw \(arguments.joined(separator: " "))", timeout: .seconds(30)) { !child.isRunning }
+            try blockUntil("\(tool) to draw \(arguments.joined(separator: " "))", timeout: .seconds(30)) { child.hasEnded }
         } catch {
             kill(child.processIdentifier, SIGKILL)
             throw GeneratorFailed(description: "\(error): \(said())")
         }
-        guard child.terminationStatus == 0 else {
+        guard child.endStatus == 0 else {
             throw GeneratorFailed(description: "\(tool) \(arguments.joined(separator: " ")): \(said())")
         }
     }

@@ -108,9 +108,9 @@ package final class DaemonHarness: Sendable {
                 notifications.withLock { $0 = readiness }
                 return true
             }
-            guard child.isRunning else {
+            guard !child.hasEnded else {
                 process.withLock { $0 = nil }
-                throw Failure(description: "scanbridged exited with status \(child.terminationStatus):\n\(self.log)")
+                throw Failure(description: "scanbridged exited with status \(child.endStatus):\n\(self.log)")
             }
             return false
         }
@@ -145,7 +145,7 @@ package final class DaemonHarness: Sendable {
         guard let child = process.withLock({ $0 }) else { throw Failure(description: "the daemon is not running") }
         if child.isRunning { kill(child.processIdentifier, signal) }
         do {
-            try await waitUntil("scanbridged to exit on signal \(signal)", timeout: timeout) { !child.isRunning }
+            try await waitUntil("scanbridged to exit on signal \(signal)", timeout: timeout) { child.hasEnded }
         } catch {
             // What it was doing, before it is killed: a zombie ("Z") has exited and was not
             // reaped; otherwise each thread's name and where the kernel has it waiting.
@@ -157,7 +157,7 @@ package final class DaemonHarness: Sendable {
             )
         }
         process.withLock { $0 = nil }
-        return child.terminationStatus
+        return child.endStatus
     }
 
     /// Each thread of `pid` as `name state wchan`, from /proc.

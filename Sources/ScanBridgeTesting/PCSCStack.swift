@@ -109,8 +109,8 @@ package final class PCSCStack: Sendable {
         process.withLock { $0 = child }
         try await waitUntil("pcscd to serve \(socketPath); its log:\n\(self.log)", timeout: timeout) {
             if Self.accepts(socketPath) { return true }
-            guard child.isRunning else {
-                throw Unavailable(description: "pcscd exited with status \(child.terminationStatus):\n\(self.log)")
+            guard !child.hasEnded else {
+                throw Unavailable(description: "pcscd exited with status \(child.endStatus):\n\(self.log)")
             }
             return false
         }
@@ -121,7 +121,7 @@ package final class PCSCStack: Sendable {
         guard let child = process.withLock({ $0 }) else { return }
         if child.isRunning { kill(child.processIdentifier, signal) }
         do {
-            try await waitUntil("pcscd to exit on signal \(signal)", timeout: timeout) { !child.isRunning }
+            try await waitUntil("pcscd to exit on signal \(signal)", timeout: timeout) { child.hasEnded }
         } catch {
             kill(child.processIdentifier, SIGKILL)
             throw error

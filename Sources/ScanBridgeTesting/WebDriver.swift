@@ -78,11 +78,11 @@ package final class WebDriver: Sendable {
         guard process.isRunning else { return }
         _ = try? await LoopbackHTTP.send(.GET, port: port, path: "/shutdown", json: nil)
         do {
-            try await waitUntil("chromedriver to shut down", timeout: .seconds(10)) { !process.isRunning }
+            try await waitUntil("chromedriver to shut down", timeout: .seconds(10)) { process.hasEnded }
         } catch {
             kill(process.processIdentifier, SIGKILL)
             killBrowsers()
-            try await waitUntil("chromedriver to exit on SIGKILL", timeout: .seconds(10)) { !process.isRunning }
+            try await waitUntil("chromedriver to exit on SIGKILL", timeout: .seconds(10)) { process.hasEnded }
         }
     }
 

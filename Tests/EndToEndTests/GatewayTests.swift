@@ -321,8 +321,8 @@ struct GatewayTests {
                 "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
             ])
         // Waited for without blocking a thread of the pool the other suites share.
-        try await waitUntil("openssl to make the certificate") { !openssl.isRunning }
-        #expect(openssl.terminationStatus == 0)
+        try await waitUntil("openssl to make the certificate") { openssl.hasEnded }
+        #expect(openssl.endStatus == 0)
         let gateway = try await GatewayDaemon.start(
             http: "  tls:\n    certificate: \(certificate)\n    key: \(key)", certificate: certificate, reusing: base)
         let (secret, _) = try await gateway.token("admin")

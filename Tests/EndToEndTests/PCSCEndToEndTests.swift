@@ -290,7 +290,7 @@ struct PCSCEndToEndTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-pcscd-leftover-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let owner = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
-        try await waitUntil("/bin/true to exit") { !owner.isRunning }
+        try await waitUntil("/bin/true to exit") { owner.hasEnded }
         try "\(owner.processIdentifier) 0".write(to: folder.appendingPathComponent("owner"), atomically: false, encoding: .utf8)
         let daemon = try Process.run(URL(fileURLWithPath: "/usr/bin/perl"), arguments: ["-e", "sleep 30", folder.path])
         try "\(daemon.processIdentifier)\n".write(

@@ -53,8 +53,8 @@ final class Spawned: Sendable {
 
     /// Waits for the process to exit and returns what it printed; fails after `timeout`.
     func finish(timeout: Duration = .seconds(60)) async throws -> CommandResult {
-        try await waitUntil("\(command) to exit; its errors so far: \(read(errPath))", timeout: timeout) { !process.isRunning }
-        return CommandResult(status: process.terminationStatus, out: read(outPath), err: read(errPath))
+        try await waitUntil("\(command) to exit; its errors so far: \(read(errPath))", timeout: timeout) { process.hasEnded }
+        return CommandResult(status: process.endStatus, out: read(outPath), err: read(errPath))
     }
 
     /// The first complete line of standard output, once there is one; fails after `timeout`.
@@ -87,7 +87,7 @@ final class Spawned: Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { !process.hasEnded }
 
     private func read(_ path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

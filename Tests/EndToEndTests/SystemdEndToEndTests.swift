@@ -68,6 +68,24 @@ struct SystemdEndToEndTests {
         #expect(daemon.errors.contains("not a listening stream socket"), "\(daemon.errors)")
     }
 
+    /// While Foundation's one child-watching thread waits for a child that closed its
+    /// inherited descriptors and still runs (systemd-socket-activate started through
+    /// `Process`), another child's end is still seen, from the kernel: the test kit's waits
+    /// do not depend on that thread.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: socketActivate), "needs systemd-socket-activate"))
+    func aChildsEndIsSeenWhileFoundationWaitsForAnother() async throws {
+        let harness = try DaemonHarness()
+        let activator = try Process.run(
+            URL(fileURLWithPath: Self.socketActivate),
+            arguments: ["-l", harness.directory.appendingPathComponent("held.sock").path, "/bin/true"])
+        defer { kill(activator.processIdentifier, SIGKILL) }
+        try await waitUntil("systemd-socket-activate to listen") {
+            FileManager.default.fileExists(atPath: harness.directory.appendingPathComponent("held.sock").path)
+        }
+        let result = try await Spawned(command: ["/bin/sh", "-c", "exit 3"]).finish(timeout: .seconds(20))
+        #expect(result.status == 3)
+    }
+
     /// WATCHDOG=1 comes while the daemon works, and stops while its journal writer is stuck
     /// (here behind another process's write lock, which it waits out for seconds).
     @Test func theWatchdogBeatsOnlyWhileTheJournalWriterMoves() async throws {
