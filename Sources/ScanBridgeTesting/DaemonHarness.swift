@@ -89,15 +89,23 @@ package final class DaemonHarness: Sendable {
         }
         let readiness = try ReadinessSocket(
             path: directory.appendingPathComponent("notify-\(UUID().uuidString.prefix(6)).sock").path)
-        let child = try Process.launch(
-            binary, arguments: ["--socket", socketPath, "--database", databasePath] + arguments,
-            // A configuration folder of its own, empty unless a test fills it: no test daemon
-            // reads the machine's /etc/scanbridge/scanbridge.yaml.
-            environment: ProcessInfo.processInfo.environment
-                .merging(["CONFIGURATION_DIRECTORY": directory.appendingPathComponent("etc").path]) { $1 }
-                .merging(environment) { $1 }
-                .merging(["NOTIFY_SOCKET": readiness.path]) { $1 },
-            appendingTo: logPath)
+        // A configuration folder of its own, empty unless a test fills it: no test daemon
+        // reads the machine's /etc/scanbridge/scanbridge.yaml.
+        let childEnvironment = ProcessInfo.processInfo.environment
+            .merging(["CONFIGURATION_DIRECTORY": directory.appendingPathComponent("etc").path]) { $1 }
+            .merging(environment) { $1 }
+            .merging(["NOTIFY_SOCKET": readiness.path]) { $1 }
+        let child = try await waitFor("scanbridged to start (\(binary.path))", timeout: .seconds(10)) { () -> Process? in
+            do {
+                return try Process.launch(
+                    binary, arguments: ["--socket", socketPath, "--database", databasePath] + arguments,
+                    environment: childEnvironment, appendingTo: logPath)
+            } catch let error as CocoaError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                // A script a test has just written is still open for writing in a child another
+                // thread is starting (until that child execs): try again in a moment.
+                return nil
+            }
+        }
         process.withLock { $0 = child }
         try await waitUntil("scanbridged to say READY=1 on \(socketPath); its log:\n\(self.log)", timeout: timeout) {
             for message in readiness.receive() {
@@ -156,6 +164,8 @@ package final class DaemonHarness: Sendable {
                     "\(error)\nthreads: \(threads)\nits log's end:\n\(log.split(separator: "\n").suffix(40).joined(separator: "\n"))"
             )
         }
+        // Reaped as a rule a moment later; not when Foundation's child watcher is held (ExitedChild).
+        try? await waitUntil("scanbridged to be reaped", timeout: .seconds(5)) { !child.isRunning }
         process.withLock { $0 = nil }
         return child.endStatus
     }
