@@ -58,8 +58,8 @@ extension LabSuites {
             try await guest.waitUntil(
                 "the daemon lists the wedge scanner",
                 "\(Self.asClient) call devices.list '{}' | grep -q '\"evdev:'", timeout: .seconds(90))
-            // A report every 20 ms: at a real scanner's pace, the daemon under emulation reads
-            // slower than the reports come, and the kernel drops keys (SYN_DROPPED).
+            // Slower than a real scanner: the daemon under emulation reads slower than a real
+            // scanner's reports would come, and the kernel would drop keys (SYN_DROPPED).
             try await guest.run(
                 "the scanner types an EAN-13 and Enter",
                 """
