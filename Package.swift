@@ -60,6 +60,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The values that cross the wire, shared by the daemon and its clients.
@@ -90,6 +91,14 @@ let package = Package(
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", log, .product(name: "GRDB", package: "GRDB.swift"),
                 metrics,
+            ],
+            swiftSettings: strict),
+        // The shop's PostgreSQL database, shared by its counters (docs/protocol.md, Several counters).
+        .target(
+            name: "ScanBridgeSharedStore",
+            dependencies: [
+                "ScanBridgeCore", "ScanBridgeModel", log, .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         // The registry the daemon keeps its metrics in, rendered in Prometheus's text format.
@@ -179,6 +188,7 @@ let package = Package(
             name: "scanbridged",
             dependencies: [
                 "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeServer", "ScanBridgeStore",
+                "ScanBridgeSharedStore",
                 "ScanBridgeConfig", "ScanBridgeMetrics", "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
@@ -224,6 +234,7 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ] + nio,
             swiftSettings: strict),
+        .testTarget(name: "ScanBridgeSharedStoreTests", dependencies: ["ScanBridgeSharedStore"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
         .testTarget(

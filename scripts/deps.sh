@@ -41,6 +41,9 @@ test)
     # The camera tests and the demo draw labels with qrencode and zint, as does the camera
     # benchmark, whose baseline is zbar-tools' zbarimg.
     required+=(qrencode zint zbar-tools)
+    # The shared store's tests start a private PostgreSQL server of their own from Debian's
+    # binaries (TestPostgres): the machine's own cluster is not used.
+    required+=(postgresql)
     # The service's units are checked by systemd-analyze and started by
     # systemd-socket-activate; the package by lintian.
     required+=(systemd dpkg-dev lintian)

@@ -41,8 +41,9 @@ extension DaemonConfig {
         "": [
             "socket", "socket_group", "database", "drivers", "log_level", "log_format", "journal", "server", "http", "roles",
             "catalog",
-            "orders", "handlers", "pcsc", "scanners", "mock",
+            "orders", "handlers", "pcsc", "scanners", "mock", "counter_id", "store",
         ],
+        "store": ["url", "password_file"],
         "http": ["listen", "origins", "hosts", "max_connections", "metrics_public", "web_root", "tls"],
         "http.tls": ["certificate", "key"],
         "pcsc": ["feedback", "feedback_readers"],

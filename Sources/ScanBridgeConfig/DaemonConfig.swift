@@ -27,6 +27,22 @@ package struct DaemonConfig: Decodable, Sendable {
     package var pcsc = PCSC()
     package var scanners = Scanners()
     package var mock: [Mock] = []
+    /// This daemon's name among the shop's counters; the host name when not given.
+    package var counterId: String?
+    package var store = Store()
+
+    /// The shop's shared PostgreSQL store; none means the local SQLite database alone.
+    package struct Store: Decodable, Sendable {
+        /// `postgresql://USER@HOST[:PORT]/DATABASE`.
+        package var url: String?
+        /// A file whose first line is the password.
+        package var passwordFile: String?
+
+        enum CodingKeys: String, CodingKey {
+            case url
+            case passwordFile = "password_file"
+        }
+    }
 
     /// The store this daemon serves, its currency, and its region's in-store barcode layouts.
     package struct Catalog: Decodable, Sendable {
@@ -201,6 +217,8 @@ package struct DaemonConfig: Decodable, Sendable {
         case logFormat = "log_format"
         case journal, server, http, roles
         case catalog, orders, handlers, pcsc, scanners, mock
+        case counterId = "counter_id"
+        case store
     }
 
     package init() {}
@@ -223,6 +241,8 @@ package struct DaemonConfig: Decodable, Sendable {
         pcsc = try c.decodeIfPresent(PCSC.self, forKey: .pcsc) ?? PCSC()
         scanners = try c.decodeIfPresent(Scanners.self, forKey: .scanners) ?? Scanners()
         mock = try c.decodeIfPresent([Mock].self, forKey: .mock) ?? []
+        counterId = try c.decodeIfPresent(String.self, forKey: .counterId)
+        store = try c.decodeIfPresent(Store.self, forKey: .store) ?? Store()
     }
 }
 

@@ -61,13 +61,20 @@ package struct ServerServices: Sendable {
     package let metrics: (@Sendable () -> [UInt8])?
     /// Where the servers count connections and refusals.
     package let serverMetrics: ServerMetrics
+    /// This daemon's name among the shop's counters (`counter_id`).
+    package let counter: String
+    /// Where the shop's data is kept and how far this counter's events were copied there.
+    package let store: @Sendable () -> StoreStatus
     let dispatcher: RPCDispatcher
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
         domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, tokens: (any TokenAuthority)? = nil,
-        metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none
+        metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none,
+        counter: String = "local", store: @escaping @Sendable () -> StoreStatus = { .local }
     ) {
+        self.counter = counter
+        self.store = store
         self.serverMetrics = serverMetrics
         self.domain = domain
         self.scanners = scanners

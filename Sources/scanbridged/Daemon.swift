@@ -5,6 +5,7 @@ import ScanBridgeCore
 import ScanBridgeMetrics
 import ScanBridgeModel
 import ScanBridgeServer
+import ScanBridgeSharedStore
 import ScanBridgeStore
 import ServiceLifecycle
 import Synchronization
@@ -21,6 +22,8 @@ struct Daemon {
         let metrics = PrometheusMetrics()
         let scanMetrics = ScanMetrics(factory: metrics.factory, drivers: drivers.map(\.name))
         let publisher = Publisher(metrics: scanMetrics)
+        // Rung on every commit, for the copy of the events to the shop's store.
+        let committed = settings.sharedStore.map { _ in Doorbell() }
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
         let (journal, database, scanners, tokens) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             // Private to the daemon, or readable by its group; never one another user could write in.
@@ -32,7 +35,10 @@ struct Daemon {
                 metrics: metrics.factory)
             let journal = try SQLiteJournal(
                 database: database, retention: settings.retention, logger: logger,
-                onCommit: { publisher.publish($0) })
+                onCommit: {
+                    publisher.publish($0)
+                    committed?.ring()
+                })
             // The operator's claims from earlier runs, in force before any driver looks for scanners.
             let scanners = try settings.scannerDiscovery.map { discovery in
                 try ScannerClaims.restored(
@@ -43,6 +49,13 @@ struct Daemon {
                 repository: SQLiteAccessTokens(database: database), logger: logger)
             return (journal, database, scanners, tokens)
         }
+        let sharedStore: SharedStore? =
+            if let location = settings.sharedStore, let committed {
+                SharedStore(
+                    location: location, counter: settings.counter, journal: journal, doorbell: committed, logger: logger)
+            } else {
+                nil
+            }
         let (handlers, domain) = try BuiltinPlugins.domain(repositories: .sqlite(database), settings: settings)
         let bridge = Bridge(
             journal: journal, publisher: publisher,
@@ -51,7 +64,8 @@ struct Daemon {
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
             limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens,
-            metrics: { metrics.exposition() }, serverMetrics: ServerMetrics(factory: metrics.factory))
+            metrics: { metrics.exposition() }, serverMetrics: ServerMetrics(factory: metrics.factory),
+            counter: settings.counter, store: { sharedStore?.status ?? .local })
         let started = self.started
         let logger = self.logger
         // Ready once the socket and every gateway listener are: a harness that learns the
@@ -89,6 +103,7 @@ struct Daemon {
                         },
                         onListening: { readiness.gatewayListening(on: $0.map(\.description)) })))
         }
+        if let sharedStore { serviceList.append(.init(service: sharedStore)) }
         if let watchdog = watchdog(journal: journal) { serviceList.append(.init(service: watchdog)) }
         var configuration = ServiceGroupConfiguration(
             services: serviceList,

@@ -11,6 +11,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
+import ScanBridgeSharedStore
 import ScanBridgeStore
 
 /// Everything the daemon runs with: options over the config file over defaults.
@@ -37,6 +38,10 @@ struct DaemonSettings: Sendable {
     /// The listeners systemd passed (socket activation); they take the place of the socket
     /// path's and the gateway's own.
     var activated: ActivatedSockets
+    /// The shop's shared PostgreSQL store, password included; nil for the local database alone.
+    var sharedStore: SharedStoreLocation?
+    /// This daemon's name among the shop's counters.
+    var counter: String
 
     init(options: ScanBridgeDaemon, activated: ActivatedSockets = ActivatedSockets()) throws {
         self.activated = activated
@@ -48,6 +53,15 @@ struct DaemonSettings: Sendable {
         }
         self.socketPath = socketPath
         databasePath = options.database ?? file.database ?? DaemonPaths.database()
+        counter = try Self.counter(file.counterId)
+        let storeURL: String? = options.store ?? file.store.url
+        sharedStore = try storeURL.map { url in
+            do {
+                return try SharedStoreLocation(url: url).withPassword(file: file.store.passwordFile)
+            } catch {
+                throw DaemonConfig.LoadError(description: "\(error)")
+            }
+        }
         mockDevices =
             try file.mockDevices(relativeTo: configPath)
             + options.mocks.map {
@@ -167,6 +181,17 @@ struct DaemonSettings: Sendable {
             case .failure(let error): throw DaemonConfig.LoadError(description: "\(section): \(error)")
             }
         }
+    }
+
+    /// `counter_id`, else the host name: a name the shop's back office reads in `scan_events`.
+    private static func counter(_ configured: String?) throws -> String {
+        let name = configured ?? ProcessInfo.processInfo.hostName
+        guard (1...64).contains(name.utf8.count), name.unicodeScalars.allSatisfy({ $0.properties.isGraphemeBase || $0 == " " })
+        else {
+            throw DaemonConfig.LoadError(
+                description: "counter_id '\(name)' must be 1 to 64 bytes of printable characters, e.g. till-1")
+        }
+        return name
     }
 
     private static func catalog(_ section: DaemonConfig.Catalog) throws -> CatalogSettings {

@@ -43,6 +43,16 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The shop's shared store: postgresql://USER@HOST[:PORT]/DATABASE (replaces store.url).",
+            discussion: """
+                Every counter of the shop names the same database; this daemon copies its events \
+                there. The password comes from store.password_file, $PGPASSWORD or ~/.pgpass. \
+                Without it, the local SQLite database alone.
+                """))
+    var store: String?
+
+    @Option(
+        help: ArgumentHelp(
             "A YAML config file.",
             discussion: """
                 Default: $CONFIGURATION_DIRECTORY/scanbridge.yaml, else \

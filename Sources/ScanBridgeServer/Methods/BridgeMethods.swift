@@ -14,6 +14,7 @@ enum BridgeMethods {
             }
             let services = connection.services
             let journal = await services.bridge.journal.health()
+            let store = services.store()
             return MethodOutcome(
                 .object([
                     ("name", .string("scanbridge")),
@@ -29,6 +30,14 @@ enum BridgeMethods {
                             ("pruneFailures", .int(journal.pruneFailures)),
                             ("checkpointFailures", .int(journal.checkpointFailures)),
                             ("spooled", .int(services.bridge.spool.count)),
+                        ])
+                    ),
+                    ("counter", .string(services.counter)),
+                    (
+                        "store",
+                        .object([
+                            ("kind", .string(store.kind.rawValue)), ("state", .string(store.state.rawValue)),
+                            ("copyLag", .int(Int(clamping: store.copyLag))),
                         ])
                     ),
                 ]))

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// Where the shop's data is kept, and how far this counter's events have been copied there
+/// (`bridge.hello`'s `store`, docs/protocol.md "Several counters, one shop").
+package struct StoreStatus: Sendable, Hashable {
+    package enum Kind: String, Sendable {
+        case sqlite, postgresql
+    }
+
+    package enum State: String, Sendable {
+        case ok, offline
+    }
+
+    package var kind: Kind
+    package var state: State
+    /// Events journaled here and not yet copied to the shop's store; always 0 for SQLite.
+    package var copyLag: UInt64
+
+    package init(kind: Kind, state: State, copyLag: UInt64) {
+        self.kind = kind
+        self.state = state
+        self.copyLag = copyLag
+    }
+
+    /// The local SQLite database alone: nothing to reach, nothing to copy.
+    package static let local = StoreStatus(kind: .sqlite, state: .ok, copyLag: 0)
+}

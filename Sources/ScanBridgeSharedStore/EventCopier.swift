@@ -1,0 +1,210 @@
+import Logging
+import PostgresNIO
+import ScanBridgeCore
+import ScanBridgeModel
+import Synchronization
+
+/// Copies this counter's journaled events to the shop's `scan_events`, at least once and in
+/// `seq` order, resuming after any outage from what the table already holds.
+///
+/// Where to resume is read from `scan_events` itself (the highest `seq` of this counter)
+/// each time the store is reached again, never kept here: each batch is one statement, so
+/// the table holds every event up to its highest `seq`, and an insert whose answer was lost
+/// is neither lost nor copied twice (`ON CONFLICT DO NOTHING`).
+package final class EventCopier: Sendable {
+    private struct State {
+        /// The highest `seq` known to be in `scan_events`; nil until the store was reached.
+        var copiedThrough: UInt64?
+        /// Whether the store answered last time; nil before it was first asked.
+        var reachable: Bool?
+    }
+
+    let journal: any Journal
+    let counter: String
+    /// Events read from the journal per statement, and their JSON's bytes.
+    let batchEvents: Int
+    let batchBytes: Int
+    private let state = Mutex(State())
+    /// The journal's head when the daemon started: until the store is reached, the events
+    /// after it are the ones known not to be copied.
+    private let startSeq: UInt64
+    /// Rung on every commit of the journal.
+    private let doorbell: Doorbell
+
+    package init(
+        journal: any Journal, counter: String, doorbell: Doorbell, batchEvents: Int = 500, batchBytes: Int = 4 << 20
+    ) {
+        self.journal = journal
+        self.counter = counter
+        self.batchEvents = batchEvents
+        self.batchBytes = batchBytes
+        self.startSeq = journal.latestSeq
+        self.doorbell = doorbell
+    }
+
+    package var status: StoreStatus {
+        let (copied, reachable) = state.withLock { ($0.copiedThrough, $0.reachable) }
+        let head = journal.latestSeq
+        let lag = head - min(head, copied ?? startSeq)
+        return StoreStatus(kind: .postgresql, state: reachable == true ? .ok : .offline, copyLag: lag)
+    }
+
+    /// Copies until cancelled. `connected` runs first each time the store is reached again
+    /// (the schema's migration); failures wait `backoff`, doubling up to its last value.
+    package func run(
+        client: PostgresClient, logger: Logger, idleCheck: Duration = .seconds(5), answerLimit: Duration = .seconds(10),
+        backoff: (first: Duration, last: Duration) = (.milliseconds(250), .seconds(30)),
+        connected: @escaping @Sendable () async throws -> Void
+    ) async {
+        var wait = backoff.first
+        var lastReason: String?
+        var wakes = doorbell.rings()
+        // Wakes the copy now and then while no one scans, so that it asks the store whether it
+        // is still there and `state` stays true.
+        let ticker = Task { [doorbell] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: idleCheck)
+                doorbell.ring()
+            }
+        }
+        defer { ticker.cancel() }
+        while !Task.isCancelled {
+            do {
+                if state.withLock({ $0.copiedThrough == nil }) {
+                    try await withDeadline("a migration", answerLimit) { try await connected() }
+                    try await withDeadline("where the copy stands", answerLimit) {
+                        try await self.resume(client: client, logger: logger)
+                    }
+                }
+                let copied = try await withDeadline("a batch of events", answerLimit) {
+                    try await self.copyBatch(client: client, logger: logger)
+                }
+                if copied == 0 {
+                    markReachable(true, logger: logger)
+                    guard await wakes.next() != nil else { return }
+                    if journal.latestSeq == state.withLock({ $0.copiedThrough }) {
+                        _ = try await withDeadline("whether it is there", answerLimit) {
+                            try await client.query("SELECT 1", logger: logger)
+                        }
+                    }
+                } else {
+                    markReachable(true, logger: logger)
+                }
+                wait = backoff.first
+                lastReason = nil
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                markReachable(false, logger: logger)
+                // Said once per cause, not once per retry.
+                let reason = SharedStoreError.reason(error)
+                if reason != lastReason {
+                    if error is CounterTaken {
+                        logger.error("events are not copied to the shop's store: \(reason)")
+                    } else {
+                        logger.warning(
+                            "the shop's store cannot be reached; events are kept and copied when it returns",
+                            metadata: ["error": "\(reason)", "counter": "\(counter)"])
+                    }
+                    lastReason = reason
+                }
+                state.withLock { $0.copiedThrough = nil }
+                try? await Task.sleep(for: wait)
+                wait = min(wait * 2, backoff.last)
+            }
+        }
+    }
+
+    /// Reads where this counter's copy stands, and checks that what the table holds last for
+    /// this counter is this journal's event: a second daemon given the same `counter_id`, or
+    /// this counter's database replaced, would otherwise mix two journals under one name.
+    private func resume(client: PostgresClient, logger: Logger) async throws {
+        var last: (seq: Int64, id: String?)?
+        for try await row in try await client.query(
+            """
+            SELECT seq, event->>'id' FROM scan_events WHERE counter_id = \(counter) ORDER BY seq DESC LIMIT 1
+            """, logger: logger
+        ).decode((Int64, String?).self) {
+            last = row
+        }
+        guard let last else {
+            state.withLock { $0.copiedThrough = 0 }
+            return
+        }
+        let head = journal.latestSeq
+        let seq = UInt64(last.seq)
+        guard seq <= head else { throw CounterTaken(counter: counter, stored: last.seq, head: head) }
+        // An event the journal no longer keeps cannot be compared; the head check above is all there is.
+        let local = try await journal.events(after: seq - 1, through: seq, filter: .all, limit: 1, maxBytes: .max)
+        if let event = local.first, event.seq == seq, Self.eventID(event.json) != last.id {
+            throw CounterTaken(counter: counter, stored: last.seq, head: head)
+        }
+        state.withLock { $0.copiedThrough = seq }
+    }
+
+    private static func eventID(_ json: [UInt8]) -> String? {
+        guard case .object(let members) = try? JSONValue(parsing: json) else { return nil }
+        return members["id"]?.stringValue
+    }
+
+    /// Copies the next batch; returns how many events it copied.
+    private func copyBatch(client: PostgresClient, logger: Logger) async throws -> Int {
+        guard let copied = state.withLock({ $0.copiedThrough }) else { return 0 }
+        let head = journal.latestSeq
+        guard copied < head else { return 0 }
+        let events = try await journal.events(
+            after: copied, through: head, filter: .all, limit: batchEvents, maxBytes: batchBytes)
+        guard let last = events.last else { return 0 }
+        if let first = events.first, first.seq > copied + 1 {
+            logger.error(
+                "events were dropped from the journal before they could be copied to the shop's store",
+                metadata: ["from": "\(copied + 1)", "to": "\(first.seq - 1)", "counter": "\(counter)"])
+        }
+        let seqs = events.map { Int64($0.seq) }
+        let kinds = events.map(\.kind.rawValue)
+        let devices = events.map(\.device)
+        let bodies = events.map { StorableJSON.text($0.json) }
+        let inserted = try await client.query(
+            """
+            INSERT INTO scan_events (counter_id, seq, time, kind, device, text, status, event)
+            SELECT \(counter), e.seq, (e.body->>'time')::timestamptz, e.kind, e.device, e.body->>'text',
+                e.body->'resolution'->>'status', e.body
+            FROM unnest(\(seqs)::bigint[], \(kinds)::text[], \(devices)::text[], \(bodies)::jsonb[])
+                AS e(seq, kind, device, body)
+            ON CONFLICT (counter_id, seq) DO NOTHING
+            RETURNING 1
+            """, logger: logger
+        ).collect().count
+        // Every seq after the copy's cursor was free, unless another daemon writes under this
+        // name: resuming checks whose events the table holds.
+        guard inserted == events.count else {
+            throw CounterTaken(counter: counter, stored: Int64(last.seq), head: journal.latestSeq)
+        }
+        state.withLock { $0.copiedThrough = last.seq }
+        return events.count
+    }
+
+    /// Records whether the store answered; true when that changed.
+    @discardableResult
+    private func markReachable(_ reachable: Bool, logger: Logger) -> Bool {
+        let changed = state.withLock { state in
+            defer { state.reachable = reachable }
+            return state.reachable != reachable
+        }
+        if changed && reachable { logger.info("the shop's store is reachable", metadata: ["counter": "\(counter)"]) }
+        return changed
+    }
+
+    /// `scan_events` holds more of this counter's events than its journal ever made.
+    struct CounterTaken: Error, CustomStringConvertible {
+        let counter: String
+        let stored: Int64
+        let head: UInt64
+        var description: String {
+            "the shop's scan_events holds events of counter '\(counter)' up to seq \(stored) that are not this "
+                + "journal's (its head is \(head)): another daemon uses counter_id '\(counter)', or this counter's "
+                + "database was replaced; give each daemon its own counter_id"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeTesting
+import Testing
+
+/// Counters of one shop on a real PostgreSQL server: their events reach `scan_events`
+/// exactly once per `(counter_id, seq)`, through outages.
+@Suite(.enabled(if: TestPostgres.unavailableReason == nil, Comment(rawValue: TestPostgres.unavailableReason ?? "")))
+struct SharedStoreTests {
+    /// A server with an empty database of its own.
+    private func shop() async throws -> (server: TestPostgres, database: String) {
+        let server = try await TestPostgres()
+        try await server.createDatabase("shop")
+        return (server, "shop")
+    }
+
+    private func counter(_ name: String, at server: TestPostgres, _ database: String, url: String? = nil)
+        async throws -> DaemonHarness
+    {
+        try await startDaemon(
+            ["--mock", "barcode:till", "--store", url ?? server.url(database: database)],
+            config: "counter_id: \(name)\n")
+    }
+
+    private func waitForCopies(_ count: Int, of counter: String, in server: TestPostgres, _ database: String)
+        async throws
+    {
+        try await waitFor("\(count) events of \(counter) in scan_events", timeout: .seconds(60)) {
+            // The table is there once a daemon has migrated the database.
+            let copied = try? await server.psql(
+                "SELECT count(*) FROM scan_events WHERE counter_id = '\(counter)'", database: database)
+            return copied.flatMap { Int($0) } == count ? () : nil
+        }
+    }
+
+    @Test func eventsReachTheShopsTableWithTheirColumns() async throws {
+        let (server, database) = try await shop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        for text in ["4006381333931", "ORDER:R-1", "hello"] { _ = try await client.inject(device: "mock:till", text: text) }
+        try await waitForCopies(3, of: "till-1", in: server, database)
+        let rows = try await server.psql(
+            "SELECT seq, kind, device, text, status, event->>'seq', time = (event->>'time')::timestamptz "
+                + "FROM scan_events ORDER BY seq",
+            database: database)
+        #expect(
+            rows.split(separator: "\n") == [
+                "1|barcode|mock:till|4006381333931|not_found|1|t", "2|barcode|mock:till|ORDER:R-1|not_found|2|t",
+                "3|barcode|mock:till|hello|not_found|3|t",
+            ])
+        let hello = try await client.call("bridge.hello")
+        #expect(hello["counter"] == "till-1")
+        #expect(hello["store"]?["kind"] == "postgresql")
+        #expect(hello["store"]?["state"] == "ok")
+        #expect(hello["store"]?["copyLag"] == 0)
+    }
+
+    @Test func scansGoOnWhileTheStoreIsDownAndAreCopiedOnceWhenItReturns() async throws {
+        let (server, database) = try await shop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        for index in 0..<5 { _ = try await client.inject(device: "mock:till", text: "before-\(index)") }
+        try await waitForCopies(5, of: "till-1", in: server, database)
+
+        try await server.stop()
+        for index in 0..<20 { _ = try await client.inject(device: "mock:till", text: "during-\(index)") }
+        // JSONValue takes nil as JSON's null: say `none`, so that the wait goes on.
+        let offline = try await waitFor("bridge.hello to say the store is offline") {
+            let hello = try await client.call("bridge.hello")
+            return hello["store"]?["state"] == "offline" ? hello : JSONValue?.none
+        }
+        #expect(offline["store"]?["copyLag"]?.intValue ?? 0 >= 1, "\(offline)")
+
+        try await server.start()
+        try await waitForCopies(25, of: "till-1", in: server, database)
+        let distinct = try await server.psql(
+            "SELECT count(DISTINCT seq), min(seq), max(seq) FROM scan_events WHERE counter_id = 'till-1'",
+            database: database)
+        #expect(distinct == "25|1|25")
+        _ = try await waitFor("bridge.hello to say the store is ok with nothing left to copy") {
+            let hello = try await client.call("bridge.hello")
+            return hello["store"]?["state"] == "ok" && hello["store"]?["copyLag"] == 0 ? hello : JSONValue?.none
+        }
+    }
+
+    @Test func aCounterStartsWithTheStoreDownAndCatchesUpLater() async throws {
+        let (server, database) = try await shop()
+        try await server.stop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        for index in 0..<3 { _ = try await client.inject(device: "mock:till", text: "offline-\(index)") }
+        let hello = try await client.call("bridge.hello")
+        #expect(hello["store"]?["state"] == "offline")
+        #expect(hello["store"]?["copyLag"] == 3)
+        try await server.start()
+        try await waitForCopies(3, of: "till-1", in: server, database)
+    }
+
+    @Test func threeCountersShareOneTableEachInItsOwnOrder() async throws {
+        let (server, database) = try await shop()
+        var daemons: [DaemonHarness] = []
+        for name in ["till-1", "till-2", "bench"] {
+            // One of them over TCP, as a counter on another box reaches the shop's server.
+            let url = name == "bench" ? server.tcpURL(database: database) : nil
+            daemons.append(try await counter(name, at: server, database, url: url))
+        }
+        for (index, daemon) in daemons.enumerated() {
+            let client = try await daemon.connect()
+            for scan in 0..<(10 * (index + 1)) { _ = try await client.inject(device: "mock:till", text: "c\(index)-\(scan)") }
+        }
+        for (index, name) in ["till-1", "till-2", "bench"].enumerated() {
+            try await waitForCopies(10 * (index + 1), of: name, in: server, database)
+        }
+        let perCounter = try await server.psql(
+            "SELECT counter_id, count(*), max(seq), bool_and(text LIKE 'c' || "
+                + "CASE counter_id WHEN 'till-1' THEN '0' WHEN 'till-2' THEN '1' ELSE '2' END || '-%') "
+                + "FROM scan_events GROUP BY counter_id ORDER BY counter_id",
+            database: database)
+        #expect(perCounter.split(separator: "\n") == ["bench|30|30|t", "till-1|10|10|t", "till-2|20|20|t"])
+    }
+
+    @Test func aCharacterPostgreSQLCannotHoldDoesNotStopTheCopy() async throws {
+        let (server, database) = try await shop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        _ = try await client.inject(device: "mock:till", text: "A\u{0}B")
+        _ = try await client.inject(device: "mock:till", text: "after")
+        try await waitForCopies(2, of: "till-1", in: server, database)
+        let texts = try await server.psql("SELECT text FROM scan_events ORDER BY seq", database: database)
+        #expect(texts.split(separator: "\n") == ["A\u{FFFD}B", "after"])
+    }
+
+    @Test func twoDaemonsGivenOneCounterNameAreNotMixedUp() async throws {
+        let (server, database) = try await shop()
+        let first = try await counter("till-1", at: server, database)
+        let firstClient = try await first.connect()
+        for index in 0..<5 { _ = try await firstClient.inject(device: "mock:till", text: "first-\(index)") }
+        try await waitForCopies(5, of: "till-1", in: server, database)
+        // A second box set up with the same name: its seq 1 is not the first box's seq 1.
+        let second = try await counter("till-1", at: server, database)
+        let secondClient = try await second.connect()
+        _ = try await secondClient.inject(device: "mock:till", text: "second-0")
+        try await waitFor("the second daemon to say whose name it uses") {
+            second.log.contains("another daemon uses counter_id 'till-1'") ? () : nil
+        }
+        let texts = try await server.psql("SELECT count(*) FROM scan_events WHERE text LIKE 'second%'", database: database)
+        #expect(texts == "0")
+        #expect(try await secondClient.call("bridge.hello")["store"]?["state"] == "offline")
+    }
+}

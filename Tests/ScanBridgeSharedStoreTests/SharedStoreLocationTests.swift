@@ -1,0 +1,80 @@
+import Testing
+
+@testable import ScanBridgeSharedStore
+
+struct SharedStoreLocationTests {
+    @Test func aHostAndPortAreReachedOverTCP() throws {
+        let location = try SharedStoreLocation(url: "postgresql://till@db.shop.lan:6543/shop")
+        #expect(location.endpoint == .tcp(host: "db.shop.lan", port: 6543))
+        #expect(location.user == "till")
+        #expect(location.database == "shop")
+        #expect(location.password == nil)
+    }
+
+    @Test func thePortIsPostgreSQLsUnlessGiven() throws {
+        #expect(try SharedStoreLocation(url: "postgres://till@db/shop").endpoint == .tcp(host: "db", port: 5432))
+    }
+
+    @Test func aFolderAsHostIsTheServersUnixSocket() throws {
+        let encoded = try SharedStoreLocation(url: "postgresql://till@%2Frun%2Fpostgresql/shop")
+        #expect(encoded.endpoint == .unixSocket(path: "/run/postgresql/.s.PGSQL.5432", port: 5432))
+        let parameter = try SharedStoreLocation(url: "postgresql://till@localhost:5433/shop?host=/tmp/pg")
+        #expect(parameter.endpoint == .unixSocket(path: "/tmp/pg/.s.PGSQL.5433", port: 5433))
+    }
+
+    @Test(arguments: [
+        ("mysql://till@db/shop", "is not postgresql://"),
+        ("postgresql://db/shop", "names no user"),
+        ("postgresql://till@db/", "names no database"),
+        ("postgresql://till@/shop", "names no host"),
+        ("postgresql://till@db/shop?sslmode=require", "unknown parameter 'sslmode'"),
+    ])
+    func aWrongURLSaysWhatIsWrong(url: String, complaint: String) {
+        #expect {
+            try SharedStoreLocation(url: url)
+        } throws: { error in
+            "\(error)".contains(complaint)
+        }
+    }
+
+    @Test func aPasswordInTheURLIsRefusedWithoutRepeatingIt() {
+        #expect {
+            try SharedStoreLocation(url: "postgresql://till:hunter2@db/shop")
+        } throws: { error in
+            "\(error)".contains("store.password_file") && !"\(error)".contains("hunter2")
+        }
+    }
+
+    @Test func thePasswordComesFromTheEnvironmentBeforePgpass() throws {
+        let location = try SharedStoreLocation(url: "postgresql://till@db/shop")
+        let found = try location.withPassword(file: nil, environment: ["PGPASSWORD": "s3cret", "PGPASSFILE": "/nonexistent"])
+        #expect(found.password == "s3cret")
+        #expect(try location.withPassword(file: nil, environment: ["PGPASSFILE": "/nonexistent"]).password == nil)
+    }
+
+    @Test func aMissingPasswordFileIsAnError() throws {
+        let location = try SharedStoreLocation(url: "postgresql://till@db/shop")
+        #expect(throws: SharedStoreLocation.ParseError.self) {
+            try location.withPassword(file: "/nonexistent/password", environment: [:])
+        }
+    }
+
+    @Test func pgpassMatchesHostPortDatabaseAndUserWithWildcardsAndEscapes() throws {
+        let text = """
+            # comment
+            other:5432:shop:till:wrong
+            db:5432:*:till:pa\\:ss\\\\word
+            *:*:*:*:fallback
+            """
+        let tcp = try SharedStoreLocation(url: "postgresql://till@db/shop")
+        #expect(SharedStoreLocation.password(inPassFile: text, for: tcp) == "pa:ss\\word")
+        let socket = try SharedStoreLocation(url: "postgresql://till@localhost/shop?host=/run/postgresql")
+        #expect(SharedStoreLocation.password(inPassFile: text, for: socket) == "fallback")
+    }
+
+    @Test func theDescriptionNeverHoldsThePassword() throws {
+        var location = try SharedStoreLocation(url: "postgresql://till@db/shop")
+        location.password = "hunter2"
+        #expect(!location.description.contains("hunter2"))
+    }
+}
