@@ -63,6 +63,7 @@ struct DoctorReport {
         problems += deviceProblems
         problems += databaseProblems
         problems += daemon.journalProblems
+        problems += daemon.storeProblems
         for device in daemon.devices where device.state == .error || device.state == .busy {
             problems.append("\(device.id) is \(device.state.rawValue)\(device.error.map { ": \($0)" } ?? "")")
         }
@@ -119,6 +120,7 @@ struct DoctorReport {
         lines += deviceLines
         if daemon.failure == nil || database != nil { lines.append(databaseLine) }
         if let journal = daemon.journalLine { lines.append(row("journal", journal)) }
+        if let store = daemon.storeLine { lines.append(row("store", store)) }
         lines.append(row("service", service))
         lines += metricsLines
         return lines.joined(separator: "\n")

@@ -64,7 +64,10 @@ struct Daemon {
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
             limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens,
-            metrics: { metrics.exposition() }, serverMetrics: ServerMetrics(factory: metrics.factory),
+            metrics: { [storeGauges = StoreGauges(factory: metrics.factory)] in
+                storeGauges.record(sharedStore?.status ?? .local)
+                return metrics.exposition()
+            }, serverMetrics: ServerMetrics(factory: metrics.factory),
             counter: settings.counter, store: { sharedStore?.status ?? .local })
         let started = self.started
         let logger = self.logger

@@ -19,7 +19,7 @@ struct SharedStoreTests {
         async throws -> DaemonHarness
     {
         try await startDaemon(
-            ["--mock", "barcode:till", "--store", url ?? server.url(database: database)],
+            ["--drivers", "mock", "--mock", "barcode:till", "--store", url ?? server.url(database: database)],
             config: "counter_id: \(name)\n")
     }
 
@@ -71,6 +71,10 @@ struct SharedStoreTests {
             return hello["store"]?["state"] == "offline" ? hello : JSONValue?.none
         }
         #expect(offline["store"]?["copyLag"]?.intValue ?? 0 >= 1, "\(offline)")
+        let doctor = try await run("scanbridge", ["doctor", "--socket", daemon.socketPath])
+        #expect(doctor.status == 1, "\(doctor.out)\(doctor.err)")
+        #expect(doctor.out.contains("store    the shop's PostgreSQL store, offline; counter till-1;"), "\(doctor.out)")
+        #expect(doctor.out.contains("- the shop's PostgreSQL store is offline: scans go on"), "\(doctor.out)")
 
         try await server.start()
         try await waitForCopies(25, of: "till-1", in: server, database)

@@ -25,6 +25,7 @@ struct ExpositionTests {
         scan.readSpoolBytes.set(0)
         scan.devicesListed([])
         _ = ServerMetrics(factory: metrics.factory)
+        StoreGauges(factory: metrics.factory).record(StoreStatus(kind: .postgresql, state: .offline, copyLag: 3))
         _ = try? StoreDatabase(
             path: FileManager.default.temporaryDirectory.appendingPathComponent("sb-metrics-\(UUID().uuidString)/s.db").path,
             metrics: metrics.factory)
@@ -42,6 +43,20 @@ struct ExpositionTests {
         }
         #expect(bytes.last == UInt8(ascii: "\n"))
         #expect(PrometheusMetrics.contentType.hasPrefix("text/plain; version=0.0.4"))
+    }
+
+    @Test("the store's gauges say whether the shared store answers and how many events wait for it")
+    func storeGauges() throws {
+        let metrics = PrometheusMetrics()
+        let gauges = StoreGauges(factory: metrics.factory)
+        gauges.record(StoreStatus(kind: .postgresql, state: .offline, copyLag: 12))
+        var exposition = try Exposition(metrics.exposition())
+        #expect(exposition[MetricSeries.storeUp.name]?.samples.first?.value == 0)
+        #expect(exposition[MetricSeries.storeCopyLag.name]?.samples.first?.value == 12)
+        gauges.record(.local)
+        exposition = try Exposition(metrics.exposition())
+        #expect(exposition[MetricSeries.storeUp.name]?.samples.first?.value == 1)
+        #expect(exposition[MetricSeries.storeCopyLag.name]?.samples.first?.value == 0)
     }
 
     @Test("every series has the name, type and label names of the catalogue (docs/protocol.md, Metrics)")

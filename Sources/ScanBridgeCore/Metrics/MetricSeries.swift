@@ -84,11 +84,18 @@ extension MetricSeries {
         "scanbridge_journal_wal_bytes", .gauge,
         help: "Bytes of the database's write-ahead log file, as the store's upkeep last saw it.")
 
+    package static let storeUp = MetricSeries(
+        "scanbridge_store_up", .gauge,
+        help: "1 while the shop's shared store answers, 0 while it cannot be reached; 1 for a local database.")
+    package static let storeCopyLag = MetricSeries(
+        "scanbridge_store_copy_lag_events", .gauge,
+        help: "Events journaled here and not yet copied to the shop's shared store.")
+
     /// Every series, the protocol's first.
     package static let all: [MetricSeries] = [
         scans, scanDuration, journalSeq, devices, connections, subscriptionOverflows, requestsRefused,
         deviceErrors, deviceReconnects, handlerTimeouts, handlerFailures, journalCommit, readSpoolReads,
-        readSpoolBytes, readsDropped, walBytes,
+        readSpoolBytes, readsDropped, walBytes, storeUp, storeCopyLag,
     ]
 
     package static let byName: [String: MetricSeries] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
