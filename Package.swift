@@ -225,7 +225,7 @@ let package = Package(
             ] + nio,
             swiftSettings: strict),
         .testTarget(
-            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
+            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig", "ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeMetricsTests",
             dependencies: [
