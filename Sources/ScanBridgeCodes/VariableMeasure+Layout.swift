@@ -43,15 +43,16 @@ extension VariableMeasure {
         public init(
             itemDigits: Int, priceCheckDigit: Bool, valueDigits: Int, measure: Measure, decimals: Int
         ) throws(CodeError) {
-            let checks = priceCheckDigit ? 1 : 0
-            let total = 2 + itemDigits + checks + valueDigits
-            let maxDecimals = Self.maxDecimals(measure)
-            if itemDigits < 1 {
-                throw CodeError("the item reference needs at least 1 digit after the prefix; it has \(itemDigits)")
+            // Each part is bounded before they are added, so a configured number cannot overflow.
+            if !(1...9).contains(itemDigits) {
+                throw CodeError("the item reference has 1 to 9 digits after the prefix; it has \(itemDigits)")
             }
             if !(1...10).contains(valueDigits) {
                 throw CodeError("a \(measure.rawValue) has 1 to 10 digits; it has \(valueDigits)")
             }
+            let checks = priceCheckDigit ? 1 : 0
+            let total = 2 + itemDigits + checks + valueDigits
+            let maxDecimals = Self.maxDecimals(measure)
             if total != 12 {
                 throw CodeError(
                     "2 prefix digits + \(itemDigits) item digits + \(checks) price check digit + \(valueDigits) "

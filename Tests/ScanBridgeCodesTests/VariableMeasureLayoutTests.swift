@@ -20,7 +20,9 @@ struct VariableMeasureLayoutTests {
         arguments: [
             (5, true, 5, Layout.Measure.price, 2, "make 13; they must make 12"),
             (5, false, 4, .price, 2, "make 11; they must make 12"),
-            (0, false, 10, .price, 2, "at least 1 digit after the prefix"),
+            (0, false, 10, .price, 2, "the item reference has 1 to 9 digits after the prefix; it has 0"),
+            (Int.max, false, 5, .price, 2, "the item reference has 1 to 9 digits"),  // no overflow
+            (5, false, Int.max, .weight, 3, "a weight has 1 to 10 digits"),
             (6, true, 3, .price, 2, "a price check digit is defined over 4 or 5 digits"),
             (3, false, 11, .weight, 3, "a weight has 1 to 10 digits"),
             (5, false, 5, .price, 3, "a price has 0 to 2 decimals (amounts are held in hundredths)"),

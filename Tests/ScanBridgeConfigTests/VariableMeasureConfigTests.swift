@@ -106,6 +106,10 @@ struct VariableMeasureConfigTests {
                 "needs exactly one of price_digits and weight_digits"
             ),
             (#"{prefixes: ["21"], item_digits: 5, price_digits: 5}"#, "layouts[0].decimals is missing"),
+            (
+                #"{prefixes: ["21"], item_digits: 9223372036854775807, price_digits: 5, decimals: 2}"#,
+                "the item reference has 1 to 9 digits"
+            ),
             (#"{prefixes: ["21"], price_digits: 5, decimals: 2}"#, "layouts[0].item_digits is missing"),
             (#"{item_digits: 5, price_digits: 5, decimals: 2}"#, "layouts[0].prefixes is missing"),
             // A company's GTIN prefix, and an unquoted 02 that YAML reads as the number 2.
