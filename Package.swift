@@ -236,7 +236,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ScanBridgeSharedStoreTests", dependencies: ["ScanBridgeSharedStore"], swiftSettings: strict),
         .testTarget(
-            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig"], swiftSettings: strict),
+            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig", "ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeMetricsTests",
             dependencies: [

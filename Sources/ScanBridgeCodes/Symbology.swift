@@ -5,6 +5,8 @@ public enum Symbology {
         "ean-13", "ean-8", "upc-a", "upc-e", "code-128", "gs1-128", "code-39", "code-93", "itf",
         "codabar", "databar", "qr", "data-matrix", "pdf417", "aztec", "unknown",
     ]
+    /// The symbologies whose content is a GTIN by definition.
+    public static let gtinCarriers: Set<String> = ["ean-13", "ean-8", "upc-a", "upc-e", "itf"]
     /// Every NFC air-interface name the protocol knows.
     public static let nfc: [String] = ["iso14443a", "iso14443b", "iso15693", "felica", "unknown"]
 

@@ -2,7 +2,7 @@ extension VariableMeasure {
     /// Where the item reference, price check digit and value sit in the first 12 digits
     /// of a variable-measure EAN-13, and what the value measures.
     public struct Layout: Sendable, Hashable {
-        public enum Measure: Sendable, Hashable {
+        public enum Measure: String, Sendable, Hashable {
             case price
             case weight
         }
@@ -17,22 +17,77 @@ extension VariableMeasure {
         let valueRange: Range<Int>
         let checkIndex: Int?
 
-        /// A layout; a malformed pattern or decimals out of range is a programming error.
+        /// A built-in layout from its pattern; a malformed one is a programming error.
         public init(_ pattern: String, _ measure: Measure, decimals: Int) {
             let chars = Array(pattern)
             let items = chars.prefix { $0 == "P" }.count
             let checks = chars.dropFirst(items).prefix { $0 == "C" }.count
             let values = chars.count - items - checks
             precondition(
-                chars.count == 12 && items >= 2 && checks <= 1 && (1...10).contains(values)
-                    && chars.suffix(values).allSatisfy { $0 == "V" } && (checks == 0 || [4, 5].contains(values)),
+                chars.count == 12 && checks <= 1 && chars.suffix(values).allSatisfy { $0 == "V" },
                 "variable-measure layout '\(pattern)' is not P…[C]V… over 12 digits")
-            precondition((0...(measure == .price ? 2 : 3)).contains(decimals), "variable-measure decimals out of range")
-            self.pattern = pattern
+            do {
+                try self.init(
+                    itemDigits: items - 2, priceCheckDigit: checks == 1, valueDigits: values, measure: measure,
+                    decimals: decimals)
+            } catch {
+                preconditionFailure("variable-measure layout '\(pattern)': \(error.message)")
+            }
+        }
+
+        /// A layout from its parts, as a configuration gives them: after the two prefix digits,
+        /// `itemDigits` of item reference, a price check digit or not, and `valueDigits` of
+        /// value. Throws, saying what to change, unless they fill the 12 digits an EAN-13 has
+        /// before its check digit (a UPC-A is read as an EAN-13 with a leading 0, prefix 02),
+        /// and the value and its decimals fit what ``Value`` holds.
+        public init(
+            itemDigits: Int, priceCheckDigit: Bool, valueDigits: Int, measure: Measure, decimals: Int
+        ) throws(CodeError) {
+            // Each part is bounded before they are added, so a configured number cannot overflow.
+            if !(1...9).contains(itemDigits) {
+                throw CodeError("the item reference has 1 to 9 digits after the prefix; it has \(itemDigits)")
+            }
+            if !(1...10).contains(valueDigits) {
+                throw CodeError("a \(measure.rawValue) has 1 to 10 digits; it has \(valueDigits)")
+            }
+            let checks = priceCheckDigit ? 1 : 0
+            let total = 2 + itemDigits + checks + valueDigits
+            let maxDecimals = Self.maxDecimals(measure)
+            if total != 12 {
+                throw CodeError(
+                    "2 prefix digits + \(itemDigits) item digits + \(checks) price check digit + \(valueDigits) "
+                        + "\(measure.rawValue) digits make \(total); they must make 12, the digits of an EAN-13 "
+                        + "before its check digit (a UPC-A counts as an EAN-13 with a leading 0)")
+            }
+            if priceCheckDigit && ![4, 5].contains(valueDigits) {
+                throw CodeError(
+                    "a price check digit is defined over 4 or 5 digits (GS1 §7.9); this \(measure.rawValue) has "
+                        + "\(valueDigits): drop the price check digit or give 4 or 5 digits")
+            }
+            if !(0...maxDecimals).contains(decimals) {
+                throw CodeError(
+                    "a \(measure.rawValue) has 0 to \(maxDecimals) decimals "
+                        + "(\(measure == .price ? "amounts are held in hundredths" : "weights are held in grams")); "
+                        + "this has \(decimals)")
+            }
+            self.pattern =
+                String(repeating: "P", count: 2 + itemDigits) + (priceCheckDigit ? "C" : "")
+                + String(repeating: "V", count: valueDigits)
             self.measure = measure
             self.decimals = decimals
-            self.valueRange = (12 - values)..<12
-            self.checkIndex = checks == 1 ? items : nil
+            self.valueRange = (12 - valueDigits)..<12
+            self.checkIndex = priceCheckDigit ? 2 + itemDigits : nil
+        }
+
+        /// Item digits after the two prefix digits.
+        public var itemDigits: Int { (checkIndex ?? valueRange.lowerBound) - 2 }
+        public var valueDigits: Int { valueRange.count }
+        public var hasPriceCheckDigit: Bool { checkIndex != nil }
+
+        /// The most decimals a value of `measure` may have: prices are held in hundredths of
+        /// the currency (``Value/price(minorUnits:)``), weights in grams.
+        public static func maxDecimals(_ measure: Measure) -> Int {
+            measure == .price ? 2 : 3
         }
 
         /// The value digits read as hundredths of the currency or as grams.

@@ -52,7 +52,57 @@ extension VariableMeasure {
                 "28": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
             ])
 
-        public static let all: [Region] = [.gb, .de, .se, .no, .dk]
+        /// GS1 US: a UPC-A of number system 2, `2 IIIII C PPPP K`, read as the EAN-13 with a
+        /// leading 0 (prefix 02): a 5-digit item reference, a price check digit, and a 4-digit
+        /// price in cents. Stores whose scales print a 5-digit price without the check digit
+        /// configure that layout for 02 instead (`catalog.variable_measure`).
+        public static let us = Region(code: "US", layouts: ["02": Layout("PPPPPPPCVVVV", .price, decimals: 2)])
+
+        /// GS1 Canada uses the UPC-A number-system-2 layout of GS1 US.
+        public static let ca = Region(code: "CA", layouts: us.layouts)
+
+        /// France: 21–24 a price in cents, 25–28 a weight in grams, each after a 5-digit item
+        /// reference and without a price check digit, the layout French scales print by
+        /// default. biip has no French rules; this was not checked against GS1 France's own
+        /// guide, so a store whose labels differ configures its layouts.
+        public static let fr = Region(
+            code: "FR",
+            layouts: [
+                "21": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "22": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "23": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "24": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "25": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+                "26": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+                "27": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+                "28": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+            ])
+
+        /// The Netherlands: 22–23 a price in cents, 28–29 a weight in grams, each after a
+        /// 5-digit item reference and without a price check digit. biip has no Dutch rules;
+        /// this was not checked against GS1 Nederland's own guide, so a store whose labels
+        /// differ configures its layouts.
+        public static let nl = Region(
+            code: "NL",
+            layouts: [
+                "22": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "23": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "28": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+                "29": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
+            ])
+
+        public static let all: [Region] = [.gb, .de, .se, .no, .dk, .us, .ca, .fr, .nl]
+
+        /// The prefixes whose meaning a GS1 Member Organisation decides (GS1 General
+        /// Specifications §2.1.11): 02 (a UPC-A of number system 2 read as an EAN-13) and
+        /// 20–29. Any other prefix belongs to a company's GTINs, which a layout must never read.
+        public static let restrictedPrefixes: [String] = ["02"] + (20...29).map(String.init)
+
+        /// This region with `layouts` added, each replacing the built-in layout of its prefix,
+        /// or with `layouts` alone when `replacing` the built-in ones.
+        public func with(_ layouts: [String: Layout], replacing: Bool) -> Region {
+            Region(code: code, layouts: replacing ? layouts : self.layouts.merging(layouts) { _, configured in configured })
+        }
 
         /// The built-in region with this code, in either case.
         public static func named(_ code: String) -> Region? {

@@ -48,7 +48,11 @@ extension DaemonConfig {
         "http.tls": ["certificate", "key"],
         "pcsc": ["feedback", "feedback_readers"],
         "scanners": ["discover", "layout", "grab", "max_gap", "idle", "claim", "release"],
-        "catalog": ["store_id", "currency", "region"],
+        "catalog": ["store_id", "currency", "region", "variable_measure"],
+        "catalog.variable_measure": ["replace", "layouts"],
+        "catalog.variable_measure.layouts": [
+            "prefixes", "item_digits", "price_digits", "weight_digits", "decimals", "price_check_digit",
+        ],
         "orders": ["reference_pattern"],
         "handlers": ["timeout_ms"],
         "journal": ["durability", "retention_events", "retention_days"],

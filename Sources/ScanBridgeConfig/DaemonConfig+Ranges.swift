@@ -4,6 +4,8 @@ extension DaemonConfig {
     /// client or scan; a huge one would overflow what is computed from it (`retention_days` in
     /// milliseconds) or let the daemon hold without bound what the limit is there to bound.
     /// Each upper bound is far past any counter's need (a hundred years, a gigabyte a line).
+    /// The digits and decimals of `catalog.variable_measure` layouts are checked with their
+    /// layout (`variableMeasureRegion()`), where the lengths they must add up to are known.
     package func checkRanges() throws {
         let numbers: [(key: String, value: Int?, range: ClosedRange<Int>)] = [
             ("journal.retention_events", journal.retentionEvents, 1...1_000_000_000),

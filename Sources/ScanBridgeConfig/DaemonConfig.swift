@@ -49,10 +49,42 @@ package struct DaemonConfig: Decodable, Sendable {
         package var storeId: String?
         package var currency: String?
         package var region: String?
+        /// In-store price/weight barcode layouts beside or instead of the region's.
+        package var variableMeasure: VariableMeasureSection?
 
         enum CodingKeys: String, CodingKey {
             case storeId = "store_id"
             case currency, region
+            case variableMeasure = "variable_measure"
+        }
+    }
+
+    /// `catalog.variable_measure`: layouts of in-store price and weight barcodes
+    /// (DaemonConfig+VariableMeasure.swift checks them).
+    package struct VariableMeasureSection: Decodable, Sendable {
+        /// Whether the layouts replace the region's built-in ones rather than add to them.
+        package var replace: Bool?
+        package var layouts: [VariableMeasureLayout]?
+    }
+
+    /// One layout: after each of its two-digit prefixes, `item_digits` of item reference, an
+    /// optional price check digit, then `price_digits` or `weight_digits` of value.
+    package struct VariableMeasureLayout: Decodable, Sendable {
+        // Optional here so that a missing key gets a message saying what to add.
+        package var prefixes: [String]?
+        package var itemDigits: Int?
+        package var priceDigits: Int?
+        package var weightDigits: Int?
+        package var decimals: Int?
+        package var priceCheckDigit: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case prefixes
+            case itemDigits = "item_digits"
+            case priceDigits = "price_digits"
+            case weightDigits = "weight_digits"
+            case decimals
+            case priceCheckDigit = "price_check_digit"
         }
     }
 

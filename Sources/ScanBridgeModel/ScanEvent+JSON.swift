@@ -44,6 +44,8 @@ extension ScanEvent {
             out.endArray()
         }
         if let gs1 { out.member("gs1", .object(gs1.mapValues(JSONValue.string))) }
+        out.memberIfPresent("gtin", gtin)
+        if let embedded { out.member("embedded", embedded) }
         out.key("resolution")
         resolution.write(to: &out)
         out.endObject()

@@ -34,8 +34,8 @@ extension ScanEvent {
             driver: try required("driver"), kind: kind, symbology: try required("symbology"), aim: try optional("aim"),
             text: try required("text"), raw: try optional("raw"), uid: try optional("uid"),
             uidDisplay: try optional("uidDisplay"), atr: try optional("atr"), cardType: try optional("cardType"),
-            ndef: try Self.ndef(members["ndef"]), gs1: try Self.gs1(members["gs1"]),
-            resolution: try Resolution(wire: members["resolution"]))
+            ndef: try Self.ndef(members["ndef"]), gs1: try Self.gs1(members["gs1"]), gtin: try optional("gtin"),
+            embedded: try Self.embedded(members["embedded"]), resolution: try Resolution(wire: members["resolution"]))
     }
 
     private static func ndef(_ value: JSONValue?) throws(WireError) -> [NDEFRecord]? {
@@ -65,6 +65,14 @@ extension ScanEvent {
             }
             return result
         case .some(let other): throw WireError("\"gs1\" is \(other.typeName), not an object")
+        }
+    }
+
+    private static func embedded(_ value: JSONValue?) throws(WireError) -> JSONValue? {
+        switch value {
+        case nil, .null?: return nil
+        case .object?: return value
+        case .some(let other): throw WireError("\"embedded\" is \(other.typeName), not an object")
         }
     }
 

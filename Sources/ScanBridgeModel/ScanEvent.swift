@@ -22,13 +22,18 @@ public struct ScanEvent: Sendable, Hashable {
     public var cardType: String?
     public var ndef: [NDEFRecord]?
     public var gs1: [String: String]?
+    /// The GTIN-14 of a code that is one (EAN/UPC/ITF-14, GS1 with AI 01), as the daemon read it.
+    public var gtin: String?
+    /// The price or weight printed in an in-store barcode (docs/protocol.md "ScanEvent").
+    public var embedded: JSONValue?
     public var resolution: Resolution
 
     public init(
         seq: UInt64 = 0, id: String, time: Date, device: String, driver: String, kind: DeviceKind,
         symbology: String, aim: String? = nil, text: String, raw: String? = nil, uid: String? = nil,
         uidDisplay: String? = nil, atr: String? = nil, cardType: String? = nil, ndef: [NDEFRecord]? = nil,
-        gs1: [String: String]? = nil, resolution: Resolution = .unhandled
+        gs1: [String: String]? = nil, gtin: String? = nil, embedded: JSONValue? = nil,
+        resolution: Resolution = .unhandled
     ) {
         self.seq = seq
         self.id = id
@@ -46,6 +51,8 @@ public struct ScanEvent: Sendable, Hashable {
         self.cardType = cardType
         self.ndef = ndef
         self.gs1 = gs1
+        self.gtin = gtin
+        self.embedded = embedded
         self.resolution = resolution
     }
 }

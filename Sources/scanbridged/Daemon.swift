@@ -60,7 +60,7 @@ struct Daemon {
         let bridge = Bridge(
             journal: journal, publisher: publisher,
             router: Router(handlers: handlers, logger: logger, metrics: scanMetrics),
-            spool: ReadSpool(metrics: scanMetrics))
+            normalizer: Normalizer(catalog: settings.catalog), spool: ReadSpool(metrics: scanMetrics))
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
             limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens,

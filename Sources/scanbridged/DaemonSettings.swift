@@ -204,15 +204,7 @@ struct DaemonSettings: Sendable {
                 throw DaemonConfig.LoadError(description: error.message)
             }
         }
-        if let region = section.region {
-            guard VariableMeasure.Region.named(region) != nil else {
-                throw DaemonConfig.LoadError(
-                    description:
-                        "catalog.region '\(region)' has no in-store barcode layout here; use one of \(VariableMeasure.Region.all.map(\.code).joined(separator: ", "))"
-                )
-            }
-            catalog.region = region.uppercased()
-        }
+        catalog.region = try section.variableMeasureRegion()
         return catalog
     }
 

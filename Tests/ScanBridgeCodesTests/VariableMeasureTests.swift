@@ -62,6 +62,16 @@ struct VariableMeasureTests {
             ("2212345612345", .no, "2212345600007", .price(minorUnits: 123400)),
             ("2112340019951", .dk, "2112340000003", .price(minorUnits: 1995)),  // DK 21: 19.95
             ("2712345012508", .dk, "2712345000000", .weight(grams: 1250)),  // DK 27: 1.250 kg
+            // The codes below were built from their layouts, their price check digits by GS1
+            // §7.9.3 (the vectors above) and their check digits by §7.9.1, and checked by an
+            // independent calculation: no published label of these regions was at hand.
+            // US/CA: UPC-A 2 12345 8 0499 5 read as EAN-13 02…: $4.99 with price check digit 8.
+            ("0212345804995", .us, "0212345000007", .price(minorUnits: 499)),
+            ("0204711312500", .ca, "0204711000001", .price(minorUnits: 1250)),  // CA as US: $12.50
+            ("2112345012506", .fr, "2112345000008", .price(minorUnits: 1250)),  // FR 21: €12.50
+            ("2612345004551", .fr, "2612345000003", .weight(grams: 455)),  // FR 26: 0.455 kg
+            ("2212345003501", .nl, "2212345000005", .price(minorUnits: 350)),  // NL 22: €3.50
+            ("2812345004555", .nl, "2812345000007", .weight(grams: 455)),  // NL 28: 0.455 kg
         ])
     func parses(_ code: String, region: Region, itemCode: String, value: VariableMeasure.Value) throws {
         let measure = try #require(try VariableMeasure.parse(code, region: region))
@@ -87,7 +97,9 @@ struct VariableMeasureTests {
             ("2212343014998", .gb),  // GB reads only 20
             ("2612345612341", .se),
             ("5901234123457", .gb),  // an ordinary GTIN-13
-            ("0201234567899", .gb),  // 02 is not listed for any region
+            ("0201234567899", .gb),  // 02 is read in US and CA only
+            ("0212345804995", .de),
+            ("2512345003502", .nl),  // NL reads 22, 23, 28, 29
             ("201112291234", .gb),  // 12 digits
             ("20111229123466", .gb),  // 14 digits
             ("20111229123a6", .gb),
@@ -105,6 +117,7 @@ struct VariableMeasureTests {
             ("2812346012504", .de, "the price check digit is 6 but should be 7 for the weight 01250 in 2812346012504"),
             ("2011122912347", .gb, "the check digit is 7 but should be 6 for 201112291234"),
             ("2312345607509", .se, "the check digit is 9 but should be 8 for 231234560750"),
+            ("0212345704998", .us, "the price check digit is 7 but should be 8 for the price 0499 in 0212345704998"),
         ])
     func wrongCheckDigits(_ code: String, region: Region, message: String) {
         #expect(throws: CodeError(message)) { try VariableMeasure.parse(code, region: region) }
@@ -112,10 +125,11 @@ struct VariableMeasureTests {
 
     @Test("regions by name")
     func regionsByName() {
-        #expect(Region.all.map(\.code) == ["GB", "DE", "SE", "NO", "DK"])
+        #expect(Region.all.map(\.code) == ["GB", "DE", "SE", "NO", "DK", "US", "CA", "FR", "NL"])
         #expect(Region.named("gb") == .gb)
         #expect(Region.named("De") == .de)
-        #expect(Region.named("FR") == nil)
+        #expect(Region.named("us") == .us)
+        #expect(Region.named("IT") == nil)
         #expect(Region.named("") == nil)
     }
 

@@ -9,9 +9,12 @@ import ScanBridgeModel
 package struct Normalizer: Sendable {
     /// Longest text accepted from one read; a QR code holds at most 7,089 characters.
     package var maxTextBytes: Int
+    /// The in-store barcode layouts, and the currency of the prices they embed.
+    package var catalog: CatalogSettings
 
-    package init(maxTextBytes: Int = 8192) {
+    package init(maxTextBytes: Int = 8192, catalog: CatalogSettings = CatalogSettings()) {
         self.maxTextBytes = maxTextBytes
+        self.catalog = catalog
     }
 
     package func normalize(_ read: RawRead) throws(ScanBridgeError) -> ScanEvent {
@@ -71,9 +74,28 @@ package struct Normalizer: Sendable {
             ?? reportedAIM.flatMap(Symbology.named(aim:))
             ?? (read.kind == .qr ? "qr" : Symbology.infer(fromText: text))
         let aim = reportedAIM ?? Symbology.aimIdentifier(for: symbology)
+        let gs1 = Self.gs1(text, aim: aim, symbology: symbology)
+        let item = gs1 == nil ? tradeItem(text, symbology: symbology) : nil
+        var embedded: JSONValue?
+        if case .variableMeasure(let measure, _)? = item {
+            embedded = measure.value.embedded(currency: catalog.currency)
+        }
         return ScanEvent(
             id: Self.newID(), time: read.time, device: read.device, driver: read.driver, kind: read.kind,
-            symbology: symbology, aim: aim, text: text, raw: raw, gs1: Self.gs1(text, aim: aim, symbology: symbology))
+            symbology: symbology, aim: aim, text: text, raw: raw, gs1: gs1, gtin: gs1?["01"] ?? item?.gtin,
+            embedded: embedded)
+    }
+
+    /// What the digits of an EAN/UPC/ITF-14 name, read as the product lookup reads them
+    /// (``TradeItemCode``), so a handler outside the daemon need not read them again. Only
+    /// codes of those symbologies, or of none the scanner named, made of digits alone, are
+    /// read: every scan comes through here. Nil for anything else and for a wrong check digit
+    /// (the product lookup then says why it is invalid).
+    private func tradeItem(_ text: String, symbology: String) -> TradeItemCode? {
+        guard Symbology.gtinCarriers.contains(symbology) || symbology == "unknown",
+            (6...14).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
+        return try? TradeItemCode.read(digits: Substring(text), symbology: symbology, region: catalog.region)
     }
 
     /// The application identifiers of GS1 content: an element string (said so by the AIM

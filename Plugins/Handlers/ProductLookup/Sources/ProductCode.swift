@@ -13,8 +13,6 @@ package enum ProductCode: Sendable, Hashable {
 
     /// Symbologies that carry free text: numbers in them are labels, never GTINs.
     static let labelSymbologies: Set<String> = ["code-128", "code-39", "code-93", "codabar"]
-    /// Symbologies whose content is a GTIN by definition.
-    static let gtinSymbologies: Set<String> = ["ean-13", "ean-8", "upc-a", "upc-e", "itf"]
     /// Two-dimensional symbologies: a product code only as GS1 (an element string or a Digital Link).
     static let matrixSymbologies: Set<String> = ["qr", "data-matrix", "aztec", "pdf417"]
 
@@ -40,43 +38,21 @@ package enum ProductCode: Sendable, Hashable {
         if let symbology, matrixSymbologies.contains(symbology) { return nil }
         let digitsOnly = body.utf8.allSatisfy { (0x30...0x39).contains($0) }
         if let symbology, labelSymbologies.contains(symbology) { return label(body) }
-        // Digits only: a byte is a character, and counting bytes does not walk the grapheme rules.
-        let digits = digitsOnly ? body.utf8.count : 0
-        if digitsOnly,
-            symbology == "upc-e"
-                || (digits == 8 && symbology != "ean-8" && !GTIN.hasValidCheckDigit(body)
-                    && (try? UPCE.expand(body)) != nil)
-        {
-            return gtin { () throws(CodeError) in try GTIN.normalize(UPCE.expand(body)) }
-        }
-        if digits == 8 || (12...14).contains(digits) {
-            return gtin(body, region: region)
-        }
-        if let symbology, gtinSymbologies.contains(symbology) {
-            return .invalid("'\(body)' is not a valid \(symbology) code: it has \(body.count) characters")
-        }
-        return label(body)
-    }
-
-    private static func gtin(_ digits: Substring, region: VariableMeasure.Region) -> ProductCode {
-        if digits.utf8.count == 13 {
+        if digitsOnly {
             do throws(CodeError) {
-                if let measure = try VariableMeasure.parse(digits, region: region) {
-                    return .variableMeasure(measure, gtin: "0" + measure.itemCode)
+                switch try TradeItemCode.read(digits: body, symbology: symbology, region: region) {
+                case .gtin(let gtin)?: return .gtin(gtin)
+                case .variableMeasure(let measure, let gtin)?: return .variableMeasure(measure, gtin: gtin)
+                case nil: break
                 }
             } catch {
                 return .invalid(error.message)
             }
         }
-        return gtin { () throws(CodeError) in try GTIN.normalize(digits) }
-    }
-
-    private static func gtin(_ normalize: () throws(CodeError) -> String) -> ProductCode {
-        do throws(CodeError) {
-            return .gtin(try normalize())
-        } catch {
-            return .invalid(error.message)
+        if let symbology, Symbology.gtinCarriers.contains(symbology) {
+            return .invalid("'\(body)' is not a valid \(symbology) code: it has \(body.count) characters")
         }
+        return label(body)
     }
 
     private static func gs1(elements parse: () throws(CodeError) -> [GS1Element]) -> ProductCode? {

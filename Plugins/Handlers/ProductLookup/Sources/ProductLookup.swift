@@ -7,12 +7,11 @@ import ScanBridgeModel
 package struct ProductLookup: CodeLookup {
     let products: any ProductRepository
     let catalog: CatalogSettings
-    let region: VariableMeasure.Region
+    var region: VariableMeasure.Region { catalog.region }
 
     package init(products: any ProductRepository, catalog: CatalogSettings) {
         self.products = products
         self.catalog = catalog
-        self.region = VariableMeasure.Region.named(catalog.region) ?? .gb
     }
 
     package func classify(_ text: String, symbology: String?, aim: String?) -> ProductCode? {
@@ -43,7 +42,9 @@ package struct ProductLookup: CodeLookup {
             return answer(
                 product,
                 details: [
-                    "gtin": .string(gtin), "embedded": embedded(measure.value, product: product),
+                    "gtin": .string(gtin),
+                    "embedded": measure.value.embedded(
+                        currency: product?.price.currency ?? catalog.currency, pricePerKg: product?.price),
                 ], missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
         case .label(let label):
             let product = try await products.product(.skuOrBarcode(label), in: catalog.storeId)
@@ -59,27 +60,5 @@ package struct ProductLookup: CodeLookup {
         }
         details["product"] = product.wire
         return Resolution(handler: nil, status: "found", details: details)
-    }
-
-    /// The value printed in the barcode: a price, or a weight priced at the product's price per kg.
-    private func embedded(_ value: VariableMeasure.Value, product: Product?) -> JSONValue {
-        let currency = product?.price.currency ?? catalog.currency
-        switch value {
-        case .price(let minorUnits):
-            return .object([
-                "price": .string(Money(minorUnits: minorUnits, currency: currency).amount), "currency": .string(currency),
-            ])
-        case .weight(let grams):
-            var members: [String: JSONValue] = ["weightKg": .double(Double(grams) / 1000)]
-            // Price per kg × weight, rounded half up to the penny.
-            if let product, case (let total, let overflow) = product.price.minorUnits.multipliedReportingOverflow(by: grams),
-                !overflow
-            {
-                members["price"] = .string(
-                    Money(minorUnits: total / 1000 + (total % 1000 >= 500 ? 1 : 0), currency: currency).amount)
-                members["currency"] = .string(currency)
-            }
-            return .object(members)
-        }
     }
 }

@@ -73,6 +73,14 @@ import Testing
         }
         #expect(gtin == "02011122000005" && measure.value == .price(minorUnits: 1234))
         #expect(Self.classify("2011122912346", "ean-13", region: .de) == .gtin("02011122912346"))
+        // A UPC-A of number system 2 (2 12345 8 0499 5) is a $4.99 price in the US, a GTIN in GB.
+        guard case .variableMeasure(let us, "00212345000007")? = Self.classify("212345804995", "upc-a", region: .us)
+        else {
+            Issue.record("US price barcode")
+            return
+        }
+        #expect(us.value == .price(minorUnits: 499))
+        #expect(Self.classify("212345804995", "upc-a") == .gtin("00212345804995"))
         guard case .invalid? = Self.classify("2011122812349", "ean-13") else {
             Issue.record("bad price check digit")
             return
@@ -124,10 +132,26 @@ import Testing
 
     @Test func embeddedWeightIsPricedPerKilogram() async throws {
         // Sweden: prefix 23 is a weight with three decimals (kg).
-        let lookup = ProductLookup(products: Self.catalog, catalog: CatalogSettings(region: "SE"))
+        let lookup = ProductLookup(products: Self.catalog, catalog: CatalogSettings(region: .se))
         let data = "231234500250"
         let code = data + String(GTIN.checkDigit(forData: data)!)
         let resolution = try await lookup.lookup(code: code)
         #expect(resolution.details["embedded"]?["weightKg"] == .double(0.25))
+    }
+
+    @Test func aConfiguredLayoutFindsTheItemWithItsEmbeddedPrice() async throws {
+        // GB with 21 configured as a 5-digit price after a 5-digit item: 21 12345 00350 4.
+        let region = VariableMeasure.Region.gb.with(
+            ["21": VariableMeasure.Layout("PPPPPPPVVVVV", .price, decimals: 2)], replacing: false)
+        let catalog = Catalog([
+            Product(
+                id: "p4", storeId: "store_1", name: "Olives", price: Money(minorUnits: 0, currency: "GBP"),
+                barcode: "2112345000008")
+        ])
+        let lookup = ProductLookup(products: catalog, catalog: CatalogSettings(region: region))
+        let resolution = try await lookup.lookup(code: "2112345003504")
+        #expect(resolution.status == "found")
+        #expect(resolution.details["gtin"] == "02112345000008")
+        #expect(resolution.details["embedded"] == ["price": "3.50", "currency": "GBP"])
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeTesting
+import Synchronization
+import Testing
+
+/// In-store price barcodes laid out by the config file, through the real daemon: the lookup
+/// finds the item with its price, and every event carries what the daemon read from the code.
+@Suite("Variable-measure layouts end to end", .timeLimit(.minutes(5)))
+struct VariableMeasureEndToEndTests {
+    /// GB, whose built-in layouts have no 21, with 21 configured: a 5-digit item, a 5-digit
+    /// price in pence, no price check digit.
+    static let config = """
+        catalog:
+          region: GB
+          variable_measure:
+            layouts:
+              - prefixes: ["21"]
+                item_digits: 5
+                price_digits: 5
+                decimals: 2
+        """
+
+    @Test func aConfiguredLayoutIsReadByTheLookupAndIntoTheEvent() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:scale"], config: Self.config)
+        let client = try await daemon.connect()
+        // Stored under its item code: 21 12345 00000 and its check digit 8.
+        _ = try await client.call(
+            "products.upsert", ["product": ["name": "Olives (by price)", "price": "0.00", "barcode": "2112345000008"]])
+        let watcher = try await daemon.connect()
+        _ = try await watcher.call("events.subscribe", ["kinds": ["barcode"]])
+        var notifications = watcher.notifications.makeAsyncIterator()
+
+        // 21 12345 00350 4: £3.50.
+        let event = try await client.inject(device: "mock:scale", text: "2112345003504")
+        #expect(event.resolution.status == "found")
+        #expect(event.resolution.details["product"]?["name"] == "Olives (by price)")
+        #expect(event.resolution.details["embedded"] == ["price": "3.50", "currency": "GBP"])
+        #expect(event.gtin == "02112345000008")
+        #expect(event.embedded == ["price": "3.50", "currency": "GBP"])
+
+        let published = try #require(try await next("scan", from: &notifications).scanEvent())
+        #expect(published.seq == event.seq)
+        #expect(published.gtin == "02112345000008")
+        #expect(published.embedded == ["price": "3.50", "currency": "GBP"])
+        let recent = try await client.call("events.recent", ["limit": 1])
+        #expect(recent["events"]?.arrayValue?.first?["gtin"] == "02112345000008", "the journal keeps them: \(recent)")
+
+        // A handler outside the daemon, asked before the product lookup, gets them too.
+        final class Seen: Sendable { let event = Mutex<JSONValue?>(nil) }
+        let seen = Seen()
+        client.setRequestHandler { request in
+            seen.event.withLock { $0 = request.params["event"] }
+            return .value(["status": "seen"])
+        }
+        _ = try await client.call("handlers.register", ["name": "till-app", "match": ["kinds": ["barcode"]], "priority": 5])
+        let handled = try await client.inject(device: "mock:scale", text: "2112345003504")
+        #expect(handled.resolution.handler == "till-app")
+        let asked = try #require(seen.event.withLock { $0 })
+        #expect(asked["gtin"] == "02112345000008")
+        #expect(asked["embedded"] == ["price": "3.50", "currency": "GBP"])
+        await watcher.close()
+        await client.close()
+    }
+}
