@@ -21,7 +21,7 @@
 /**
  * @typedef {object} Product
  * @property {string} id
- * @property {string} [storeId]
+ * @property {string|null} [storeId] null: no store (every daemon finds the product)
  * @property {string} name
  * @property {string} price a decimal string (`"3.50"`)
  * @property {string} currency ISO 4217

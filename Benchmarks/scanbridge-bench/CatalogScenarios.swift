@@ -38,6 +38,8 @@ enum CatalogScenarios {
 
     /// The import's baseline: the same rows inserted into the daemon's own schema by a bare
     /// loop over one prepared statement, 10,000 rows a transaction, in this process; seconds.
+    /// The CSV has no storeId, so its products have no store (`''` in the table), found by
+    /// the daemon with no store configured that the scenarios start.
     static func bareInserts(count: Int, directory: URL) async throws -> Double {
         let path = directory.appendingPathComponent("bare-inserts.sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
@@ -50,7 +52,7 @@ enum CatalogScenarios {
                         sql: """
                             INSERT INTO product (id, storeId, name, priceMinor, currency, sku, category, barcode, gtin,
                                 trackStock, quantity, lowStockThreshold, allowNegativeStock, createdAtMs, updatedAtMs)
-                            VALUES (?, 'store_1', ?, ?, 'GBP', ?, ?, ?, ?, 1, ?, 5, 0, 0, 0)
+                            VALUES (?, '', ?, ?, 'GBP', ?, ?, ?, ?, 1, ?, 5, 0, 0, 0)
                             """)
                     for index in first..<min(first + 10_000, count) {
                         let barcode = barcode(index)

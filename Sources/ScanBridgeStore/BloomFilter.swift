@@ -54,14 +54,12 @@ struct KeyHash: Sendable, Hashable {
     let first: UInt64
     let second: UInt64
 
-    /// FNV-1a over the tag, the scope and the value with a separator byte between them, then
-    /// two different finalisers (MurmurHash3's), so neighbouring keys ("SKU-1", "SKU-2") scatter.
-    init(tag: UInt8, scope: String, value: String) {
+    /// FNV-1a over the tag and the value, then two different finalisers (MurmurHash3's), so
+    /// neighbouring keys ("SKU-1", "SKU-2") scatter.
+    init(tag: UInt8, value: String) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         add(tag)
-        for byte in scope.utf8 { add(byte) }
-        add(0x1F)
         for byte in value.utf8 { add(byte) }
         first = Self.mix(hash)
         second = Self.mix(hash ^ 0x9E37_79B9_7F4A_7C15)

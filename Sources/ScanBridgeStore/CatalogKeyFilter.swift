@@ -6,6 +6,11 @@ import Synchronization
 /// Which lookup keys the catalog may hold, in memory: a Bloom filter over every product's
 /// GTIN, SKU and barcode. A code it has never seen is "no such product" without a read.
 ///
+/// Its keys carry no store: one filter answers a daemon with a store and one without, and a
+/// product is in it whichever daemons find it. A code only another store has costs a read
+/// (then a cached miss) at a daemon with a store; the codes that matter here, those of no
+/// product at all, are answered from memory in both.
+///
 /// Why: unknown codes are common at a till (coupons, loyalty cards, parcel labels), and each
 /// one would cost a SQLite read (CPU and two file-lock system calls, or a disk read on a
 /// large catalog) to learn nothing (docs/architecture.md, Design decisions).
@@ -41,9 +46,9 @@ final class CatalogKeyFilter: Sendable {
         state.withLock { state in state.building ? nil : state.live?.bitCount }
     }
 
-    /// False when no product of the store has that key; true when one may.
-    func mightContain(_ key: ProductKey, in storeId: String) -> Bool {
-        let hash = Self.hash(key, storeId)
+    /// False when no product, of any store or none, has that key; true when one may.
+    func mightContain(_ key: ProductKey) -> Bool {
+        let hash = Self.hash(key)
         return state.withLock { $0.live?.mightContain(hash) ?? true }
     }
 
@@ -53,9 +58,9 @@ final class CatalogKeyFilter: Sendable {
         var hashes: [KeyHash] = []
         hashes.reserveCapacity(products.count * 3)
         for (product, gtin) in zip(products, gtins) {
-            if let gtin { hashes.append(KeyHash(tag: Self.gtinTag, scope: product.storeId, value: gtin)) }
+            if let gtin { hashes.append(KeyHash(tag: Self.gtinTag, value: gtin)) }
             for label in [product.sku, product.barcode] {
-                if let label { hashes.append(KeyHash(tag: Self.labelTag, scope: product.storeId, value: label)) }
+                if let label { hashes.append(KeyHash(tag: Self.labelTag, value: label)) }
             }
         }
         let rebuild = state.withLock { state in
@@ -88,13 +93,12 @@ final class CatalogKeyFilter: Sendable {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT rowid, storeId, gtin, sku, barcode FROM product WHERE rowid > ? ORDER BY rowid LIMIT ?
+                    SELECT rowid, gtin, sku, barcode FROM product WHERE rowid > ? ORDER BY rowid LIMIT ?
                     """, arguments: [rowid, chunkRows])
             while let row = try rows.next() {
                 last = row[0]
-                let storeId: String = row[1]
-                for (tag, column) in [(Self.gtinTag, 2), (Self.labelTag, 3), (Self.labelTag, 4)] {
-                    if let value = row[column] as String? { hashes.append(KeyHash(tag: tag, scope: storeId, value: value)) }
+                for (tag, column) in [(Self.gtinTag, 1), (Self.labelTag, 2), (Self.labelTag, 3)] {
+                    if let value = row[column] as String? { hashes.append(KeyHash(tag: tag, value: value)) }
                 }
             }
         } catch {
@@ -121,10 +125,10 @@ final class CatalogKeyFilter: Sendable {
     private static let gtinTag: UInt8 = 0x47  // "G"
     private static let labelTag: UInt8 = 0x4C  // "L"
 
-    private static func hash(_ key: ProductKey, _ storeId: String) -> KeyHash {
+    private static func hash(_ key: ProductKey) -> KeyHash {
         switch key {
-        case .gtin(let gtin): KeyHash(tag: gtinTag, scope: storeId, value: gtin)
-        case .skuOrBarcode(let text): KeyHash(tag: labelTag, scope: storeId, value: text)
+        case .gtin(let gtin): KeyHash(tag: gtinTag, value: gtin)
+        case .skuOrBarcode(let text): KeyHash(tag: labelTag, value: text)
         }
     }
 }

@@ -8,9 +8,10 @@ import Synchronization
 /// A read that raced a write must not put the old row back: each read notes the
 /// generation before it starts, and its answer is kept only if no write ended since.
 final class ProductLookupCache: Sendable {
+    /// A lookup key and the store of the daemon looking (nil: none), which decides what it finds.
     struct Key: Hashable, Sendable {
         let key: ProductKey
-        let storeId: String
+        let store: String?
     }
 
     /// Boxed: a `Product` is a few hundred bytes, and a dictionary keeps its values inline,

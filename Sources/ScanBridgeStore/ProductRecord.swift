@@ -32,6 +32,15 @@ struct ProductRecord: TableRecord, Sendable {
             variant = excluded.variant, updatedAtMs = excluded.updatedAtMs
         """
 
+    /// The `storeId` of a product of no store: not NULL, so "no store" is one store for the
+    /// unique keys (migration "v6-product-store-scope").
+    static let noStore = ""
+
+    /// The `storeId` column's value for a product's store.
+    static func storeColumn(_ storeId: String?) -> String {
+        storeId ?? noStore
+    }
+
     var product: Product
 
     init(_ product: Product) {
@@ -60,8 +69,10 @@ struct ProductRecord: TableRecord, Sendable {
         }
         func integer(_ index: CInt) -> Int64 { sqlite3_column_int64(row, index) }
         func bool(_ index: CInt) -> Bool { sqlite3_column_int64(row, index) != 0 }
+        let store = text(1)
         return Product(
-            id: text(0), storeId: text(1), name: text(2), price: Money(minorUnits: integer(3), currency: text(4)),
+            id: text(0), storeId: store == noStore ? nil : store, name: text(2),
+            price: Money(minorUnits: integer(3), currency: text(4)),
             sku: optionalText(5), category: optionalText(6), barcode: optionalText(7), trackStock: bool(8),
             quantity: integer(9), lowStockThreshold: integer(10), allowNegativeStock: bool(11),
             parentId: optionalText(12), variant: optionalText(13))
@@ -71,7 +82,7 @@ struct ProductRecord: TableRecord, Sendable {
     func upsertArguments(gtin: String?, nowMs: Int64) -> StatementArguments {
         let product = product
         return [
-            product.id, product.storeId, product.name, product.price.minorUnits, product.price.currency,
+            product.id, Self.storeColumn(product.storeId), product.name, product.price.minorUnits, product.price.currency,
             product.sku, product.category, product.barcode, gtin, product.trackStock, product.quantity,
             product.lowStockThreshold, product.allowNegativeStock, product.parentId, product.variant, nowMs, nowMs,
         ]

@@ -3,7 +3,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 /// Batch upserts: one transaction and one cached statement per batch. The schema enforces
-/// one product per GTIN and per SKU in a store; when it refuses a row, the conflict is
+/// one product per GTIN and per SKU in a store ("no store" being one); when it refuses a row, the conflict is
 /// explained while the transaction still holds the batch's earlier rows, then the whole
 /// batch is rolled back.
 extension SQLiteProductRepository {
@@ -55,22 +55,24 @@ extension SQLiteProductRepository {
         }
     }
 
-    /// The other product of the same store whose `column` is `value`, as the transaction sees it.
+    /// The other product of the product's store ("no store" being one) whose `column` is
+    /// `value`, as the transaction sees it.
     private static func owner(of column: String, _ value: String, besides product: Product, _ db: Database) throws
         -> String?
     {
         try String.fetchOne(
-            db, sql: "SELECT id FROM product WHERE storeId = ? AND \(column) = ? AND id <> ? LIMIT 1",
-            arguments: [product.storeId, value, product.id])
+            db, sql: "SELECT id FROM product WHERE \(column) = ? AND storeId = ? AND id <> ? LIMIT 1",
+            arguments: [value, ProductRecord.storeColumn(product.storeId), product.id])
     }
 
     private static func conflictMessage(_ what: String, owner: String, index: Int, products: [Product]) -> String {
         let product = products[index]
+        let store = if let storeId = product.storeId { "in store \(storeId)" } else { "among the products of no store" }
         if let earlier = products[..<index].lastIndex(where: { $0.id == owner }) {
             return "\(what) is given to both product \(owner) ([\(earlier)]) and product \(product.id) ([\(index)]) "
-                + "of this batch, in store \(product.storeId); one product per store may have it: remove it from one of them"
+                + "of this batch, \(store); one product per store may have it: remove it from one of them"
         }
-        return "\(what) already belongs to product \(owner) in store \(product.storeId); "
+        return "\(what) already belongs to product \(owner) \(store); "
             + "delete \(owner) or give this product the id \(owner)"
     }
 }

@@ -6,8 +6,8 @@ import Synchronization
 
 /// The catalog in the `product` table.
 ///
-/// The scan lookup, `product(_:in:)`, runs synchronously on the caller's thread: one cached
-/// statement fetching one row through a unique index, on a read-only connection of its own
+/// The scan lookup, `product(_:visibleTo:)`, runs synchronously on the caller's thread: one
+/// cached statement fetching one row through the catalog's indexes, on a read-only connection of its own
 /// (`PointReadConnections`). An async read spends far longer in the hops to GRDB's queues and
 /// back than in the query, and no async path meets the lookup's latency budget
 /// (docs/architecture.md, Design decisions). A WAL reader never waits for the writer, so the
@@ -44,13 +44,13 @@ package final class SQLiteProductRepository: ProductRepository {
         }
     }
 
-    package func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
+    package func product(_ key: ProductKey, visibleTo store: String?) async throws -> Product? {
         // An unknown code first: the filter's hash is cheaper than the cache's.
-        guard !filtersKeys || keys.mightContain(key, in: storeId) else { return nil }
-        let cacheKey = ProductLookupCache.Key(key: key, storeId: storeId)
+        guard !filtersKeys || keys.mightContain(key) else { return nil }
+        let cacheKey = ProductLookupCache.Key(key: key, store: store)
         let (hit, generation) = cache.lookUp(cacheKey)
         if let hit { return hit }
-        let product = try lookUp(key, in: storeId)
+        let product = try lookUp(key, visibleTo: store)
         cache.store(product, for: cacheKey, readAt: generation)
         return product
     }
@@ -68,36 +68,51 @@ package final class SQLiteProductRepository: ProductRepository {
     }
 
     /// Synchronous on purpose: see the type's documentation.
-    private func lookUp(_ key: ProductKey, in storeId: String) throws -> Product? {
-        try database.pointRead("look up a product") { db in try Self.lookUp(key, in: storeId, db) }
+    private func lookUp(_ key: ProductKey, visibleTo store: String?) throws -> Product? {
+        try database.pointRead("look up a product") { db in try Self.lookUp(key, visibleTo: store, db) }
     }
 
-    /// A GTIN is one statement in autocommit mode; a label's two reads share a transaction.
-    /// The scan lookups' statements; each must search an index, never scan the catalog.
-    static let byGTIN = "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND gtin = ?"
-    static let bySKU = "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND sku = ?"
-    // Several products may carry the same label text: the oldest wins (the index keeps
-    // equal keys in rowid order, so this needs no sort).
-    static let byBarcode =
-        "SELECT \(ProductRecord.columns) FROM product WHERE storeId = ? AND barcode = ? ORDER BY rowid LIMIT 1"
+    /// The scan lookups' statements: each one statement (one read snapshot in autocommit
+    /// mode), searching the unique keys and `product_barcode_store`, never scanning the
+    /// catalog or sorting (`lookupSQL`). `?1` is the code, `?2` the daemon's store.
+    static let byGTIN = lookupSQL(["gtin"], inStore: false)
+    static let byGTINInStore = lookupSQL(["gtin"], inStore: true)
+    static let byLabel = lookupSQL(["sku", "barcode"], inStore: false)
+    static let byLabelInStore = lookupSQL(["sku", "barcode"], inStore: true)
 
-    static func lookUp(_ key: ProductKey, in storeId: String, _ db: Database) throws -> Product? {
-        switch key {
-        case .gtin(let gtin):
-            let statement = try db.cachedStatement(sql: byGTIN)
-            return try ProductRecord.fetchFirst(statement, arguments: [storeId, gtin])
-        case .skuOrBarcode(let text):
-            // Two reads, one read transaction (its WAL lock is a system call each way).
-            try db.cachedStatement(sql: "BEGIN DEFERRED").execute()
-            defer {
-                // A read has nothing to commit; never leave the snapshot open.
-                if (try? db.cachedStatement(sql: "COMMIT").execute()) == nil { try? db.execute(sql: "ROLLBACK") }
+    /// The first product, in the order `ProductRepository.product(_:visibleTo:)` documents,
+    /// whose `columns` (tried in order: a label is a SKU before it is a barcode text) hold the code.
+    ///
+    /// With a store, the store's products come before those of no store, whatever column
+    /// matched. Without, each column's products come in (storeId, rowid) order, which is the
+    /// order of its index (its equal keys sorted by store, and a store's by rowid): the
+    /// product of no store (`''` sorts first), then the stores by id; among a store's
+    /// products sharing a barcode text, the oldest. Each choice is a subquery with LIMIT 1,
+    /// and the outer LIMIT stops at the first that finds one.
+    static func lookupSQL(_ columns: [String], inStore: Bool) -> String {
+        let scopes: [String?] = inStore ? ["?2", "'\(ProductRecord.noStore)'"] : [nil]
+        let choices = scopes.flatMap { scope in
+            columns.map { column in
+                if let scope {
+                    "SELECT \(ProductRecord.columns) FROM product WHERE \(column) = ?1 AND storeId = \(scope) "
+                        + "ORDER BY rowid LIMIT 1"
+                } else {
+                    "SELECT \(ProductRecord.columns) FROM product WHERE \(column) = ?1 ORDER BY storeId, rowid LIMIT 1"
+                }
             }
-            if let product = try ProductRecord.fetchFirst(db.cachedStatement(sql: bySKU), arguments: [storeId, text]) {
-                return product
-            }
-            return try ProductRecord.fetchFirst(db.cachedStatement(sql: byBarcode), arguments: [storeId, text])
         }
+        guard choices.count > 1 else { return choices[0] }
+        return choices.map { "SELECT * FROM (\($0))" }.joined(separator: " UNION ALL ") + " LIMIT 1"
+    }
+
+    static func lookUp(_ key: ProductKey, visibleTo store: String?, _ db: Database) throws -> Product? {
+        let (sql, code) =
+            switch key {
+            case .gtin(let gtin): (store == nil ? byGTIN : byGTINInStore, gtin)
+            case .skuOrBarcode(let text): (store == nil ? byLabel : byLabelInStore, text)
+            }
+        let arguments: StatementArguments = if let store { [code, store] } else { [code] }
+        return try ProductRecord.fetchFirst(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     package func upsert(_ products: [Product]) async throws -> [Product] {

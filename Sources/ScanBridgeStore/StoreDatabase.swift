@@ -126,6 +126,7 @@ package struct StoreDatabase: Sendable {
             try db.execute(sql: "DROP INDEX IF EXISTS event_kind_seq")
         }
         registerTokenSchema(in: &migrator)
+        registerProductStoreScope(in: &migrator)
         return migrator
     }
 }

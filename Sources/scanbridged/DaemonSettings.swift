@@ -196,7 +196,16 @@ struct DaemonSettings: Sendable {
 
     private static func catalog(_ section: DaemonConfig.Catalog) throws -> CatalogSettings {
         var catalog = CatalogSettings()
-        if let store = section.storeId { catalog.storeId = store }
+        if let store = section.storeId {
+            // A product's storeId rule, so the configured store is one a product can have;
+            // blank is no store, as for a product.
+            do throws(ScanBridgeError) {
+                catalog.storeId = try JSONFields(.object(["store_id": .string(store)]), path: "catalog")
+                    .text("store_id", maxLength: Product.storeIdMaxLength)
+            } catch {
+                throw DaemonConfig.LoadError(description: error.message)
+            }
+        }
         if let currency = section.currency {
             do throws(ScanBridgeError) {
                 catalog.currency = try Currency.validated(currency, field: "catalog.currency")

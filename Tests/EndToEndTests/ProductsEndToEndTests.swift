@@ -2,6 +2,7 @@ import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
 import ScanBridgeRPC
+import ScanBridgeTesting
 import Testing
 
 /// The catalog and the `product-lookup` handler, through the real daemon's socket.
@@ -18,7 +19,8 @@ struct ProductsEndToEndTests {
         let stored = try await client.call("products.upsert", ["product": Self.cappuccino])
         let product = try #require(stored["products"]?.arrayValue?.first)
         #expect(product["gtin"] == "05901234123457" && product["price"] == "3.50" && product["currency"] == "GBP")
-        #expect(product["stockStatus"] == "inStock" && product["canSell"] == true && product["storeId"] == "store_1")
+        #expect(product["stockStatus"] == "inStock" && product["canSell"] == true && product["storeId"] == .null)
+        #expect(stored["notVisibleHere"] == [], "a product of no store is found by every daemon")
 
         for code in ["5901234123457", "05901234123457", " 5901234123457 "] {
             let found = try await client.call("products.lookup", ["code": .string(code)])
@@ -43,20 +45,60 @@ struct ProductsEndToEndTests {
         await client.close()
     }
 
+    /// The protocol's own example product, word for word: `store_123`.
+    static let protocolExample: JSONValue = [
+        "id": "prod_1", "storeId": "store_123", "name": "Cappuccino", "price": "3.50", "currency": "GBP", "sku": "SKU001",
+        "category": "Hot Drinks", "barcode": "5901234123457", "trackStock": true, "quantity": 50,
+        "lowStockThreshold": 10, "allowNegativeStock": false,
+    ]
+
+    @Test func theProtocolsExampleProductIsFoundByADaemonWithNoStoreConfigured() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till"])
+        let client = try await daemon.connect()
+        let stored = try await client.call("products.upsert", ["product": Self.protocolExample])
+        #expect(stored["products"]?.arrayValue?.first?["storeId"] == "store_123")
+        #expect(stored["notVisibleHere"] == [])
+        for code in ["5901234123457", "SKU001"] {
+            let found = try await client.call("products.lookup", ["code": .string(code)])
+            #expect(found["status"] == "found" && found["product"]?["id"] == "prod_1", "\(code)")
+        }
+        let scanned = try await client.inject(device: "mock:till", text: "5901234123457")
+        #expect(scanned.resolution.status == "found" && scanned.resolution.details["product"]?["storeId"] == "store_123")
+        await client.close()
+    }
+
     @Test func aProductOfAnotherStoreIsStoredAndNamedAsNotVisibleHere() async throws {
-        let daemon = try await startDaemon([])
+        let daemon = try await startDaemon([], config: "catalog:\n  store_id: store_1\n")
         let client = try await daemon.connect()
         let stored = try await client.call(
             "products.upsert",
             [
                 "products": [
-                    Self.cappuccino,
-                    ["id": "prod_2", "storeId": "store_2", "name": "Tea", "price": "2.00", "barcode": "4006381333931"],
+                    Self.protocolExample,
+                    ["id": "prod_2", "storeId": "store_1", "name": "Tea", "price": "2.00", "barcode": "4006381333931"],
+                    ["id": "prod_3", "name": "Water", "price": "1.00", "sku": "WATER-1"],
                 ]
             ])
-        #expect(stored["products"]?.arrayValue?.count == 2)
-        #expect(stored["notVisibleHere"] == ["prod_2"])
-        #expect(try await client.call("products.lookup", ["code": "4006381333931"])["status"] == "not_found")
+        #expect(stored["products"]?.arrayValue?.count == 3)
+        #expect(stored["notVisibleHere"] == ["prod_1"])
+        #expect(try await client.call("products.lookup", ["code": "5901234123457"])["status"] == "not_found")
+        #expect(try await client.call("products.lookup", ["code": "4006381333931"])["product"]?["id"] == "prod_2")
+        let water = try await client.call("products.lookup", ["code": "WATER-1"])
+        #expect(water["product"]?["id"] == "prod_3" && water["product"]?["storeId"] == .null, "no store: found here too")
+        await client.close()
+    }
+
+    @Test func aStoreIdNoProductCouldHaveStopsTheDaemon() async throws {
+        for (store, message) in [
+            (String(repeating: "s", count: 129), "catalog.store_id may have at most 128 characters"),
+            ("\"shop\\u0007\"", "catalog.store_id must not contain control characters"),
+        ] {
+            let harness = try DaemonHarness()
+            let path = try harness.write("scanbridge.yaml", "catalog:\n  store_id: \(store)\n")
+            let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", path])
+            await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+            #expect(daemon.log.contains(message), "\(daemon.log)")
+        }
     }
 
     @Test func wrongCheckDigitIsInvalidWithAReason() async throws {

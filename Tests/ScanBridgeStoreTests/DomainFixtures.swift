@@ -15,7 +15,7 @@ func uid(_ text: String) throws -> NFCUID {
 }
 
 func product(
-    _ id: String, store: String = "store_1", barcode: String? = nil, sku: String? = nil, pence: Int64 = 350
+    _ id: String, store: String? = "store_1", barcode: String? = nil, sku: String? = nil, pence: Int64 = 350
 ) -> Product {
     Product(
         id: id, storeId: store, name: "Product \(id)", price: Money(minorUnits: pence, currency: "GBP"), sku: sku,

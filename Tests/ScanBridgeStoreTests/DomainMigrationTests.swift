@@ -33,6 +33,7 @@ struct DomainMigrationTests {
         #expect(
             try migrations(database) == [
                 "v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index", "v5-access-tokens",
+                "v6-product-store-scope",
             ])
         for table in ["product", "customer", "card", "repair_order", "repair_device"] {
             #expect(try tableExists(database, table), "table \(table)")
@@ -53,7 +54,7 @@ struct DomainMigrationTests {
         // The new tables work on the migrated file.
         let products = SQLiteProductRepository(database: database)
         _ = try await products.upsert([product("prod_1", barcode: "5901234123457")])
-        #expect(try await products.product(.gtin("05901234123457"), in: "store_1")?.id == "prod_1")
+        #expect(try await products.product(.gtin("05901234123457"), visibleTo: "store_1")?.id == "prod_1")
     }
 
     @Test("opening a migrated database again changes nothing")
@@ -68,7 +69,68 @@ struct DomainMigrationTests {
         #expect(
             try migrations(database) == [
                 "v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index", "v5-access-tokens",
+                "v6-product-store-scope",
             ])
+    }
+
+    /// Products as the schema before "v6-product-store-scope" kept them, every one with a store.
+    private func makeV5Database(at path: String) throws {
+        let pool = try DatabasePool(path: path)
+        try StoreDatabase.migrator.migrate(pool, upTo: "v5-access-tokens")
+        try pool.write { db in
+            let rows: [(id: String, store: String, sku: String?, barcode: String?, gtin: String?)] = [
+                ("prod_z", "store_1", nil, "SHELF-1", nil),
+                ("prod_crisps", "store_1", "CR-1", "5901234123457", "05901234123457"),
+                ("prod_a", "store_1", nil, "SHELF-1", nil),
+                ("prod_leeds", "leeds", "CR-1", "4006381333931", "04006381333931"),
+            ]
+            for row in rows {
+                try db.execute(
+                    sql: """
+                        INSERT INTO product (id, storeId, name, priceMinor, currency, sku, category, barcode, gtin,
+                            trackStock, quantity, lowStockThreshold, allowNegativeStock, parentId, variant,
+                            createdAtMs, updatedAtMs)
+                        VALUES (?, ?, ?, 350, 'GBP', ?, 'snacks', ?, ?, 1, 12, 3, 0, NULL, NULL, 1, 2)
+                        """, arguments: [row.id, row.store, "Product \(row.id)", row.sku, row.barcode, row.gtin])
+            }
+        }
+    }
+
+    @Test("products of an older database keep their stores, and a daemon with no store finds them all")
+    func migratesStoredProducts() async throws {
+        let file = try TemporaryDatabase()
+        try makeV5Database(at: file.path)
+
+        let database = try StoreDatabase(path: file.path)
+        #expect(try migrations(database).last == "v6-product-store-scope")
+        let products = SQLiteProductRepository(database: database)
+        #expect(try await products.count() == 4)
+        let crisps = try await products.product(id: "prod_crisps")
+        #expect(crisps?.storeId == "store_1" && crisps?.sku == "CR-1" && crisps?.price.minorUnits == 350)
+        let times = try fetchRow(database, "SELECT createdAtMs, updatedAtMs FROM product WHERE id = 'prod_crisps'")
+        #expect(times?["createdAtMs"] == 1 as Int64 && times?["updatedAtMs"] == 2 as Int64)
+
+        // The shop's own daemon (store_1) still finds its products; one with no store finds all.
+        #expect(try await products.product(.gtin("05901234123457"), visibleTo: "store_1")?.id == "prod_crisps")
+        #expect(try await products.product(.gtin("05901234123457"), visibleTo: nil)?.id == "prod_crisps")
+        #expect(try await products.product(.gtin("04006381333931"), visibleTo: nil)?.id == "prod_leeds")
+        #expect(try await products.product(.gtin("04006381333931"), visibleTo: "store_1") == nil)
+        #expect(try await products.product(.skuOrBarcode("CR-1"), visibleTo: nil)?.id == "prod_leeds", "leeds < store_1")
+        // Rowids kept: the oldest of the products sharing a label text is still the one found.
+        #expect(try await products.product(.skuOrBarcode("SHELF-1"), visibleTo: nil)?.id == "prod_z")
+        #expect(try await products.product(.skuOrBarcode("SHELF-1"), visibleTo: "store_1")?.id == "prod_z")
+
+        // The unique keys still hold per store, and the lookups' indexes are there.
+        await #expect(throws: ScanBridgeError.self) {
+            try await products.upsert([product("prod_b", store: "store_1", barcode: "5901234123457")])
+        }
+        _ = try await products.upsert([product("prod_none", store: nil, barcode: "5901234123457", sku: "CR-1")])
+        #expect(try await products.product(.gtin("05901234123457"), visibleTo: nil)?.id == "prod_none")
+        #expect(try await products.product(.gtin("05901234123457"), visibleTo: "store_1")?.id == "prod_crisps")
+        let indexes = try await database.pool.read { db in
+            try db.indexes(on: "product").map(\.columns).filter { $0 != ["id"] }
+        }
+        #expect(Set(indexes) == [["gtin", "storeId"], ["sku", "storeId"], ["barcode", "storeId"]], "\(indexes)")
     }
 
     @Test("the schema itself refuses what the domain forbids")
@@ -86,6 +148,11 @@ struct DomainMigrationTests {
         #expect(refuses("INSERT INTO product (\(columns), sku) VALUES ('b', 's', 'B', 1, 'GBP', 0, 0, 0, 0, 0, 0, 'X')"))
         #expect(
             !refuses("INSERT INTO product (\(columns), gtin, sku) VALUES ('b', 't', 'B', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1', 'X')"))
+        // '' is no store: one store for the unique keys.
+        #expect(
+            !refuses("INSERT INTO product (\(columns), gtin, sku) VALUES ('n1', '', 'N', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1', 'X')"))
+        #expect(refuses("INSERT INTO product (\(columns), gtin) VALUES ('n2', '', 'N', 1, 'GBP', 0, 0, 0, 0, 0, 0, '1')"))
+        #expect(refuses("INSERT INTO product (\(columns), sku) VALUES ('n2', '', 'N', 1, 'GBP', 0, 0, 0, 0, 0, 0, 'X')"))
         #expect(refuses("INSERT INTO product (\(columns)) VALUES ('c', 's', 'C', -1, 'GBP', 0, 0, 0, 0, 0, 0)"))
         #expect(refuses("INSERT INTO product (\(columns)) VALUES ('c', 's', 'C', 1, 'GB', 0, 0, 0, 0, 0, 0)"))
         #expect(refuses("INSERT INTO product (\(columns)) VALUES ('c', 's', 'C', 1, 'GBP', 0, 0, -1, 0, 0, 0)"))

@@ -1,10 +1,13 @@
 import ScanBridgeCodes
 
 extension Product {
+    /// The longest store id, in characters (a product's `storeId`, `catalog.store_id`).
+    public static let storeIdMaxLength = 128
+
     /// The product as docs/protocol.md shows it, derived fields included.
     public var wire: JSONValue {
         var members: [String: JSONValue] = [
-            "id": .string(id), "storeId": .string(storeId), "name": .string(name),
+            "id": .string(id), "storeId": storeId.map(JSONValue.string) ?? .null, "name": .string(name),
             "price": .string(price.amount), "currency": .string(price.currency),
             "sku": sku.map(JSONValue.string) ?? .null, "category": category.map(JSONValue.string) ?? .null,
             "barcode": barcode.map(JSONValue.string) ?? .null, "gtin": gtin.map(JSONValue.string) ?? .null,
@@ -49,7 +52,8 @@ extension Product {
         }
         let counts: ClosedRange<Int64> = -1_000_000_000...1_000_000_000
         self.init(
-            id: id, storeId: try input.text("storeId", maxLength: 128) ?? settings.storeId, name: name,
+            // Left out, null or blank: the product has no store, and every daemon finds it.
+            id: id, storeId: try input.text("storeId", maxLength: Self.storeIdMaxLength), name: name,
             price: Money(minorUnits: price, currency: currency), sku: sku,
             category: try input.text("category"), barcode: barcode,
             trackStock: try input.bool("trackStock") ?? false, quantity: try input.integer("quantity", in: counts) ?? 0,

@@ -4,7 +4,8 @@ import ScanBridgeCodes
 /// of its own, with its SKU and barcode, pointing at its parent.
 public struct Product: Sendable, Hashable {
     public var id: String
-    public var storeId: String
+    /// The store the product belongs to; nil: no store, so every daemon's lookups find it.
+    public var storeId: String?
     public var name: String
     public var price: Money
     public var sku: String?
@@ -21,7 +22,7 @@ public struct Product: Sendable, Hashable {
     public var variant: String?
 
     public init(
-        id: String, storeId: String, name: String, price: Money, sku: String? = nil, category: String? = nil,
+        id: String, storeId: String?, name: String, price: Money, sku: String? = nil, category: String? = nil,
         barcode: String? = nil, trackStock: Bool = false, quantity: Int64 = 0, lowStockThreshold: Int64 = 0,
         allowNegativeStock: Bool = false, parentId: String? = nil, variant: String? = nil
     ) {
@@ -56,6 +57,14 @@ public struct Product: Sendable, Hashable {
     /// The point-of-sale app's rule, so a scan and the till agree.
     public var canSell: Bool {
         !trackStock || quantity > 0 || allowNegativeStock
+    }
+
+    /// Whether the lookups of a daemon serving `store` (nil: none configured) consider this
+    /// product: a daemon with no store considers every product; one with a store, that
+    /// store's products and the products of no store.
+    public func isVisible(to store: String?) -> Bool {
+        guard let store, let storeId else { return true }
+        return storeId == store
     }
 }
 

@@ -2,7 +2,8 @@ import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 
-/// Finds the product a code names in the catalog of this store, and says what was found
+/// Finds the product a code names among the products this daemon's store sees (every
+/// product when it has none, `ProductRepository.product(_:visibleTo:)`), and says what was found
 /// the same way for a scan (`product-lookup` resolution) and a typed code (`products.lookup`).
 package struct ProductLookup: CodeLookup {
     let products: any ProductRepository
@@ -35,10 +36,10 @@ package struct ProductLookup: CodeLookup {
         case .invalid(let reason):
             return Resolution(handler: nil, status: "invalid", details: ["reason": .string(reason)])
         case .gtin(let gtin):
-            let product = try await products.product(.gtin(gtin), in: catalog.storeId)
+            let product = try await products.product(.gtin(gtin), visibleTo: catalog.storeId)
             return answer(product, details: ["gtin": .string(gtin)], missing: "no product with GTIN \(gtin)")
         case .variableMeasure(let measure, let gtin):
-            let product = try await products.product(.gtin(gtin), in: catalog.storeId)
+            let product = try await products.product(.gtin(gtin), visibleTo: catalog.storeId)
             return answer(
                 product,
                 details: [
@@ -47,7 +48,7 @@ package struct ProductLookup: CodeLookup {
                         currency: product?.price.currency ?? catalog.currency, pricePerKg: product?.price),
                 ], missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
         case .label(let label):
-            let product = try await products.product(.skuOrBarcode(label), in: catalog.storeId)
+            let product = try await products.product(.skuOrBarcode(label), visibleTo: catalog.storeId)
             return answer(product, details: [:], missing: "no product with SKU or barcode '\(label)'")
         }
     }

@@ -94,9 +94,9 @@ import Testing
         var products: [Product] = []
         init(_ products: [Product]) { self.products = products }
         func product(id: String) async throws -> Product? { products.first { $0.id == id } }
-        func product(_ key: ProductKey, in storeId: String) async throws -> Product? {
+        func product(_ key: ProductKey, visibleTo store: String?) async throws -> Product? {
             products.first { product in
-                guard product.storeId == storeId else { return false }
+                guard product.isVisible(to: store) else { return false }
                 switch key {
                 case .gtin(let gtin): return product.gtin == gtin
                 case .skuOrBarcode(let label): return product.sku == label || product.barcode == label
@@ -121,12 +121,14 @@ import Testing
     ])
 
     @Test func foundNotFoundAndInvalid() async throws {
-        let lookup = ProductLookup(products: Self.catalog, catalog: CatalogSettings())
+        let lookup = ProductLookup(products: Self.catalog, catalog: CatalogSettings(storeId: "store_1"))
         let found = try await lookup.lookup(code: "5901234123457")
         #expect(found.status == "found" && found.details["product"]?["stockStatus"] == "inStock")
         #expect(try await lookup.lookup(code: "SKU001").details["product"]?["id"] == "p1")
         let otherStore = try await lookup.lookup(code: "4006381333931")
         #expect(otherStore.status == "not_found" && otherStore.details["gtin"] == "04006381333931")
+        let everyStore = ProductLookup(products: Self.catalog, catalog: CatalogSettings())
+        #expect(try await everyStore.lookup(code: "4006381333931").details["product"]?["id"] == "p2")
         #expect(try await lookup.lookup(code: "5901234123451").status == "invalid")
     }
 

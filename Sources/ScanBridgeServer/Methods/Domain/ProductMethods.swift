@@ -21,7 +21,7 @@ enum ProductMethods {
             }
             // A product of another store is stored but never found here: say so, rather than
             // let an integrator load a catalog that silently finds nothing.
-            let elsewhere = stored.filter { $0.storeId != domain.catalog.storeId }.map { JSONValue.string($0.id) }
+            let elsewhere = stored.filter { !$0.isVisible(to: domain.catalog.storeId) }.map { JSONValue.string($0.id) }
             return MethodOutcome(
                 .object([
                     ("products", .value(.array(stored.map(\.wire)))), ("notVisibleHere", .value(.array(elsewhere))),
