@@ -63,18 +63,18 @@ package struct ServerServices: Sendable {
     package let serverMetrics: ServerMetrics
     /// This daemon's name among the shop's counters (`counter_id`).
     package let counter: String
-    /// Where the shop's data is kept and how far this counter's events were copied there.
-    package let store: @Sendable () -> StoreStatus
+    /// The copies of this counter's events in the shop's shared store; nil without one.
+    package let sharedStore: (any SharedEventCopies)?
     let dispatcher: RPCDispatcher
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
         domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, tokens: (any TokenAuthority)? = nil,
         metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none,
-        counter: String = "local", store: @escaping @Sendable () -> StoreStatus = { .local }
+        counter: String = "local", sharedStore: (any SharedEventCopies)? = nil
     ) {
         self.counter = counter
-        self.store = store
+        self.sharedStore = sharedStore
         self.serverMetrics = serverMetrics
         self.domain = domain
         self.scanners = scanners

@@ -30,6 +30,8 @@ package final class EventCopier: Sendable {
     private let startSeq: UInt64
     /// Rung on every commit of the journal.
     private let doorbell: Doorbell
+    /// Taken by each batch, and by an erasure of a customer's data from the copies.
+    let gate = AsyncGate()
 
     package init(
         journal: any Journal, counter: String, doorbell: Doorbell, batchEvents: Int = 500, batchBytes: Int = 4 << 20
@@ -77,7 +79,7 @@ package final class EventCopier: Sendable {
                     }
                 }
                 let copied = try await withDeadline("a batch of events", answerLimit) {
-                    try await self.copyBatch(client: client, logger: logger)
+                    try await self.gate.through { try await self.copyBatch(client: client, logger: logger) }
                 }
                 if copied == 0 {
                     markReachable(true, logger: logger)

@@ -1,12 +1,13 @@
 import Logging
 import PostgresNIO
 import ScanBridgeCore
+import ScanBridgeModel
 import ServiceLifecycle
 
 /// The shop's PostgreSQL database, as one counter's daemon uses it: its schema kept current
 /// and this counter's events copied to it. Nothing a scan waits for goes through here; while
 /// the database cannot be reached the daemon goes on, and this catches up when it returns.
-package final class SharedStore: Service, Sendable {
+package final class SharedStore: Service, SharedEventCopies {
     package let location: SharedStoreLocation
     package let copier: EventCopier
     private let client: PostgresClient
@@ -23,6 +24,16 @@ package final class SharedStore: Service, Sendable {
     }
 
     package var status: StoreStatus { copier.status }
+
+    package func eraseCustomer(walletAddress: String) async throws -> Int {
+        do {
+            return try await copier.eraseCustomer(
+                walletAddress: walletAddress, client: client, logger: logger, answerLimit: .seconds(10))
+        } catch {
+            throw ScanBridgeError.unavailable(
+                "the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error)))")
+        }
+    }
 
     package func run() async throws {
         let (client, copier, logger) = (self.client, self.copier, self.logger)

@@ -16,3 +16,4 @@ package enum SharedStoreError {
         return parts.joined(separator: ": ")
     }
 }
+

@@ -68,7 +68,7 @@ struct Daemon {
                 storeGauges.record(sharedStore?.status ?? .local)
                 return metrics.exposition()
             }, serverMetrics: ServerMetrics(factory: metrics.factory),
-            counter: settings.counter, store: { sharedStore?.status ?? .local })
+            counter: settings.counter, sharedStore: sharedStore)
         let started = self.started
         let logger = self.logger
         // Ready once the socket and every gateway listener are: a harness that learns the

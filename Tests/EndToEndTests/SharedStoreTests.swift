@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
+import ScanBridgeRPC
 import ScanBridgeTesting
 import Testing
 
@@ -19,7 +20,7 @@ struct SharedStoreTests {
         async throws -> DaemonHarness
     {
         try await startDaemon(
-            ["--drivers", "mock", "--mock", "barcode:till", "--store", url ?? server.url(database: database)],
+            ["--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store", url ?? server.url(database: database)],
             config: "counter_id: \(name)\n")
     }
 
@@ -151,5 +152,40 @@ struct SharedStoreTests {
         let texts = try await server.psql("SELECT count(*) FROM scan_events WHERE text LIKE 'second%'", database: database)
         #expect(texts == "0")
         #expect(try await secondClient.call("bridge.hello")["store"]?["state"] == "offline")
+    }
+
+    @Test func erasingACustomerErasesThemFromTheCopiesToo() async throws {
+        let (server, database) = try await shop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        let uid = "04A1B2C3D4E5F6"
+        _ = try await client.call(
+            "customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada Lovelace", "email": "ada@example.com"]])
+        _ = try await client.call("cards.link", ["uid": .string(uid), "walletAddress": "rAda", "cardName": "Ada's blue card"])
+        #expect(try await client.inject(device: "mock:door", uid: uid).resolution.status == "identified")
+        _ = try await client.inject(device: "mock:till", text: "after")
+        try await waitForCopies(2, of: "till-1", in: server, database)
+        let personal = "SELECT count(*) FROM scan_events WHERE event::text ~ '(Ada Lovelace|ada@example.com|blue card)'"
+        #expect(try await server.psql(personal, database: database) == "1")
+
+        // With the store away, nothing is erased: not here, and not there.
+        try await server.stop()
+        _ = try await waitFor("bridge.hello to say the store is offline") {
+            try await client.call("bridge.hello")["store"]?["state"] == "offline" ? () : nil
+        }
+        await expectRPCError(RPCError.unavailable) { _ = try await client.call("customers.erase", ["walletAddress": "rAda"]) }
+        #expect(try await client.call("customers.get", ["walletAddress": "rAda"])["customer"]?["name"] == "Ada Lovelace")
+
+        try await server.start()
+        _ = try await waitFor("bridge.hello to say the store is ok") {
+            try await client.call("bridge.hello")["store"]?["state"] == "ok" ? () : nil
+        }
+        let erased = try await client.call("customers.erase", ["walletAddress": "rAda"])
+        #expect(erased == ["erased": true, "cardsUnlinked": 1, "eventsRewritten": 1])
+        #expect(try await server.psql(personal, database: database) == "0")
+        let tap = try await server.psql(
+            "SELECT event->>'uid', event->'resolution'->'customer'->>'walletAddress' FROM scan_events WHERE kind = 'nfc'",
+            database: database)
+        #expect(tap == "\(uid)|rAda", "the scan itself stays")
     }
 }

@@ -14,7 +14,7 @@ enum BridgeMethods {
             }
             let services = connection.services
             let journal = await services.bridge.journal.health()
-            let store = services.store()
+            let store = services.sharedStore?.status ?? .local
             return MethodOutcome(
                 .object([
                     ("name", .string("scanbridge")),
