@@ -16,4 +16,3 @@ package enum SharedStoreError {
         return parts.joined(separator: ": ")
     }
 }
-

@@ -20,7 +20,10 @@ struct SharedStoreTests {
         async throws -> DaemonHarness
     {
         try await startDaemon(
-            ["--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store", url ?? server.url(database: database)],
+            [
+                "--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store",
+                url ?? server.url(database: database),
+            ],
             config: "counter_id: \(name)\n")
     }
 
