@@ -148,4 +148,48 @@ struct CatalogReplaceTests {
         #expect(imported.status == 0, "\(imported.err)")
         #expect(try await client.call("products.list", [:]) == before, "export → import is a round trip")
     }
+
+    @Test func aShopsFilesAsTheyAre() async throws {
+        let daemon = try await startDaemon()
+        let socket = ["--socket", daemon.socketPath]
+        let client = try await daemon.connect()
+        let badMap = try await run(
+            "scanbridge", ["products", "import", "-", "--format", "csv", "--map", "EAN=ean"] + socket)
+        #expect(badMap.status == 64 && badMap.err.contains("'EAN' is mapped to 'ean', which is no field"), "\(badMap.err)")
+
+        let shopify = try daemon.write("products_export.csv", ImportPresetFixtures.shopify)
+        let imported = try await run("scanbridge", ["products", "import", shopify, "--preset", "shopify"] + socket)
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(imported.out == "imported 4 products from \(shopify)\n")
+        let tee = try await client.call("products.lookup", ["code": "4006381333931"])
+        #expect(tee["product"]?["variant"] == "Large / Blue" && tee["product"]?["parentId"] == "classic-tee", "\(tee)")
+
+        // Excel's "CSV" in Germany: semicolons, Windows-1252, decimal commas in a column left out.
+        let bytes: [UInt8] =
+            Array("Artikel;EAN;Preis;Notiz\r\nK".utf8) + [0xE4] + Array("se;KASE-1;2.50;".utf8) + [0x80]
+            + Array("\r\n".utf8)
+        let excel = daemon.directory.appendingPathComponent("excel.csv")
+        try Data(bytes).write(to: excel)
+        let mapped = try await run(
+            "scanbridge",
+            ["products", "import", excel.path, "--map", "Artikel=name,EAN=barcode,Preis=price", "--ignore-unknown-columns"]
+                + socket)
+        #expect(mapped.status == 0, "\(mapped.err)")
+        let cheese = try await client.call("products.lookup", ["code": "KASE-1"])
+        #expect(cheese["product"]?["name"] == "Käse", "\(cheese)")
+    }
+}
+
+/// The presets' fixtures, shared with the end-to-end tests.
+enum ImportPresetFixtures {
+    static let shopify = """
+        Handle,Title,Type,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Variant SKU,Variant Inventory Tracker,\
+        Variant Inventory Qty,Variant Price,Variant Barcode,Image Src
+        classic-tee,Classic Tee,T-Shirts,Size,Large,Colour,Red,TEE-L-RED,shopify,12,19.99,5901234123457,https://x/1.jpg
+        classic-tee,,,,Large,,Blue,TEE-L-BLUE,shopify,0,19.99,4006381333931,
+        classic-tee,,,,,,,,,,,,https://x/2.jpg
+        classic-tee,,,,Small,,Red,,,,17.50,,
+        mug,"Mug, ""Best Dad\"\"\",Kitchen,Title,Default Title,,,MUG-1,,,8.00,96385074,
+
+        """
 }
