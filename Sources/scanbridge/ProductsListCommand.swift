@@ -45,15 +45,15 @@ struct ProductsListCommand: AsyncParsableCommand {
         }
         let products = page["products"]?.arrayValue ?? []
         let rows = products.map { product in
-            ["id", "name", "price", "currency", "barcode", "sku", "quantity", "storeId"].map {
-                CatalogExport.cell(product[$0])
-            }
+            let cells = ["id", "name", "barcode", "sku", "quantity", "storeId"].map { CatalogExport.cell(product[$0]) }
+            let price = CatalogExport.cell(product["price"]) + " " + CatalogExport.cell(product["currency"])
+            return [cells[0], cells[1], price] + cells[2...]
         }
         if rows.isEmpty {
             await Console.out("no products")
         } else {
             await Console.out(
-                TextTable.render(header: ["ID", "NAME", "PRICE", "", "BARCODE", "SKU", "QTY", "STORE"], rows: rows))
+                TextTable.render(header: ["ID", "NAME", "PRICE", "BARCODE", "SKU", "QTY", "STORE"], rows: rows))
         }
         if let next = page["next"]?.stringValue {
             await Console.out("more follow: --after \(next)")

@@ -120,6 +120,11 @@ struct CatalogReplaceTests {
         #expect(first["products"]?.arrayValue?.count == 10 && first["next"] == "p109", "\(first)")
         #expect(try await Self.ids(client, limit: 7) == (100..<125).map { "p\($0)" } + ["z"])
         #expect(try await Self.ids(client, storeId: "store_2", limit: 1) == ["z"])
+        let table = try await run("scanbridge", ["products", "list", "--limit", "2", "--socket", daemon.socketPath])
+        #expect(table.status == 0 && table.out.hasPrefix("ID"), "\(table.err)")
+        let lines = table.out.split(separator: "\n")
+        #expect(lines.count == 4 && lines[2].hasPrefix("p101  Item  1.00 GBP") && lines[2].hasSuffix("store_1"), "\(table.out)")
+        #expect(lines.last == "more follow: --after p101", "\(table.out)")
         _ = await expectRPCError(RPCError.invalidParams) {
             _ = try await client.call("products.list", ["limit": 1001])
         }
