@@ -101,7 +101,12 @@ struct ImportCommand<Kind: ImportKind>: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...10_000).contains(batch) else { throw ValidationError("--batch must be between 1 and 10000") }
-        _ = try resolvedFormat()
+        let csvOnly = !maps.isEmpty || mapFile != nil || preset != nil || ignoreUnknownColumns || delimiter != nil
+        if try resolvedFormat() != .csv, csvOnly || encoding != nil {
+            throw ValidationError(
+                "--map, --map-file, --preset, --ignore-unknown-columns, --delimiter and --encoding are for CSV files; "
+                    + "JSON names its fields itself and is UTF-8")
+        }
         if !Kind.isCatalog, preset != nil || prune {
             throw ValidationError("--preset and --prune are for products import only")
         }
