@@ -141,13 +141,14 @@ public struct ImportSchema: Sendable, Hashable {
 
         /// One row's cells as the record's members and its child's; nil for a row of empty cells.
         public func row(_ fields: [String], line: Int) throws(ImportProblem) -> Row? {
-            let cells: [(Column, String)] = zip(columns, fields).compactMap { column, cell in column.map { ($0, cell) } }
+            // Lazily: a row of a large import makes no array of its cells.
+            let cells = zip(columns, fields).lazy.compactMap { column, cell in column.map { ($0, cell) } }
             return try ImportSchema.row(cells, line: line)
         }
     }
 
     /// Cells of known columns as a row; nil when every cell is empty.
-    static func row(_ cells: [(Column, String)], line: Int) throws(ImportProblem) -> Row? {
+    static func row(_ cells: some Sequence<(Column, String)>, line: Int) throws(ImportProblem) -> Row? {
         var members: [String: JSONValue] = [:]
         var child: [String: JSONValue] = [:]
         for (column, cell) in cells where !cell.isEmpty {
