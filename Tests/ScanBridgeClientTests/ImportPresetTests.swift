@@ -123,6 +123,26 @@ struct ImportPresetTests {
             ])
     }
 
+    @Test func shopifysNewerHeadersAreReadToo() async throws {
+        let text = """
+            Title,URL handle,Type,Option1 name,Option1 value,SKU,Barcode,Price,Inventory tracker,Inventory quantity,\
+            Continue selling when out of stock
+            Oat milk,oat-milk,Dairy,Size,1 l,OAT-1,4006381333931,2.20,shopify,7,TRUE
+
+            """
+        let items = try await Self.products(text, .shopify)
+        #expect(
+            items == [
+                .record(
+                    ImportRecord(
+                        object: [
+                            "name": "Oat milk", "price": "2.20", "sku": "OAT-1", "barcode": "4006381333931",
+                            "category": "Dairy", "variant": "1 l", "parentId": "oat-milk", "trackStock": true,
+                            "quantity": 7, "allowNegativeStock": true,
+                        ], lines: SourceLines(line: 2)))
+            ])
+    }
+
     @Test func theWrongPresetIsNamed() async throws {
         let problem = await #expect(throws: ImportProblem.self) {
             _ = try await Self.products(Self.woocommerce, .shopify)
