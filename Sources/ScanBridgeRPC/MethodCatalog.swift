@@ -9,6 +9,7 @@ package enum MethodCatalog {
         func isGroup(_ candidate: String) -> Bool { group.elementsEqual(candidate.utf8) }
         func isMethod(_ candidate: String) -> Bool { name.elementsEqual(candidate.utf8) }
         if isGroup("bridge") || isGroup("events") || isMethod("devices.list") || isMethod("cards.get")
+            || isMethod("products.list")
             || name.reversed().starts(with: ".lookup".utf8.reversed())
         {
             return .reader
@@ -21,7 +22,8 @@ package enum MethodCatalog {
     /// answer, one would do work nobody sees: the daemon does not run it, so a flood of them
     /// costs nothing but the reading.
     package static let answerOnly: Set<String> = [
-        "bridge.hello", "devices.list", "devices.candidates", "events.recent", "products.lookup", "orders.lookup",
+        "bridge.hello", "devices.list", "devices.candidates", "events.recent", "products.lookup", "products.list",
+        "orders.lookup",
         "cards.get", "cards.list", "customers.get", "tokens.list",
     ]
 

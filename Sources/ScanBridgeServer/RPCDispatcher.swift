@@ -35,6 +35,7 @@ struct RPCDispatcher: Sendable {
             .merging(EventMethods.all) { $1 }
             .merging(MockMethods.all) { $1 }
             .merging(ProductMethods.all) { $1 }
+            .merging(ProductCatalogMethods.all) { $1 }
             .merging(CardMethods.all) { $1 }
             .merging(CustomerMethods.all) { $1 }
             .merging(OrderMethods.all) { $1 }

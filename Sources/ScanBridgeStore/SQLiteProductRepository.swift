@@ -16,7 +16,7 @@ import Synchronization
 /// (`CatalogKeyFilter`). Everything else goes through GRDB's async accesses.
 package final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
-    private let cache = ProductLookupCache()
+    let cache = ProductLookupCache()
     let keys: CatalogKeyFilter
     /// Rows written since the last checkpoint: a large import must not grow the write-ahead
     /// log without bound, and checkpointing more often copies the same pages again and again;

@@ -11,6 +11,7 @@ struct OrdersCommand: AsyncParsableCommand {
 
 /// `orders import`: repair orders through `orders.upsert`.
 enum OrderImport: ImportKind {
+    static let isCatalog = false
     static var target: ImportTarget { .orders() }
 
     static var discussion: String {

@@ -110,7 +110,11 @@ struct CSVReaderTests {
         Case(
             "not UTF-8", Array("a,b\n".utf8) + [0xFF, 0x2C, 0x31, 0x0A] + Array("2,3\n".utf8),
             [
-                .record(1, ["a", "b"]), .error(2, "this row is not valid UTF-8 text; save the file as UTF-8"),
+                .record(1, ["a", "b"]),
+                .error(
+                    2,
+                    "this row is not valid UTF-8 text; save the file as UTF-8, "
+                        + "or give --encoding windows-1252 for a file Excel saved as CSV"),
                 .record(3, ["2", "3"]),
             ]),
     ]

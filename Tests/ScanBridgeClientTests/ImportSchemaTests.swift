@@ -6,7 +6,7 @@ import Testing
 struct ImportSchemaTests {
     @Test func headersMatchWithoutRegardToCase() throws {
         let header = try ImportSchema.products.header(["NAME", " Price ", "barcode", "trackstock", "LowStockThreshold"], line: 1)
-        #expect(header.columns.map(\.name) == ["name", "price", "barcode", "trackStock", "lowStockThreshold"])
+        #expect(header.columns.map { $0?.name } == ["name", "price", "barcode", "trackStock", "lowStockThreshold"])
     }
 
     @Test func anUnknownColumnNamesTheKnownOnes() {

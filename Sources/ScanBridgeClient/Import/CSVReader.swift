@@ -1,7 +1,8 @@
 /// A streaming reader of RFC 4180 CSV: give it the input in chunks of any size, take
 /// records out as they complete. It holds one record at a time, never the file.
 ///
-/// - Fields are separated by commas; a field in double quotes may hold commas, line
+/// - Fields are separated by a delimiter: a comma, a semicolon or a tab, given or found in
+///   the header line (`CSVDelimiter`). A field in double quotes may hold delimiters, line
 ///   breaks and doubled quotes (`""` is one `"`). A quote inside an unquoted field is kept.
 /// - Records end at LF, CRLF or CR. A UTF-8 byte order mark at the start is skipped, and
 ///   empty lines are skipped.
@@ -58,7 +59,13 @@ public struct CSVReader: ChunkedParser, Sendable {
     /// What is wrong with the record being read; thrown when it ends.
     private var recordError: String?
 
-    public init() {}
+    /// The field separator; nil until the header line was read, when it is detected.
+    public private(set) var delimiter: UInt8?
+
+    /// - Parameter delimiter: the field separator; nil detects it from the header line.
+    public init(delimiter: UInt8? = UInt8(ascii: ",")) {
+        self.delimiter = delimiter
+    }
 
     /// Adds the next bytes of the input.
     public mutating func append(_ chunk: some Sequence<UInt8>) {
@@ -75,6 +82,12 @@ public struct CSVReader: ChunkedParser, Sendable {
     public mutating func next() throws(ImportProblem) -> Record? {
         while !isDone, let step = input.step() {
             if step == .end { return try endOfInput() }
+            if delimiter == nil {
+                // The header line must be whole to tell its separator: wait for more input.
+                guard let detected = CSVDelimiter.detect(in: input.bytes[input.position...], isComplete: input.isFinished)
+                else { return nil }
+                delimiter = detected
+            }
             if let record = try scan() { return record }
         }
         return nil
@@ -83,12 +96,12 @@ public struct CSVReader: ChunkedParser, Sendable {
     // MARK: Scanning
 
     private static let quote = UInt8(ascii: "\"")
-    private static let comma = UInt8(ascii: ",")
     private static let lineFeed = UInt8(ascii: "\n")
     private static let carriageReturn = UInt8(ascii: "\r")
 
     /// Reads bytes until a record ends (returned) or the buffer is used up (nil).
     private mutating func scan() throws(ImportProblem) -> Record? {
+        let comma = delimiter ?? UInt8(ascii: ",")
         let bytes = input.bytes
         var index = input.position
         defer { input.position = index }
@@ -109,7 +122,7 @@ public struct CSVReader: ChunkedParser, Sendable {
                     var stop = index
                     while stop < end {
                         let byte = buffer[stop]
-                        if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
+                        if byte == comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
                         stop += 1
                     }
                     if stop > index { recordStarted = true }
@@ -136,11 +149,11 @@ public struct CSVReader: ChunkedParser, Sendable {
                         field.append(byte)
                         state = .quoted
                         index += 1
-                    } else if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn {
+                    } else if byte == comma || byte == Self.lineFeed || byte == Self.carriageReturn {
                         if let record = try fieldEnded(by: byte, at: &index) { return record }
                     } else {
                         recordError =
-                            recordError ?? "a quoted field must end at a comma or the end of the line, "
+                            recordError ?? "a quoted field must end at \(Self.name(of: comma)) or the end of the line, "
                             + "but \(describeByte(byte)) follows its closing quote; write a quote inside a quoted field as \"\""
                         state = .skippingLine
                     }
@@ -159,7 +172,7 @@ public struct CSVReader: ChunkedParser, Sendable {
     /// A comma, LF or CR outside quotes, at `index`: ends the field, and on a line break the record.
     private mutating func fieldEnded(by byte: UInt8, at index: inout Int) throws(ImportProblem) -> Record? {
         closeField()
-        if byte == Self.comma {
+        if byte == delimiter {
             recordStarted = true
             state = .fieldStart
             index += 1
@@ -173,6 +186,11 @@ public struct CSVReader: ChunkedParser, Sendable {
         index += 1
         line += 1
         return try endRecord(then: byte == Self.carriageReturn ? .afterCarriageReturn : .fieldStart)
+    }
+
+    /// How a message names the delimiter: `a comma`.
+    private static func name(of delimiter: UInt8) -> String {
+        CSVDelimiter.name(of: delimiter)
     }
 
     private mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImportProblem) {
@@ -192,7 +210,9 @@ public struct CSVReader: ChunkedParser, Sendable {
         if let text = Self.string(field) {
             fields.append(text)
         } else {
-            recordError = recordError ?? "this row is not valid UTF-8 text; save the file as UTF-8"
+            recordError =
+                recordError ?? "this row is not valid UTF-8 text; save the file as UTF-8, "
+                + "or give --encoding windows-1252 for a file Excel saved as CSV"
             fields.append("")
         }
         field.removeAll(keepingCapacity: true)
@@ -226,7 +246,7 @@ public struct CSVReader: ChunkedParser, Sendable {
             throw ImportProblem(
                 line: startLine,
                 "this row has \(record.count) field\(record.count == 1 ? "" : "s") but the header has \(expected); "
-                    + "put a field that holds a comma in double quotes")
+                    + "put a field that holds \(Self.name(of: delimiter ?? UInt8(ascii: ","))) in double quotes")
         }
         expectedFieldCount = expectedFieldCount ?? record.count
         return Record(line: startLine, fields: record)

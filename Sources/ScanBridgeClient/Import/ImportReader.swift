@@ -17,21 +17,24 @@ public struct ImportReader<Chunks: AsyncSequence>: AsyncSequence where Chunks.El
     private let chunks: Chunks
     private let format: ImportFormat
     private let schema: ImportSchema
+    private let options: CSVImportOptions
 
     /// - Parameters:
     ///   - chunks: The file's bytes, in chunks of any size (e.g. `FileChunks`).
     ///   - format: CSV, or JSON (an array or JSON Lines, told by the first byte).
     ///   - schema: The CSV columns and grouping; JSON objects are taken as they are.
-    public init(_ chunks: Chunks, format: ImportFormat, schema: ImportSchema) {
+    ///   - options: How a CSV file is read (separator, encoding, column mapping, preset).
+    public init(_ chunks: Chunks, format: ImportFormat, schema: ImportSchema, options: CSVImportOptions = CSVImportOptions()) {
         self.chunks = chunks
         self.format = format
         self.schema = schema
+        self.options = options
     }
 
     public func makeAsyncIterator() -> Iterator {
         let decoder: any RecordDecoder =
             switch format {
-            case .csv: CSVRecordDecoder(schema: schema)
+            case .csv: CSVRecordDecoder(schema: schema, options: options)
             case .json: JSONRecordDecoder()
             }
         return Iterator(chunks: chunks.makeAsyncIterator(), decoder: decoder)

@@ -77,25 +77,51 @@ public struct ImportSchema: Sendable, Hashable {
         ],
         grouping: Grouping(key: "id", childrenKey: "devices", childKey: "id"))
 
-    /// Matches a header row against the columns. Throws, naming the known columns, for a
-    /// column it does not know, a column given twice, or a required one missing.
-    public func header(_ names: [String], line: Int) throws(ImportProblem) -> Header {
-        var bound: [Column] = []
+    /// The column named `name`, in any case.
+    public func column(named name: some StringProtocol) -> Column? {
+        columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Matches a header row against the columns, through `mapping` first. Throws, naming the
+    /// known columns, for a column it does not know (unless `ignoringUnknown`, which leaves
+    /// it out), a column given twice, or a required one missing.
+    public func header(
+        _ names: [String], line: Int, mapping: ColumnMapping = ColumnMapping(), ignoringUnknown: Bool = false
+    ) throws(ImportProblem) -> Header {
+        var bound: [Column?] = []
         for (position, raw) in names.enumerated() {
             let name = String(trimmingSpaces(raw))
-            guard !name.isEmpty else {
-                throw ImportProblem(line: line, "column \(position + 1) of the header has no name; \(known)")
+            let mapped = mapping.field(for: name)
+            if mapped == "" {
+                bound.append(nil)
+                continue
             }
-            guard let column = columns.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-                throw ImportProblem(line: line, "unknown column '\(name)'; \(known)")
+            guard !name.isEmpty else {
+                if ignoringUnknown {
+                    bound.append(nil)
+                    continue
+                }
+                throw ImportProblem(
+                    line: line, "column \(position + 1) of the header has no name; \(known); \(Self.unknownHint)")
+            }
+            guard let column = column(named: mapped ?? name) else {
+                if ignoringUnknown {
+                    bound.append(nil)
+                    continue
+                }
+                throw ImportProblem(line: line, "unknown column '\(name)'; \(known); \(Self.unknownHint)")
             }
             guard !bound.contains(column) else {
-                throw ImportProblem(line: line, "the column '\(column.name)' is in the header twice")
+                let hint = mapping.isEmpty ? "" : " once mapped; leave one of them out with --map 'Column='"
+                throw ImportProblem(line: line, "the column '\(column.name)' is in the header twice\(hint)")
             }
             bound.append(column)
         }
         if let missing = columns.first(where: { $0.isRequired && !bound.contains($0) }) {
-            throw ImportProblem(line: line, "the header has no '\(missing.name)' column, which every row needs; \(known)")
+            throw ImportProblem(
+                line: line,
+                "the header has no '\(missing.name)' column, which every row needs; \(known); "
+                    + "map the file's own column to it with --map 'Column=\(missing.name)'")
         }
         return Header(columns: bound)
     }
@@ -104,26 +130,37 @@ public struct ImportSchema: Sendable, Hashable {
         "the columns are " + columns.map(\.name).joined(separator: ", ")
     }
 
+    private static let unknownHint =
+        "map a column to one of them with --map 'Column=field', or leave the columns this import does not know "
+        + "out with --ignore-unknown-columns (or a --preset for a shop's export)"
+
     /// A header matched to the schema: turns rows into objects.
     public struct Header: Sendable, Hashable {
-        /// The column of each field, in order.
-        public let columns: [Column]
+        /// The column of each field, in order; nil for a column left out.
+        public let columns: [Column?]
 
         /// One row's cells as the record's members and its child's; nil for a row of empty cells.
         public func row(_ fields: [String], line: Int) throws(ImportProblem) -> Row? {
-            var members: [String: JSONValue] = [:]
-            var child: [String: JSONValue] = [:]
-            for (column, cell) in zip(columns, fields) where !cell.isEmpty {
-                guard let value = try column.type.value(of: cell, column: column.name, line: line) else { continue }
-                if column.isChild {
-                    child[column.key] = value
-                } else {
-                    members[column.key] = value
-                }
-            }
-            guard !members.isEmpty || !child.isEmpty else { return nil }
-            return Row(line: line, members: members, child: child)
+            // Lazily: a row of a large import makes no array of its cells.
+            let cells = zip(columns, fields).lazy.compactMap { column, cell in column.map { ($0, cell) } }
+            return try ImportSchema.row(cells, line: line)
         }
+    }
+
+    /// Cells of known columns as a row; nil when every cell is empty.
+    static func row(_ cells: some Sequence<(Column, String)>, line: Int) throws(ImportProblem) -> Row? {
+        var members: [String: JSONValue] = [:]
+        var child: [String: JSONValue] = [:]
+        for (column, cell) in cells where !cell.isEmpty {
+            guard let value = try column.type.value(of: cell, column: column.name, line: line) else { continue }
+            if column.isChild {
+                child[column.key] = value
+            } else {
+                members[column.key] = value
+            }
+        }
+        guard !members.isEmpty || !child.isEmpty else { return nil }
+        return Row(line: line, members: members, child: child)
     }
 
     /// A row turned into JSON, before rows are grouped into records.

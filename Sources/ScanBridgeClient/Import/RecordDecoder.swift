@@ -8,19 +8,27 @@ typealias RecordDecoder = ChunkedParser<ImportItem> & Sendable
 /// part of one).
 struct CSVRecordDecoder: ChunkedParser, Sendable {
     private let schema: ImportSchema
-    private var reader = CSVReader()
+    private let options: CSVImportOptions
+    private var text: ImportTextDecoder
+    private var reader: CSVReader
     private var header: ImportSchema.Header?
+    /// A shop's export rows, once its header was read.
+    private var preset: (any PresetRows)?
     private var assembler: RecordAssembler
     private var isFinished = false
 
-    init(schema: ImportSchema) {
+    init(schema: ImportSchema, options: CSVImportOptions = CSVImportOptions()) {
         self.schema = schema
+        self.options = options
+        self.text = ImportTextDecoder(encoding: options.encoding)
+        self.reader = CSVReader(delimiter: options.delimiter?.byte)
         self.assembler = RecordAssembler(grouping: schema.grouping)
     }
 
-    mutating func append(_ chunk: some Sequence<UInt8>) { reader.append(chunk) }
+    mutating func append(_ chunk: some Sequence<UInt8>) { reader.append(text.decode(Array(chunk))) }
 
     mutating func finish() {
+        reader.append(text.finish())
         reader.finish()
         isFinished = true
     }
@@ -32,12 +40,12 @@ struct CSVRecordDecoder: ChunkedParser, Sendable {
                 record = try reader.next()
             } catch {
                 // A broken row is skipped; a broken header, or a fault the reader cannot read past, stops it all.
-                guard header != nil, !reader.isStopped else { throw error }
+                guard header != nil || preset != nil, !reader.isStopped else { throw error }
                 return .problem(error)
             }
             guard let record else {
                 guard isFinished else { return nil }
-                guard header != nil else {
+                guard header != nil || preset != nil else {
                     throw ImportProblem(
                         line: nil,
                         "there is no header row: a CSV import starts with a line naming the columns, "
@@ -45,18 +53,40 @@ struct CSVRecordDecoder: ChunkedParser, Sendable {
                 }
                 return assembler.finish().map(ImportItem.record)
             }
-            guard let header else {
-                header = try schema.header(record.fields, line: record.line)
+            if header == nil, preset == nil {
+                try readHeader(record)
                 continue
             }
             do {
-                if let row = try header.row(record.fields, line: record.line), let completed = assembler.add(row) {
+                if let row = try row(of: record), let completed = assembler.add(row) {
                     return .record(completed)
                 }
             } catch {
                 return .problem(error)
             }
         }
+    }
+
+    private mutating func readHeader(_ record: CSVReader.Record) throws(ImportProblem) {
+        if let kind = options.preset {
+            var rows = kind.makeRows()
+            try rows.header(ExportColumns(record.fields), line: record.line)
+            preset = rows
+        } else {
+            header = try schema.header(
+                record.fields, line: record.line, mapping: options.mapping,
+                ignoringUnknown: options.ignoresUnknownColumns)
+        }
+    }
+
+    /// A row's cells as the schema's, through the preset or the header.
+    private mutating func row(of record: CSVReader.Record) throws(ImportProblem) -> ImportSchema.Row? {
+        guard var rows = preset else { return try header?.row(record.fields, line: record.line) }
+        let product = rows.product(record.fields, line: record.line)
+        preset = rows
+        guard let product else { return nil }
+        let cells = product.compactMap { name, value in schema.column(named: name).map { ($0, value) } }
+        return try ImportSchema.row(cells, line: record.line)
     }
 }
 

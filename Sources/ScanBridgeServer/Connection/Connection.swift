@@ -21,6 +21,8 @@ final class Connection: Sendable {
     let daemonRequests = DaemonRequests()
     /// Answers that may be large (`events.recent`) are built one at a time.
     let largeAnswers = TurnTaking()
+    /// Products staged by `products.stage`, discarded when the connection ends uncommitted.
+    let productStaging = ProductStaging()
 
     private struct State {
         var subscriptions: [String: Subscription] = [:]
@@ -96,6 +98,10 @@ final class Connection: Sendable {
                 return false
             }
             if idle { continuation.resume() }
+        }
+        if productStaging.isUsed, let products = services.domain?.repositories.products {
+            // An import that stopped before its commit must change nothing.
+            try? await products.discardStaged(productStaging.area)
         }
         outbox.finish()
         await withTaskGroup(of: Void.self) { group in

@@ -3,7 +3,9 @@ import ScanBridgeRPC
 
 extension GatewayRouter {
     /// Methods that need a connection that stays open, refused over `POST /v1/rpc`.
-    static let needOpenConnection: Set<String> = ["events.subscribe", "handlers.register"]
+    static let needOpenConnection: Set<String> = [
+        "events.subscribe", "handlers.register", "products.stage", "products.commit",
+    ]
 
     /// `POST /v1/rpc`: one request or batch, answered as on the Unix socket, with the token's
     /// role; 204 when nothing needs an answer.

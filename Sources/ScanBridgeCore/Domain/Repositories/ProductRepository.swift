@@ -26,4 +26,53 @@ public protocol ProductRepository: Sendable {
     /// False when there was no such product.
     func delete(id: String) async throws -> Bool
     func count() async throws -> Int
+    // Listing and staged replacement: see the extension below (defaults refuse, so a store
+    // that has not got them yet still builds).
+    func products(storeId: String?, after: String?, limit: Int) async throws -> [Product]
+    func stage(_ products: [Product], in stage: String) async throws
+    func commitStaged(_ stage: String, pruning: Bool) async throws -> StagedCommit
+    func discardStaged(_ stage: String) async throws
+}
+
+/// What committing a staged catalog did (`ProductRepository.commitStaged`).
+public struct StagedCommit: Sendable, Hashable {
+    /// The store the staged products belong to; nil when nothing was staged.
+    public var storeId: String?
+    /// Products inserted or replaced.
+    public var stored: Int
+    /// Products of the store that were not staged, deleted by a prune.
+    public var deleted: Int
+
+    public init(storeId: String?, stored: Int, deleted: Int) {
+        self.storeId = storeId
+        self.stored = stored
+        self.deleted = deleted
+    }
+}
+
+/// Listing the catalog, and replacing a store's catalog in one transaction: products are
+/// staged in a named area (one per client connection), then committed at once, so readers
+/// never see half a catalog and an import that stops changes nothing.
+extension ProductRepository {
+    /// Up to `limit` products in id order, after the id `after`, of `storeId` or of every store.
+    public func products(storeId: String?, after: String?, limit: Int) async throws -> [Product] {
+        throw ScanBridgeError.unavailable("this catalog store cannot list its products")
+    }
+
+    /// Adds products to the staging area `stage`, replacing a staged product of the same id.
+    /// Nothing reaches the catalog until `commitStaged`.
+    public func stage(_ products: [Product], in stage: String) async throws {
+        throw ScanBridgeError.unavailable("this catalog store cannot stage products")
+    }
+
+    /// In one transaction: with `pruning`, deletes the products of the staged products' store
+    /// that are not staged; stores every staged product; empties the area. Throws `conflict`
+    /// when the staged products belong to more than one store, or a GTIN or SKU is taken
+    /// (nothing changes then; the area is kept).
+    public func commitStaged(_ stage: String, pruning: Bool) async throws -> StagedCommit {
+        throw ScanBridgeError.unavailable("this catalog store cannot stage products")
+    }
+
+    /// Empties the staging area `stage`.
+    public func discardStaged(_ stage: String) async throws {}
 }
