@@ -131,7 +131,8 @@ extension SQLiteProductRepository {
     private static func product(_ row: Row) -> Product {
         let store: String = row[1]
         return Product(
-            id: row[0], storeId: store == ProductRecord.noStore ? nil : store, name: row[2], price: Money(minorUnits: row[3], currency: row[4]), sku: row[5],
+            id: row[0], storeId: store == ProductRecord.noStore ? nil : store, name: row[2],
+            price: Money(minorUnits: row[3], currency: row[4]), sku: row[5],
             category: row[6], barcode: row[7], trackStock: row[8], quantity: row[9], lowStockThreshold: row[10],
             allowNegativeStock: row[11], parentId: row[12], variant: row[13])
     }

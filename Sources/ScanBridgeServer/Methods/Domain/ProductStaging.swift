@@ -62,7 +62,9 @@ final class ProductStaging: Sendable {
     static func bytes(of product: Product) -> Int {
         let texts =
             [product.id, product.name, product.price.currency]
-            + [product.storeId, product.sku, product.category, product.barcode, product.parentId, product.variant].compactMap { $0 }
+            + [product.storeId, product.sku, product.category, product.barcode, product.parentId, product.variant].compactMap {
+                $0
+            }
         return texts.reduce(64) { $0 + $1.utf8.count }
     }
 }
