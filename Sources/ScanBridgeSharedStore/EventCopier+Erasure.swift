@@ -1,58 +1,116 @@
 import Logging
 import PostgresNIO
+import ScanBridgeCore
 import ScanBridgeModel
 
+/// A customer's erasure in the copies. The erased wallet is recorded in `erased_wallets`, then
+/// every copy that carries it is rewritten; and every batch any counter copies later (events
+/// made while it was offline) is rewritten on its way in, so the data never comes back.
 extension EventCopier {
-    /// Rewrites the copies that carry the wallet's customer or card, a batch at a time, in
-    /// key order. Between the journal's rewrite and this, a batch read before the rewrite
-    /// may land; taking turns with the copy (`gate`) makes this run after it.
+    /// The advisory lock a batch holds shared and an erasure alone: "SBERASE" in ASCII.
+    static let erasureLock: Int64 = 0x53_4245_5241_5345
+
     func eraseCustomer(walletAddress: String, client: PostgresClient, logger: Logger, answerLimit: Duration) async throws
         -> Int
     {
-        try await gate.through {
-            var rewritten = 0
-            var after = (counter: "", seq: Int64(0))
-            while true {
-                let rows = try await withDeadline("the events to erase a customer from", answerLimit) {
-                    [after, limit = batchEvents] in
-                    var rows: [(String, Int64, String)] = []
-                    for try await row in try await client.query(
-                        """
-                        SELECT counter_id, seq, event::text FROM scan_events
-                        WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
-                            OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
-                            AND (counter_id, seq) > (\(after.counter), \(after.seq))
-                        ORDER BY counter_id, seq LIMIT \(limit)
-                        """, logger: logger
-                    ).decode((String, Int64, String).self) {
-                        rows.append(row)
-                    }
-                    return rows
-                }
-                guard let last = rows.last else { return rewritten }
-                after = (last.0, last.1)
-                var counters: [String] = []
-                var seqs: [Int64] = []
-                var bodies: [String] = []
-                for (counter, seq, text) in rows {
-                    guard let event = try? ScanEvent(wire: JSONValue(parsing: Array(text.utf8))),
-                        let erased = event.erasingCustomer(walletAddress: walletAddress)
-                    else { continue }
-                    counters.append(counter)
-                    seqs.append(seq)
-                    bodies.append(StorableJSON.text(erased.json()))
-                }
-                guard !seqs.isEmpty else { continue }
-                _ = try await withDeadline("the erasure of a customer", answerLimit) { [counters, seqs, bodies] in
-                    try await client.query(
-                        """
-                        UPDATE scan_events SET event = u.body
-                        FROM unnest(\(counters)::text[], \(seqs)::bigint[], \(bodies)::jsonb[]) AS u(counter_id, seq, body)
-                        WHERE scan_events.counter_id = u.counter_id AND scan_events.seq = u.seq
-                        """, logger: logger)
-                }
-                rewritten += seqs.count
+        // Waits for the batches being copied, so each either saw the wallet or is in the table.
+        try await client.withConnection("the record of an erasure", within: answerLimit) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.erasureLock))", logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO erased_wallets (wallet_address, erased_at) VALUES (\(walletAddress), now())
+                    ON CONFLICT (wallet_address) DO NOTHING
+                    """, logger: logger)
             }
         }
+        var rewritten = 0
+        var after = (counter: "", seq: Int64(0))
+        while true {
+            let rows = try await client.withConnection("the events to erase a customer from", within: answerLimit) {
+                [after, limit = batchEvents] connection in
+                var rows: [(String, Int64, String)] = []
+                for try await row in try await connection.query(
+                    """
+                    SELECT counter_id, seq, event::text FROM scan_events
+                    WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
+                        OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
+                        AND (counter_id, seq) > (\(after.counter), \(after.seq))
+                    ORDER BY counter_id, seq LIMIT \(limit)
+                    """, logger: logger
+                ).decode((String, Int64, String).self) {
+                    rows.append(row)
+                }
+                return rows
+            }
+            guard let last = rows.last else { return rewritten }
+            after = (last.0, last.1)
+            var counters: [String] = []
+            var seqs: [Int64] = []
+            var bodies: [String] = []
+            for (counter, seq, text) in rows {
+                guard let event = try? ScanEvent(wire: JSONValue(parsing: Array(text.utf8))),
+                    let erased = event.erasingCustomer(walletAddress: walletAddress)
+                else { continue }
+                counters.append(counter)
+                seqs.append(seq)
+                bodies.append(StorableJSON.text(erased.json()))
+            }
+            guard !seqs.isEmpty else { continue }
+            try await client.withConnection("the erasure of a customer", within: answerLimit) {
+                [counters, seqs, bodies] connection in
+                try await connection.query(
+                    """
+                    UPDATE scan_events SET event = u.body
+                    FROM unnest(\(counters)::text[], \(seqs)::bigint[], \(bodies)::jsonb[]) AS u(counter_id, seq, body)
+                    WHERE scan_events.counter_id = u.counter_id AND scan_events.seq = u.seq
+                    """, logger: logger)
+            }
+            rewritten += seqs.count
+        }
+    }
+
+    /// The wallets of the batch's events that were erased.
+    static func erasedWallets(in events: [JournaledEvent], _ connection: PostgresConnection, logger: Logger)
+        async throws -> Set<String>
+    {
+        let named = Set(events.flatMap { wallets(of: $0) })
+        guard !named.isEmpty else { return [] }
+        var erased = Set<String>()
+        for try await wallet in try await connection.query(
+            "SELECT wallet_address FROM erased_wallets WHERE wallet_address = ANY(\(Array(named)))", logger: logger
+        ).decode(String.self) {
+            erased.insert(wallet)
+        }
+        return erased
+    }
+
+    /// The event's JSON as `scan_events` stores it, without the erased wallets' customers.
+    static func storable(_ event: JournaledEvent, erasing erased: Set<String>) -> String {
+        guard !erased.isEmpty, var scan = scanEvent(event) else { return StorableJSON.text(event.json) }
+        var changed = false
+        for wallet in wallets(of: event) where erased.contains(wallet) {
+            if let erasedEvent = scan.erasingCustomer(walletAddress: wallet) {
+                scan = erasedEvent
+                changed = true
+            }
+        }
+        return StorableJSON.text(changed ? scan.json() : event.json)
+    }
+
+    /// The wallets an event's resolution names (its customer's, its card's). Only events that
+    /// mention a wallet at all are parsed.
+    static func wallets(of event: JournaledEvent) -> Set<String> {
+        guard event.json.firstRange(of: Array(#""walletAddress""#.utf8)) != nil, let scan = scanEvent(event) else {
+            return []
+        }
+        let details = scan.resolution.details
+        return Set(
+            [details["customer"]?["walletAddress"]?.stringValue, details["card"]?["walletAddress"]?.stringValue]
+                .compactMap { $0 })
+    }
+
+    private static func scanEvent(_ event: JournaledEvent) -> ScanEvent? {
+        try? ScanEvent(wire: JSONValue(parsing: event.json))
     }
 }

@@ -9,11 +9,15 @@ import Synchronization
 ///
 /// Where to resume is read from `scan_events` itself (the highest `seq` of this counter)
 /// each time the store is reached again, never kept here: each batch is one statement, so
-/// the table holds every event up to its highest `seq`, and an insert whose answer was lost
-/// is neither lost nor copied twice (`ON CONFLICT DO NOTHING`).
+/// the table holds every event up to its highest `seq`. A batch whose answer was lost is
+/// found there on resuming; a batch that meets a `seq` already there fails whole, so no
+/// other daemon's events are ever mixed in.
 package final class EventCopier: Sendable {
     private struct State {
+        /// Whether the copy must first read where it stands (at start, after any failure).
+        var mustResume = true
         /// The highest `seq` known to be in `scan_events`; nil until the store was reached.
+        /// Kept through an outage, so the lag counts from it.
         var copiedThrough: UInt64?
         /// Whether the store answered last time; nil before it was first asked.
         var reachable: Bool?
@@ -30,8 +34,6 @@ package final class EventCopier: Sendable {
     private let startSeq: UInt64
     /// Rung on every commit of the journal.
     private let doorbell: Doorbell
-    /// Taken by each batch, and by an erasure of a customer's data from the copies.
-    let gate = AsyncGate()
 
     package init(
         journal: any Journal, counter: String, doorbell: Doorbell, batchEvents: Int = 500, batchBytes: Int = 4 << 20
@@ -43,6 +45,9 @@ package final class EventCopier: Sendable {
         self.startSeq = journal.latestSeq
         self.doorbell = doorbell
     }
+
+    /// Whether the store did not answer last time (or has not been reached yet).
+    package var isOffline: Bool { state.withLock { $0.reachable != true } }
 
     package var status: StoreStatus {
         let (copied, reachable) = state.withLock { ($0.copiedThrough, $0.reachable) }
@@ -56,7 +61,7 @@ package final class EventCopier: Sendable {
     package func run(
         client: PostgresClient, logger: Logger, idleCheck: Duration = .seconds(5), answerLimit: Duration = .seconds(10),
         backoff: (first: Duration, last: Duration) = (.milliseconds(250), .seconds(30)),
-        connected: @escaping @Sendable () async throws -> Void
+        connected: @escaping @Sendable (PostgresConnection) async throws -> Void
     ) async {
         var wait = backoff.first
         var lastReason: String?
@@ -72,25 +77,23 @@ package final class EventCopier: Sendable {
         defer { ticker.cancel() }
         while !Task.isCancelled {
             do {
-                if state.withLock({ $0.copiedThrough == nil }) {
-                    try await withDeadline("a migration", answerLimit) { try await connected() }
-                    try await withDeadline("where the copy stands", answerLimit) {
-                        try await self.resume(client: client, logger: logger)
+                if state.withLock({ $0.mustResume }) {
+                    try await client.withConnection("a migration and where the copy stands", within: answerLimit) {
+                        try await connected($0)
+                        try await self.resume($0, logger: logger)
                     }
                 }
-                let copied = try await withDeadline("a batch of events", answerLimit) {
-                    try await self.gate.through { try await self.copyBatch(client: client, logger: logger) }
+                let copied = try await client.withConnection("a batch of events", within: answerLimit) {
+                    try await self.copyBatch($0, logger: logger)
                 }
+                markReachable(true, logger: logger)
                 if copied == 0 {
-                    markReachable(true, logger: logger)
                     guard await wakes.next() != nil else { return }
                     if journal.latestSeq == state.withLock({ $0.copiedThrough }) {
-                        _ = try await withDeadline("whether it is there", answerLimit) {
-                            try await client.query("SELECT 1", logger: logger)
+                        try await client.withConnection("whether it is there", within: answerLimit) {
+                            try await $0.query("SELECT 1", logger: logger)
                         }
                     }
-                } else {
-                    markReachable(true, logger: logger)
                 }
                 wait = backoff.first
                 lastReason = nil
@@ -111,7 +114,7 @@ package final class EventCopier: Sendable {
                     }
                     lastReason = reason
                 }
-                state.withLock { $0.copiedThrough = nil }
+                state.withLock { $0.mustResume = true }
                 try? await Task.sleep(for: wait)
                 wait = min(wait * 2, backoff.last)
             }
@@ -121,9 +124,9 @@ package final class EventCopier: Sendable {
     /// Reads where this counter's copy stands, and checks that what the table holds last for
     /// this counter is this journal's event: a second daemon given the same `counter_id`, or
     /// this counter's database replaced, would otherwise mix two journals under one name.
-    private func resume(client: PostgresClient, logger: Logger) async throws {
+    private func resume(_ connection: PostgresConnection, logger: Logger) async throws {
         var last: (seq: Int64, id: String?)?
-        for try await row in try await client.query(
+        for try await row in try await connection.query(
             """
             SELECT seq, event->>'id' FROM scan_events WHERE counter_id = \(counter) ORDER BY seq DESC LIMIT 1
             """, logger: logger
@@ -131,18 +134,21 @@ package final class EventCopier: Sendable {
             last = row
         }
         guard let last else {
-            state.withLock { $0.copiedThrough = 0 }
+            state.withLock { $0 = State(mustResume: false, copiedThrough: 0, reachable: $0.reachable) }
             return
         }
         let head = journal.latestSeq
+        // A seq no journal gives (another program's row) is not this journal's either.
+        guard last.seq >= 1, UInt64(last.seq) <= head else {
+            throw CounterTaken(counter: counter, stored: last.seq, head: head)
+        }
         let seq = UInt64(last.seq)
-        guard seq <= head else { throw CounterTaken(counter: counter, stored: last.seq, head: head) }
         // An event the journal no longer keeps cannot be compared; the head check above is all there is.
         let local = try await journal.events(after: seq - 1, through: seq, filter: .all, limit: 1, maxBytes: .max)
         if let event = local.first, event.seq == seq, Self.eventID(event.json) != last.id {
             throw CounterTaken(counter: counter, stored: last.seq, head: head)
         }
-        state.withLock { $0.copiedThrough = seq }
+        state.withLock { $0 = State(mustResume: false, copiedThrough: seq, reachable: $0.reachable) }
     }
 
     private static func eventID(_ json: [UInt8]) -> String? {
@@ -151,8 +157,8 @@ package final class EventCopier: Sendable {
     }
 
     /// Copies the next batch; returns how many events it copied.
-    private func copyBatch(client: PostgresClient, logger: Logger) async throws -> Int {
-        guard let copied = state.withLock({ $0.copiedThrough }) else { return 0 }
+    private func copyBatch(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        guard let copied = state.withLock({ $0.mustResume ? nil : $0.copiedThrough }) else { return 0 }
         let head = journal.latestSeq
         guard copied < head else { return 0 }
         let events = try await journal.events(
@@ -163,25 +169,25 @@ package final class EventCopier: Sendable {
                 "events were dropped from the journal before they could be copied to the shop's store",
                 metadata: ["from": "\(copied + 1)", "to": "\(first.seq - 1)", "counter": "\(counter)"])
         }
-        let seqs = events.map { Int64($0.seq) }
-        let kinds = events.map(\.kind.rawValue)
-        let devices = events.map(\.device)
-        let bodies = events.map { StorableJSON.text($0.json) }
-        let inserted = try await client.query(
-            """
-            INSERT INTO scan_events (counter_id, seq, time, kind, device, text, status, event)
-            SELECT \(counter), e.seq, (e.body->>'time')::timestamptz, e.kind, e.device, e.body->>'text',
-                e.body->'resolution'->>'status', e.body
-            FROM unnest(\(seqs)::bigint[], \(kinds)::text[], \(devices)::text[], \(bodies)::jsonb[])
-                AS e(seq, kind, device, body)
-            ON CONFLICT (counter_id, seq) DO NOTHING
-            RETURNING 1
-            """, logger: logger
-        ).collect().count
-        // Every seq after the copy's cursor was free, unless another daemon writes under this
-        // name: resuming checks whose events the table holds.
-        guard inserted == events.count else {
-            throw CounterTaken(counter: counter, stored: Int64(last.seq), head: journal.latestSeq)
+        try await connection.withTransaction(logger: logger) { connection in
+            // Shared with every other counter's batches; an erasure takes it alone, so a batch
+            // either sees the erased wallet or lands before the erasure rewrites the copies.
+            try await connection.query("SELECT pg_advisory_xact_lock_shared(\(Self.erasureLock))", logger: logger)
+            let erased = try await Self.erasedWallets(in: events, connection, logger: logger)
+            let seqs = events.map { Int64($0.seq) }
+            let kinds = events.map(\.kind.rawValue)
+            let devices = events.map(\.device)
+            let bodies = events.map { Self.storable($0, erasing: erased) }
+            // No ON CONFLICT: a seq already there means another journal's events (the copy
+            // resumes after its own), and the whole batch is refused rather than mixed in.
+            try await connection.query(
+                """
+                INSERT INTO scan_events (counter_id, seq, time, kind, device, text, status, event)
+                SELECT \(counter), e.seq, (e.body->>'time')::timestamptz, e.kind, e.device, e.body->>'text',
+                    e.body->'resolution'->>'status', e.body
+                FROM unnest(\(seqs)::bigint[], \(kinds)::text[], \(devices)::text[], \(bodies)::jsonb[])
+                    AS e(seq, kind, device, body)
+                """, logger: logger)
         }
         state.withLock { $0.copiedThrough = last.seq }
         return events.count

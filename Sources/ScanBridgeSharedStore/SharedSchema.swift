@@ -33,7 +33,20 @@ package enum SharedSchema {
                 )
                 """,
                 "CREATE INDEX scan_events_time ON scan_events (time)",
-            ])
+            ]),
+        Migration(
+            version: 2, name: "customer erasure",
+            statements: [
+                // customers.erase finds the copies that carry a wallet without reading them all.
+                """
+                CREATE INDEX scan_events_customer_wallet
+                ON scan_events ((event->'resolution'->'customer'->>'walletAddress'))
+                """,
+                "CREATE INDEX scan_events_card_wallet ON scan_events ((event->'resolution'->'card'->>'walletAddress'))",
+                // The wallets erased, so that events copied later (a counter that was offline)
+                // are erased on their way in.
+                "CREATE TABLE erased_wallets (wallet_address text PRIMARY KEY, erased_at timestamptz NOT NULL)",
+            ]),
     ]
 
     /// The newest version this daemon knows.
@@ -49,8 +62,8 @@ package enum SharedSchema {
 
     /// Brings the schema up to date; returns the versions it applied.
     @discardableResult
-    package static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
-        try await client.withTransaction(logger: logger) { connection in
+    package static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+        try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query(
                 """

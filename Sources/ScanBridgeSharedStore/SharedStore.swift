@@ -28,7 +28,7 @@ package final class SharedStore: Service, SharedEventCopies {
     package func eraseCustomer(walletAddress: String) async throws -> Int {
         do {
             return try await copier.eraseCustomer(
-                walletAddress: walletAddress, client: client, logger: logger, answerLimit: .seconds(10))
+                walletAddress: walletAddress, client: client, logger: logger, answerLimit: .seconds(30))
         } catch {
             throw ScanBridgeError.unavailable(
                 "the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error)))")
@@ -43,8 +43,8 @@ package final class SharedStore: Service, SharedEventCopies {
                 group.addTask { await client.run() }
                 // Both end when cancelled, at shutdown.
                 group.addTask {
-                    await copier.run(client: client, logger: logger) {
-                        let applied = try await SharedSchema.migrate(client, logger: logger)
+                    await copier.run(client: client, logger: logger) { connection in
+                        let applied = try await SharedSchema.migrate(connection, logger: logger)
                         if !applied.isEmpty {
                             logger.notice("migrated the shop's store", metadata: ["versions": "\(applied)"])
                         }
@@ -69,6 +69,11 @@ package final class SharedStore: Service, SharedEventCopies {
         // A counter needs few connections: the copy, and later the change feed and writes.
         configuration.options.maximumConnections = 4
         configuration.options.connectTimeout = .seconds(5)
+        // The server ends what takes longer than the daemon would wait, rather than go on
+        // with it after the daemon has given up and closed the connection.
+        configuration.options.additionalStartupParameters = [
+            ("statement_timeout", "60s"), ("idle_in_transaction_session_timeout", "60s"),
+        ]
         return configuration
     }
 }

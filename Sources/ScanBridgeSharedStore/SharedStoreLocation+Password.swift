@@ -13,7 +13,8 @@ extension SharedStoreLocation {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ParseError(description: "store.password_file '\(file)' cannot be read")
             }
-            location.password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+            // The first line, whatever ends it (an editor on Windows ends it with CR LF).
+            location.password = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
             return location
         }
         if let password = environment["PGPASSWORD"] {

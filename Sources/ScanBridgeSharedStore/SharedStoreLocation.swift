@@ -22,14 +22,17 @@ package struct SharedStoreLocation: Sendable, Hashable, CustomStringConvertible 
 
     /// Reads the URL. A password written in it is refused: the URL is in the config file and in
     /// logs, so the password goes to `store.password_file` or `PGPASSWORD` instead.
-    package init(url text: String) throws(ParseError) {
+    package init(url given: String) throws(ParseError) {
         let shape = "postgresql://USER@HOST[:PORT]/DATABASE"
-        guard let components = URLComponents(string: text),
+        // Every message names the URL without a password it may hold.
+        let text = Self.redacted(given)
+        // Not repeated: what is not a URL of ours may hold a password where it cannot be found.
+        guard let components = URLComponents(string: given),
             let scheme = components.scheme, ["postgresql", "postgres"].contains(scheme.lowercased())
-        else { throw ParseError(description: "store URL '\(text)' is not \(shape)") }
+        else { throw ParseError(description: "the store URL is not \(shape) (it is not repeated here: it may hold a password)") }
         guard components.password == nil else {
             throw ParseError(
-                description: "store URL '\(Self.redacted(text))' holds a password; put it in store.password_file or PGPASSWORD")
+                description: "store URL '\(text)' holds a password; put it in store.password_file or PGPASSWORD")
         }
         guard let user = components.user.flatMap({ $0.removingPercentEncoding }), !user.isEmpty else {
             throw ParseError(description: "store URL '\(text)' names no user: \(shape)")
@@ -80,9 +83,10 @@ package struct SharedStoreLocation: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    private static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text) else { return "postgresql://…" }
-        components.password = "…"
-        return components.string ?? "postgresql://…"
+    /// The URL with any password replaced; a URL that cannot be read is not repeated at all.
+    static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return "(not a URL)" }
+        if components.password != nil { components.password = "…" }
+        return components.string ?? "(not a URL)"
     }
 }

@@ -38,6 +38,17 @@ struct SharedStoreTests {
         }
     }
 
+    /// The table holds exactly the journal's events, each under its own seq.
+    private func expectTheJournal(
+        of client: ScanBridgeClient, copiedTo server: TestPostgres, _ database: String, counter: String
+    ) async throws {
+        let journal = try #require(try await client.call("events.recent", ["limit": 1000])["events"]?.arrayValue)
+        let local = journal.map { "\($0["seq"]?.intValue ?? -1)|\($0["id"]?.stringValue ?? "")" }
+        let copied = try await server.psql(
+            "SELECT seq, event->>'id' FROM scan_events WHERE counter_id = '\(counter)' ORDER BY seq", database: database)
+        #expect(copied.split(separator: "\n").map(String.init) == local)
+    }
+
     @Test func eventsReachTheShopsTableWithTheirColumns() async throws {
         let (server, database) = try await shop()
         let daemon = try await counter("till-1", at: server, database)
@@ -82,10 +93,7 @@ struct SharedStoreTests {
 
         try await server.start()
         try await waitForCopies(25, of: "till-1", in: server, database)
-        let distinct = try await server.psql(
-            "SELECT count(DISTINCT seq), min(seq), max(seq) FROM scan_events WHERE counter_id = 'till-1'",
-            database: database)
-        #expect(distinct == "25|1|25")
+        try await expectTheJournal(of: client, copiedTo: server, database, counter: "till-1")
         _ = try await waitFor("bridge.hello to say the store is ok with nothing left to copy") {
             let hello = try await client.call("bridge.hello")
             return hello["store"]?["state"] == "ok" && hello["store"]?["copyLag"] == 0 ? hello : JSONValue?.none
@@ -190,5 +198,60 @@ struct SharedStoreTests {
             "SELECT event->>'uid', event->'resolution'->'customer'->>'walletAddress' FROM scan_events WHERE kind = 'nfc'",
             database: database)
         #expect(tap == "\(uid)|rAda", "the scan itself stays")
+    }
+
+    @Test func aRowNoJournalGivesStopsTheCopyButNotTheDaemon() async throws {
+        let (server, database) = try await shop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        _ = try await client.inject(device: "mock:till", text: "first")
+        try await waitForCopies(1, of: "till-1", in: server, database)
+        _ = try await server.psql(
+            "DELETE FROM scan_events; INSERT INTO scan_events VALUES ('till-1', -5, now(), 'barcode', 'x', 'x', 'x', '{}')",
+            database: database)
+        // The copy must read where it stands again: a restart makes it.
+        _ = try await daemon.stop()
+        try await daemon.start()
+        try await waitFor("the daemon to refuse the row") {
+            daemon.log.contains("another daemon uses counter_id 'till-1'") ? () : nil
+        }
+        let again = try await daemon.connect()
+        _ = try await again.inject(device: "mock:till", text: "second")
+        #expect(try await again.call("bridge.hello")["store"]?["state"] == "offline")
+    }
+
+    @Test func eventsACounterCopiesAfterAnErasureComeInErased() async throws {
+        let (server, database) = try await shop()
+        // Counter B taps Ada's card while it cannot reach the store (a port nothing listens on).
+        let nowhere = "postgresql://scanbridge@127.0.0.1:1/\(database)"
+        let late = try await counter("till-2", at: server, database, url: nowhere)
+        let lateClient = try await late.connect()
+        let uid = "04A1B2C3D4E5F6"
+        _ = try await lateClient.call(
+            "customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada Lovelace"]])
+        _ = try await lateClient.call("cards.link", ["uid": .string(uid), "walletAddress": "rAda"])
+        #expect(try await lateClient.inject(device: "mock:door", uid: uid).resolution.status == "identified")
+        _ = try await late.stop()
+
+        // Counter A erases Ada, shop-wide.
+        let first = try await counter("till-1", at: server, database)
+        let firstClient = try await first.connect()
+        _ = try await waitFor("till-1 to reach the store") {
+            try await firstClient.call("bridge.hello")["store"]?["state"] == "ok" ? () : nil
+        }
+        _ = try await firstClient.call("customers.erase", ["walletAddress": "rAda"])
+
+        // B comes back: its tap is copied, without Ada's name.
+        let back = try DaemonHarness.reusing(
+            late,
+            arguments: [
+                "--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store", server.url(database: database),
+                "--config", late.directory.appendingPathComponent("scanbridge.yaml").path,
+            ])
+        try await back.start()
+        try await waitForCopies(1, of: "till-2", in: server, database)
+        let copy = try await server.psql(
+            "SELECT event->>'uid', event->'resolution'->'customer'->>'name' IS NULL FROM scan_events", database: database)
+        #expect(copy == "\(uid)|t")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ScanBridgeSharedStore
@@ -23,7 +24,7 @@ struct SharedStoreLocationTests {
     }
 
     @Test(arguments: [
-        ("mysql://till@db/shop", "is not postgresql://"),
+        ("mysql://till@db/shop", "the store URL is not postgresql://"),
         ("postgresql://db/shop", "names no user"),
         ("postgresql://till@db/", "names no database"),
         ("postgresql://till@/shop", "names no host"),
@@ -43,6 +44,23 @@ struct SharedStoreLocationTests {
         } throws: { error in
             "\(error)".contains("store.password_file") && !"\(error)".contains("hunter2")
         }
+    }
+
+    @Test(arguments: ["postgres+tls://till:hunter2@db/shop", "postgresql://till:hunter2@db /shop", "till:hunter2@db"])
+    func noMessageRepeatsAPassword(url: String) {
+        #expect {
+            try SharedStoreLocation(url: url)
+        } throws: { error in
+            !"\(error)".contains("hunter2")
+        }
+    }
+
+    @Test func aPasswordFileWrittenOnWindowsGivesThePasswordWithoutItsLineEnd() throws {
+        let path = "/tmp/scanbridge-password-\(getpid())"
+        try "s3cret\r\nsecond line\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let location = try SharedStoreLocation(url: "postgresql://till@db/shop").withPassword(file: path, environment: [:])
+        #expect(location.password == "s3cret")
     }
 
     @Test func thePasswordComesFromTheEnvironmentBeforePgpass() throws {
