@@ -97,8 +97,7 @@ let package = Package(
         .target(
             name: "ScanBridgeSharedStore",
             dependencies: [
-                "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeCodes", log,
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "ScanBridgeCore", "ScanBridgeModel", log, .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),

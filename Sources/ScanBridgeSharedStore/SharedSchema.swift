@@ -47,51 +47,6 @@ package enum SharedSchema {
                 // are erased on their way in.
                 "CREATE TABLE erased_wallets (wallet_address text PRIMARY KEY, erased_at timestamptz NOT NULL)",
             ]),
-        Migration(
-            version: 3, name: "cards and customers",
-            statements: [
-                """
-                CREATE TABLE customers (
-                    wallet_address text PRIMARY KEY,
-                    name text,
-                    email text,
-                    phone text,
-                    first_card_linked_at timestamptz,
-                    first_payment_at timestamptz,
-                    auto_sign_enabled_at timestamptz,
-                    created_at timestamptz NOT NULL
-                )
-                """,
-                """
-                CREATE TABLE cards (
-                    uid text PRIMARY KEY,
-                    wallet_address text NOT NULL REFERENCES customers (wallet_address),
-                    card_name text,
-                    status text NOT NULL,
-                    created_at timestamptz NOT NULL
-                )
-                """,
-                "CREATE INDEX cards_wallet ON cards (wallet_address)",
-                // Every change, whoever makes it (a counter, or the back office by hand), is
-                // told to the counters, which keep their replicas from it: the table and the
-                // key of the row, which they then read.
-                """
-                CREATE FUNCTION scanbridge_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    PERFORM pg_notify('scanbridge_changes',
-                        TG_TABLE_NAME || ' ' || (to_jsonb(coalesce(NEW, OLD)) ->> TG_ARGV[0]));
-                    RETURN NULL;
-                END $$
-                """,
-                """
-                CREATE TRIGGER customers_changed AFTER INSERT OR UPDATE OR DELETE ON customers
-                FOR EACH ROW EXECUTE FUNCTION scanbridge_changed('wallet_address')
-                """,
-                """
-                CREATE TRIGGER cards_changed AFTER INSERT OR UPDATE OR DELETE ON cards
-                FOR EACH ROW EXECUTE FUNCTION scanbridge_changed('uid')
-                """,
-            ]),
     ]
 
     /// The newest version this daemon knows.

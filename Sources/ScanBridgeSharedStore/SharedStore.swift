@@ -4,45 +4,26 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ServiceLifecycle
 
-/// The shop's PostgreSQL database, as one counter's daemon uses it: its schema kept current,
-/// this counter's events copied to it, and its cards and customers copied from it. Nothing a
-/// scan waits for goes through here; while the database cannot be reached the daemon goes
-/// on, and this catches up when it returns.
+/// The shop's PostgreSQL database, as one counter's daemon uses it: its schema kept current
+/// and this counter's events copied to it. Nothing a scan waits for goes through here; while
+/// the database cannot be reached the daemon goes on, and this catches up when it returns.
 package final class SharedStore: Service, SharedEventCopies {
     package let location: SharedStoreLocation
     package let copier: EventCopier
     private let client: PostgresClient
     private let logger: Logger
-    private let cardReplica: CardReplica
-    private let writes: SharedWrites
 
-    /// - Parameters:
-    ///   - doorbell: rung by the journal on every commit.
-    ///   - replica: this counter's copy of the shop's cards and customers.
+    /// - Parameter doorbell: rung by the journal on every commit.
     package init(
-        location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell,
-        replica: any CardReplicaStore, logger: Logger
+        location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell, logger: Logger
     ) {
         self.location = location
         self.logger = logger
         self.copier = EventCopier(journal: journal, counter: counter, doorbell: doorbell)
-        let client = PostgresClient(configuration: Self.configuration(location), backgroundLogger: logger)
-        self.client = client
-        let cards = SharedCards(client: client, logger: logger, limit: .seconds(10))
-        self.cardReplica = CardReplica(shared: cards, replica: replica, logger: logger)
-        self.writes = SharedWrites(cards: cards, replica: replica, location: location)
-    }
-
-    /// The repositories with the shop's cards and customers in place of this counter's own.
-    package func repositories(over local: Repositories) -> Repositories {
-        Repositories(
-            products: local.products, cards: SharedCardRepository(local: local.cards, writes: writes),
-            customers: SharedCustomerRepository(local: local.customers, writes: writes), orders: local.orders)
+        self.client = PostgresClient(configuration: Self.configuration(location), backgroundLogger: logger)
     }
 
     package var status: StoreStatus { copier.status }
-
-    package var isOffline: Bool { copier.isOffline }
 
     package func eraseCustomer(walletAddress: String) async throws -> Int {
         do {
@@ -55,13 +36,12 @@ package final class SharedStore: Service, SharedEventCopies {
     }
 
     package func run() async throws {
-        let (client, copier, cardReplica, logger) = (self.client, self.copier, self.cardReplica, self.logger)
+        let (client, copier, logger) = (self.client, self.copier, self.logger)
         logger.info("using the shop's store", metadata: ["store": "\(location)", "counter": "\(copier.counter)"])
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
-                // Each ends when cancelled, at shutdown.
-                group.addTask { await cardReplica.run() }
+                // Both end when cancelled, at shutdown.
                 group.addTask {
                     await copier.run(client: client, logger: logger) { connection in
                         let applied = try await SharedSchema.migrate(connection, logger: logger)
@@ -86,7 +66,7 @@ package final class SharedStore: Service, SharedEventCopies {
             configuration = PostgresClient.Configuration(
                 unixSocketPath: path, username: location.user, password: location.password, database: location.database)
         }
-        // A counter needs few connections: the copy, the change feed, and writes.
+        // A counter needs few connections: the copy, and later the change feed and writes.
         configuration.options.maximumConnections = 4
         configuration.options.connectTimeout = .seconds(5)
         // The server ends what takes longer than the daemon would wait, rather than go on
