@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import ScanBridgeCore
@@ -20,7 +21,7 @@ extension EventCopier {
                 try await connection.query(
                     """
                     INSERT INTO erased_wallets (wallet_address, erased_at) VALUES (\(walletAddress), now())
-                    ON CONFLICT (wallet_address) DO NOTHING
+                    ON CONFLICT (wallet_address) DO UPDATE SET erased_at = excluded.erased_at
                     """, logger: logger)
             }
         }
@@ -70,26 +71,28 @@ extension EventCopier {
         }
     }
 
-    /// The wallets of the batch's events that were erased.
+    /// The wallets of the batch's events that were erased, with when.
     static func erasedWallets(in events: [JournaledEvent], _ connection: PostgresConnection, logger: Logger)
-        async throws -> Set<String>
+        async throws -> [String: Date]
     {
         let named = Set(events.flatMap { wallets(of: $0) })
-        guard !named.isEmpty else { return [] }
-        var erased = Set<String>()
-        for try await wallet in try await connection.query(
-            "SELECT wallet_address FROM erased_wallets WHERE wallet_address = ANY(\(Array(named)))", logger: logger
-        ).decode(String.self) {
-            erased.insert(wallet)
+        guard !named.isEmpty else { return [:] }
+        var erased: [String: Date] = [:]
+        for try await (wallet, time) in try await connection.query(
+            "SELECT wallet_address, erased_at FROM erased_wallets WHERE wallet_address = ANY(\(Array(named)))",
+            logger: logger
+        ).decode((String, Date).self) {
+            erased[wallet] = time
         }
         return erased
     }
 
-    /// The event's JSON as `scan_events` stores it, without the erased wallets' customers.
-    static func storable(_ event: JournaledEvent, erasing erased: Set<String>) -> String {
+    /// The event's JSON as `scan_events` stores it, without the customers of wallets erased
+    /// after it (a wallet linked again after its erasure has its later events kept).
+    static func storable(_ event: JournaledEvent, erasing erased: [String: Date]) -> String {
         guard !erased.isEmpty, var scan = scanEvent(event) else { return StorableJSON.text(event.json) }
         var changed = false
-        for wallet in wallets(of: event) where erased.contains(wallet) {
+        for wallet in wallets(of: event) where erased[wallet].map({ scan.time <= $0 }) == true {
             if let erasedEvent = scan.erasingCustomer(walletAddress: wallet) {
                 scan = erasedEvent
                 changed = true

@@ -28,8 +28,12 @@ extension PostgresClient {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: limit)
+                // Woken by the deadline, or early by a cancellation (the daemon stopping, a
+                // client gone): either way a connection still held is closed, since its
+                // query would not end otherwise. One the body has finished with is not held.
+                let expired = (try? await Task.sleep(for: limit)) != nil
                 if let connection = leased.connection.withLock({ $0 }) { try? await connection.close() }
+                if !expired { throw CancellationError() }
                 return nil
             }
             defer { group.cancelAll() }

@@ -88,6 +88,35 @@ package final class TestPostgres: Sendable {
         try await run("pg_ctl", "--pgdata", dataPath, "--wait", "stop", "-m", "immediate")
     }
 
+    /// Freezes the server and its backends (SIGSTOP): connections stay open and queries get
+    /// no answer, as from a server whose machine lost power behind a live route.
+    package func freeze() throws {
+        for pid in try serverProcesses() { kill(pid, SIGSTOP) }
+    }
+
+    /// Lets a frozen server go on.
+    package func thaw() throws {
+        for pid in try serverProcesses() { kill(pid, SIGCONT) }
+    }
+
+    /// The postmaster (the first line of its pid file) and its children, from /proc.
+    private func serverProcesses() throws -> [pid_t] {
+        let pidFile = try String(contentsOfFile: "\(dataPath)/postmaster.pid", encoding: .utf8)
+        guard let first = pidFile.split(separator: "\n").first, let postmaster = pid_t(first) else {
+            throw Unavailable(description: "no postmaster pid in \(dataPath)/postmaster.pid")
+        }
+        var pids = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After "pid (name) state ppid": the name may hold spaces, so count from its end.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
+        }
+        return pids
+    }
+
     package func createDatabase(_ name: String) async throws {
         _ = try await psql("CREATE DATABASE \"\(name)\"", database: "postgres")
     }

@@ -100,6 +100,29 @@ struct SharedStoreTests {
         }
     }
 
+    @Test func aServerGoneSilentIsSeenOfflineAndTheCopyGoesOnWhenItAnswersAgain() async throws {
+        let (server, database) = try await shop()
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        _ = try await client.inject(device: "mock:till", text: "before")
+        try await waitForCopies(1, of: "till-1", in: server, database)
+
+        // Connections stay open, and nothing answers: only the copy's deadline can tell.
+        try server.freeze()
+        do {
+            for index in 0..<3 { _ = try await client.inject(device: "mock:till", text: "silent-\(index)") }
+            _ = try await waitFor("bridge.hello to say the store is offline", timeout: .seconds(60)) {
+                try await client.call("bridge.hello")["store"]?["state"] == "offline" ? () : nil
+            }
+        } catch {
+            try server.thaw()
+            throw error
+        }
+        try server.thaw()
+        try await waitForCopies(4, of: "till-1", in: server, database)
+        try await expectTheJournal(of: client, copiedTo: server, database, counter: "till-1")
+    }
+
     @Test func aCounterStartsWithTheStoreDownAndCatchesUpLater() async throws {
         let (server, database) = try await shop()
         try await server.stop()
