@@ -55,12 +55,19 @@ package final class TestPostgres: Sendable {
     }
 
     deinit {
-        // The server outlives no test run, even one that failed.
-        let child = try? DirectChild(command: runAs + ["\(binaries)/pg_ctl", "--pgdata", dataPath, "stop", "-m", "immediate"])
-        if let child {
-            for _ in 0..<100 where child.exitStatus == nil { usleep(50_000) }
+        // The server outlives no test, even one that failed. An immediate shutdown (SIGQUIT
+        // to the postmaster) is asked at once; waiting for it and removing the folder happen
+        // on a thread of their own, never on the cooperative pool the other tests share.
+        let postmaster = (try? serverProcesses())?.first
+        if let postmaster { kill(postmaster, SIGQUIT) }
+        let directory = self.directory
+        Thread.detachNewThread {
+            for _ in 0..<100 {
+                guard let postmaster, kill(postmaster, 0) == 0 else { break }
+                usleep(50_000)
+            }
+            try? FileManager.default.removeItem(at: directory)
         }
-        try? FileManager.default.removeItem(at: directory)
     }
 
     var dataPath: String { directory.appendingPathComponent("data").path }

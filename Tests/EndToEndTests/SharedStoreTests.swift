@@ -7,7 +7,11 @@ import Testing
 
 /// Counters of one shop on a real PostgreSQL server: their events reach `scan_events`
 /// exactly once per `(counter_id, seq)`, through outages.
-@Suite(.enabled(if: TestPostgres.unavailableReason == nil, Comment(rawValue: TestPostgres.unavailableReason ?? "")))
+/// One at a time: each makes a PostgreSQL cluster and starts daemons, and a dozen at once
+/// would starve the other suites' deadlines on two cores.
+@Suite(
+    .serialized,
+    .enabled(if: TestPostgres.unavailableReason == nil, Comment(rawValue: TestPostgres.unavailableReason ?? "")))
 struct SharedStoreTests {
     /// A server with an empty database of its own.
     private func shop() async throws -> (server: TestPostgres, database: String) {
