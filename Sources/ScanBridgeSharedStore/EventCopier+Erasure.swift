@@ -92,7 +92,7 @@ extension EventCopier {
     static func storable(_ event: JournaledEvent, erasing erased: [String: Date]) -> String {
         guard !erased.isEmpty, var scan = scanEvent(event) else { return StorableJSON.text(event.json) }
         var changed = false
-        for wallet in wallets(of: event) where erased[wallet].map({ scan.time <= $0 }) == true {
+        for wallet in wallets(of: scan) where erased[wallet].map({ scan.time <= $0 }) == true {
             if let erasedEvent = scan.erasingCustomer(walletAddress: wallet) {
                 scan = erasedEvent
                 changed = true
@@ -107,6 +107,10 @@ extension EventCopier {
         guard event.json.firstRange(of: Array(#""walletAddress""#.utf8)) != nil, let scan = scanEvent(event) else {
             return []
         }
+        return wallets(of: scan)
+    }
+
+    private static func wallets(of scan: ScanEvent) -> Set<String> {
         let details = scan.resolution.details
         return Set(
             [details["customer"]?["walletAddress"]?.stringValue, details["card"]?["walletAddress"]?.stringValue]

@@ -46,9 +46,6 @@ package final class EventCopier: Sendable {
         self.doorbell = doorbell
     }
 
-    /// Whether the store did not answer last time (or has not been reached yet).
-    package var isOffline: Bool { state.withLock { $0.reachable != true } }
-
     package var status: StoreStatus {
         let (copied, reachable) = state.withLock { ($0.copiedThrough, $0.reachable) }
         let head = journal.latestSeq
