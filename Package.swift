@@ -97,7 +97,8 @@ let package = Package(
         .target(
             name: "ScanBridgeSharedStore",
             dependencies: [
-                "ScanBridgeCore", "ScanBridgeModel", log, .product(name: "PostgresNIO", package: "postgres-nio"),
+                "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeCodes", log,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),

@@ -40,6 +40,7 @@ struct RPCDispatcher: Sendable {
             .merging(CustomerMethods.all) { $1 }
             .merging(OrderMethods.all) { $1 }
             .merging(HandlerMethods.all) { $1 }
+            .merging(StoreMethods.all) { $1 }
             .merging(TokenMethods.all) { $1 },
         batched: MockMethods.batched)
 

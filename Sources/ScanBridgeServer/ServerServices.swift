@@ -64,14 +64,14 @@ package struct ServerServices: Sendable {
     /// This daemon's name among the shop's counters (`counter_id`).
     package let counter: String
     /// The copies of this counter's events in the shop's shared store; nil without one.
-    package let sharedStore: (any SharedEventCopies)?
+    package let sharedStore: (any SharedStoreControl)?
     let dispatcher: RPCDispatcher
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
         domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, tokens: (any TokenAuthority)? = nil,
         metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none,
-        counter: String = "local", sharedStore: (any SharedEventCopies)? = nil
+        counter: String = "local", sharedStore: (any SharedStoreControl)? = nil
     ) {
         self.counter = counter
         self.sharedStore = sharedStore

@@ -14,6 +14,10 @@ package enum SharedSchema {
 
     /// Any constant the shop's other programs will not take: "SCANBRDG" in ASCII.
     static let lockKey: Int64 = 0x5343_414E_4252_4447
+    /// Held by every writer of the change log until it commits ("SBCHANGE").
+    static let changeLogLockKey: Int64 = 0x5342_4348_414E_4745
+    /// Where the change log's triggers announce a change.
+    static let changeChannel = "scanbridge_changes"
 
     static let migrations: [Migration] = [
         Migration(
@@ -46,6 +50,92 @@ package enum SharedSchema {
                 // The wallets erased, so that events copied later (a counter that was offline)
                 // are erased on their way in.
                 "CREATE TABLE erased_wallets (wallet_address text PRIMARY KEY, erased_at timestamptz NOT NULL)",
+            ]),
+        Migration(
+            version: 3, name: "cards and customers",
+            statements: [
+                // This database's identity: a counter's replica belongs to one, and a database
+                // replaced under the same address is not mistaken for it.
+                """
+                CREATE TABLE scanbridge_shop (
+                    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+                    id uuid NOT NULL DEFAULT gen_random_uuid(),
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "INSERT INTO scanbridge_shop DEFAULT VALUES",
+                """
+                CREATE TABLE scanbridge_customers (
+                    wallet_address text PRIMARY KEY CHECK (wallet_address <> ''),
+                    name text,
+                    email text,
+                    phone text,
+                    first_card_linked_at timestamptz,
+                    first_payment_at timestamptz,
+                    auto_sign_enabled_at timestamptz,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                // The checks hold a row typed by hand to what a counter can read.
+                """
+                CREATE TABLE scanbridge_cards (
+                    uid text PRIMARY KEY CHECK (uid ~ '^([0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{16}|[0-9A-F]{20})$'),
+                    wallet_address text NOT NULL REFERENCES scanbridge_customers (wallet_address),
+                    card_name text,
+                    status text NOT NULL CHECK (status IN ('active', 'inactive', 'blocked')),
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX scanbridge_cards_wallet ON scanbridge_cards (wallet_address)",
+                // Every change, whoever makes it (a counter, or the back office by hand), is
+                // logged by the tables' triggers and announced; the counters follow the log.
+                // Writers take turns on the log until they commit, so its ids are in commit
+                // order: a counter that has read up to an id has missed nothing before it.
+                """
+                CREATE TABLE scanbridge_changes (
+                    id bigserial PRIMARY KEY,
+                    table_name text NOT NULL,
+                    key text NOT NULL,
+                    made_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE FUNCTION scanbridge_log_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(SharedSchema.changeLogLockKey));
+                    IF TG_OP <> 'INSERT' THEN
+                        INSERT INTO scanbridge_changes (table_name, key) VALUES (TG_TABLE_NAME, to_jsonb(OLD) ->> TG_ARGV[0]);
+                    END IF;
+                    IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND to_jsonb(NEW) ->> TG_ARGV[0] <> to_jsonb(OLD) ->> TG_ARGV[0]) THEN
+                        INSERT INTO scanbridge_changes (table_name, key) VALUES (TG_TABLE_NAME, to_jsonb(NEW) ->> TG_ARGV[0]);
+                    END IF;
+                    PERFORM pg_notify('\(SharedSchema.changeChannel)', '');
+                    RETURN NULL;
+                END $$
+                """,
+                // A TRUNCATE names no rows, so no counter could follow it.
+                """
+                CREATE FUNCTION scanbridge_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'ScanBridge: delete the rows of % instead, so that every counter follows', TG_TABLE_NAME;
+                END $$
+                """,
+                """
+                CREATE TRIGGER scanbridge_customers_changed AFTER INSERT OR UPDATE OR DELETE ON scanbridge_customers
+                FOR EACH ROW EXECUTE FUNCTION scanbridge_log_change('wallet_address')
+                """,
+                """
+                CREATE TRIGGER scanbridge_cards_changed AFTER INSERT OR UPDATE OR DELETE ON scanbridge_cards
+                FOR EACH ROW EXECUTE FUNCTION scanbridge_log_change('uid')
+                """,
+                """
+                CREATE TRIGGER scanbridge_customers_truncated BEFORE TRUNCATE ON scanbridge_customers
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
+                """,
+                """
+                CREATE TRIGGER scanbridge_cards_truncated BEFORE TRUNCATE ON scanbridge_cards
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
+                """,
             ]),
     ]
 

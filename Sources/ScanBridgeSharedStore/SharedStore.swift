@@ -4,26 +4,50 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ServiceLifecycle
 
-/// The shop's PostgreSQL database, as one counter's daemon uses it: its schema kept current
-/// and this counter's events copied to it. Nothing a scan waits for goes through here; while
-/// the database cannot be reached the daemon goes on, and this catches up when it returns.
-package final class SharedStore: Service, SharedEventCopies {
+/// The shop's PostgreSQL database, as one counter's daemon uses it: its schema kept current,
+/// this counter's events copied to it, and its cards and customers copied from it. Nothing a
+/// scan waits for goes through here; while the database cannot be reached the daemon goes
+/// on, and this catches up when it returns.
+package final class SharedStore: Service, SharedStoreControl {
     package let location: SharedStoreLocation
     package let copier: EventCopier
     private let client: PostgresClient
     private let logger: Logger
+    private let cardReplica: CardReplica
+    private let writes: SharedWrites
 
-    /// - Parameter doorbell: rung by the journal on every commit.
+    /// - Parameters:
+    ///   - doorbell: rung by the journal on every commit.
+    ///   - replica: this counter's copy of the shop's cards and customers.
     package init(
-        location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell, logger: Logger
+        location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell,
+        replica: any CardReplicaStore, logger: Logger
     ) {
         self.location = location
         self.logger = logger
         self.copier = EventCopier(journal: journal, counter: counter, doorbell: doorbell)
-        self.client = PostgresClient(configuration: Self.configuration(location), backgroundLogger: logger)
+        let client = PostgresClient(configuration: Self.configuration(location), backgroundLogger: logger)
+        self.client = client
+        let cards = SharedCards(client: client, logger: logger, limit: .seconds(10))
+        let cardReplica = CardReplica(shared: cards, replica: replica, logger: logger)
+        self.cardReplica = cardReplica
+        self.writes = SharedWrites(cards: cards, replica: cardReplica, location: location)
     }
 
-    package var status: StoreStatus { copier.status }
+    /// The repositories with the shop's cards and customers in place of this counter's own.
+    package func repositories(over local: Repositories) -> Repositories {
+        Repositories(
+            products: local.products, cards: SharedCardRepository(local: local.cards, writes: writes),
+            customers: SharedCustomerRepository(local: local.customers, writes: writes), orders: local.orders)
+    }
+
+    package var status: StoreStatus {
+        var status = copier.status
+        status.problem = cardReplica.refusal
+        return status
+    }
+
+    package var isOffline: Bool { copier.status.state == .offline }
 
     package func eraseCustomer(walletAddress: String) async throws -> Int {
         do {
@@ -35,13 +59,41 @@ package final class SharedStore: Service, SharedEventCopies {
         }
     }
 
+    package func moveOwnCardsAndCustomers(expecting address: String?) async throws -> MovedToSharedStore {
+        if let address {
+            let given: SharedStoreLocation
+            do {
+                given = try SharedStoreLocation(url: address)
+            } catch {
+                throw ScanBridgeError.invalidParams(error.description, field: "to")
+            }
+            guard given.endpoint == location.endpoint, given.user == location.user, given.database == location.database
+            else {
+                throw ScanBridgeError.invalidParams(
+                    "this daemon uses the shop's store \(location), not \(given): set store.url to the store to move to "
+                        + "and restart the daemon first", field: "to")
+            }
+        }
+        do {
+            return try await cardReplica.moveHeld()
+        } catch let conflict as SharedCards.LinkedElsewhereInShop {
+            throw ScanBridgeError.conflict(conflict.description)
+        } catch let error as ScanBridgeError {
+            throw error
+        } catch {
+            throw ScanBridgeError.unavailable(
+                "the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error))); nothing was moved")
+        }
+    }
+
     package func run() async throws {
-        let (client, copier, logger) = (self.client, self.copier, self.logger)
+        let (client, copier, cardReplica, logger) = (self.client, self.copier, self.cardReplica, self.logger)
         logger.info("using the shop's store", metadata: ["store": "\(location)", "counter": "\(copier.counter)"])
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
-                // Both end when cancelled, at shutdown.
+                // Each ends when cancelled, at shutdown.
+                group.addTask { await cardReplica.run() }
                 group.addTask {
                     await copier.run(client: client, logger: logger) { connection in
                         let applied = try await SharedSchema.migrate(connection, logger: logger)
@@ -66,7 +118,7 @@ package final class SharedStore: Service, SharedEventCopies {
             configuration = PostgresClient.Configuration(
                 unixSocketPath: path, username: location.user, password: location.password, database: location.database)
         }
-        // A counter needs few connections: the copy, and later the change feed and writes.
+        // A counter needs few connections: the copy, the change feed, and writes.
         configuration.options.maximumConnections = 4
         configuration.options.connectTimeout = .seconds(5)
         // The server ends what takes longer than the daemon would wait, rather than go on

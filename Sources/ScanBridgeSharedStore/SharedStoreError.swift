@@ -5,6 +5,10 @@ import PostgresNIO
 /// batch of events); this keeps the server's message and the cause, never the values.
 package enum SharedStoreError {
     package static func reason(_ error: any Error) -> String {
+        if let transaction = error as? PostgresTransactionError {
+            let cause = transaction.beginError ?? transaction.closureError ?? transaction.commitError
+            return cause.map(reason) ?? "a transaction failed"
+        }
         guard let error = error as? PSQLError else { return String(describing: error) }
         var parts = ["\(error.code)"]
         if let info = error.serverInfo {
@@ -14,5 +18,14 @@ package enum SharedStoreError {
         }
         if let underlying = error.underlying { parts.append(String(describing: underlying)) }
         return parts.joined(separator: ": ")
+    }
+
+    /// The server's SQLSTATE for the error, through a transaction's wrapping; nil for an
+    /// error that never reached the server (no connection, a deadline).
+    package static func sqlState(_ error: any Error) -> String? {
+        if let transaction = error as? PostgresTransactionError {
+            return (transaction.beginError ?? transaction.closureError ?? transaction.commitError).flatMap(sqlState)
+        }
+        return (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 }

@@ -24,6 +24,16 @@ struct CustomerRecord: FetchableRecord, TableRecord, Sendable {
             autoSignEnabledAtMs = coalesce(autoSignEnabledAtMs, excluded.autoSignEnabledAtMs)
         """
 
+    /// Puts the customer as given, every column (a replica's copy of the shop's row). An
+    /// update, not a delete and insert, so the cards that name the customer stay.
+    static let replaceSQL = """
+        INSERT INTO customer (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(walletAddress) DO UPDATE SET
+            name = excluded.name, email = excluded.email, phone = excluded.phone,
+            firstCardLinkedAtMs = excluded.firstCardLinkedAtMs, firstPaymentAtMs = excluded.firstPaymentAtMs,
+            autoSignEnabledAtMs = excluded.autoSignEnabledAtMs, createdAtMs = excluded.createdAtMs
+        """
+
     var customer: Customer
 
     init(_ customer: Customer) {
@@ -55,6 +65,10 @@ struct CustomerRecord: FetchableRecord, TableRecord, Sendable {
             throw ScanBridgeError(.internalError, "customer \(customer.walletAddress) was saved but cannot be read back")
         }
         return stored
+    }
+
+    static func replace(_ customer: Customer, _ db: Database) throws {
+        try db.cachedStatement(sql: replaceSQL).execute(arguments: CustomerRecord(customer).upsertArguments)
     }
 
     static func fetch(walletAddress: String, _ db: Database) throws -> Customer? {

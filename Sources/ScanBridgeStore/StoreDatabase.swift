@@ -127,6 +127,7 @@ package struct StoreDatabase: Sendable {
         }
         registerTokenSchema(in: &migrator)
         registerProductStoreScope(in: &migrator)
+        registerShopReplicaSchema(in: &migrator)
         return migrator
     }
 }

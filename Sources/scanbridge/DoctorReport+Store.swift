@@ -3,10 +3,11 @@ import ScanBridgeModel
 /// The store part of `bridge.hello` (`counter`, `store`), as a line of the report and its
 /// problems. A daemon too old to report it shows neither.
 extension DoctorReport.Daemon {
-    private var store: (kind: String, state: String, copyLag: Int64)? {
+    private var store: (kind: String, state: String, copyLag: Int64, problem: String?)? {
         guard let store = hello["store"]?.objectValue else { return nil }
         return (
-            store["kind"]?.stringValue ?? "?", store["state"]?.stringValue ?? "?", store["copyLag"]?.intValue ?? 0
+            store["kind"]?.stringValue ?? "?", store["state"]?.stringValue ?? "?", store["copyLag"]?.intValue ?? 0,
+            store["problem"]?.stringValue
         )
     }
 
@@ -20,8 +21,10 @@ extension DoctorReport.Daemon {
 
     /// An unreachable shop's store, as a sentence that says what goes on and what to do.
     var storeProblems: [String] {
-        guard let store, store.kind == "postgresql", store.state != "ok" else { return [] }
-        return [
+        guard let store, store.kind == "postgresql" else { return [] }
+        let problem = store.problem.map { ["the shop's PostgreSQL store: \($0)"] } ?? []
+        guard store.state != "ok" else { return problem }
+        return problem + [
             "the shop's PostgreSQL store is offline: scans go on and are kept here, \(store.copyLag) wait to be copied; "
                 + "see the daemon's log (\"the shop's store cannot be reached\" or \"events are not copied\")"
         ]

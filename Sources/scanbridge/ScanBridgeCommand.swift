@@ -21,6 +21,6 @@ struct ScanBridgeCommand: AsyncParsableCommand {
         subcommands: [
             DevicesCommand.self, WatchCommand.self, InjectCommand.self, MockCommand.self, CallCommand.self,
             LookupCommand.self, ProductsCommand.self, OrdersCommand.self, CardsCommand.self, CustomersCommand.self,
-            TokensCommand.self, DoctorCommand.self,
+            TokensCommand.self, StoreCommand.self, DoctorCommand.self,
         ])
 }

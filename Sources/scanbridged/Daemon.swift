@@ -52,14 +52,18 @@ struct Daemon {
         let sharedStore: SharedStore? =
             if let location = settings.sharedStore, let committed {
                 SharedStore(
-                    location: location, counter: settings.counter, journal: journal, doorbell: committed, logger: logger)
+                    location: location, counter: settings.counter, journal: journal, doorbell: committed,
+                    replica: SQLiteCardReplica(database: database), logger: logger)
             } else {
                 nil
             }
-        let (handlers, domain) = try BuiltinPlugins.domain(repositories: .sqlite(database), settings: settings)
+        let (handlers, domain) = try BuiltinPlugins.domain(
+            repositories: sharedStore.map { $0.repositories(over: .sqlite(database)) } ?? .sqlite(database), settings: settings)
         let bridge = Bridge(
             journal: journal, publisher: publisher,
-            router: Router(handlers: handlers, logger: logger, metrics: scanMetrics),
+            router: Router(
+                handlers: handlers, logger: logger, metrics: scanMetrics,
+                offline: { sharedStore?.isOffline ?? false }),
             normalizer: Normalizer(catalog: settings.catalog), spool: ReadSpool(metrics: scanMetrics))
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,

@@ -249,16 +249,25 @@ struct SharedStoreTests {
 
     @Test func eventsACounterCopiesAfterAnErasureComeInErased() async throws {
         let (server, database) = try await shop()
-        // Counter B taps Ada's card while it cannot reach the store (a port nothing listens on).
-        let nowhere = "postgresql://scanbridge@127.0.0.1:1/\(database)"
-        let late = try await counter("till-2", at: server, database, url: nowhere)
-        let lateClient = try await late.connect()
         let uid = "04A1B2C3D4E5F6"
-        _ = try await lateClient.call(
-            "customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada Lovelace"]])
+        let arguments = { (url: String) in
+            ["--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store", url]
+        }
+        // Ada's card, linked at the shop while counter B could reach it.
+        let late = try await counter("till-2", at: server, database)
+        let lateClient = try await late.connect()
+        _ = try await lateClient.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada Lovelace"]])
         _ = try await lateClient.call("cards.link", ["uid": .string(uid), "walletAddress": "rAda"])
-        #expect(try await lateClient.inject(device: "mock:door", uid: uid).resolution.status == "identified")
         _ = try await late.stop()
+
+        // B taps it while it cannot reach the store (a port nothing listens on): from its copy.
+        let config = ["--config", late.directory.appendingPathComponent("scanbridge.yaml").path]
+        let away = try DaemonHarness.reusing(
+            late, arguments: arguments("postgresql://scanbridge@127.0.0.1:1/\(database)") + config)
+        try await away.start()
+        let awayClient = try await away.connect()
+        #expect(try await awayClient.inject(device: "mock:door", uid: uid).resolution.status == "identified")
+        _ = try await away.stop()
 
         // Counter A erases Ada, shop-wide.
         let first = try await counter("till-1", at: server, database)
@@ -269,12 +278,7 @@ struct SharedStoreTests {
         _ = try await firstClient.call("customers.erase", ["walletAddress": "rAda"])
 
         // B comes back: its tap is copied, without Ada's name.
-        let back = try DaemonHarness.reusing(
-            late,
-            arguments: [
-                "--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store", server.url(database: database),
-                "--config", late.directory.appendingPathComponent("scanbridge.yaml").path,
-            ])
+        let back = try DaemonHarness.reusing(late, arguments: arguments(server.url(database: database)) + config)
         try await back.start()
         try await waitForCopies(1, of: "till-2", in: server, database)
         let copy = try await server.psql(

@@ -15,11 +15,15 @@ package struct StoreStatus: Sendable, Hashable {
     package var state: State
     /// Events journaled here and not yet copied to the shop's store; always 0 for SQLite.
     package var copyLag: UInt64
+    /// What keeps this counter from following the shop's store although it can reach it
+    /// (its own cards and customers, not yet moved there), in a sentence.
+    package var problem: String?
 
-    package init(kind: Kind, state: State, copyLag: UInt64) {
+    package init(kind: Kind, state: State, copyLag: UInt64, problem: String? = nil) {
         self.kind = kind
         self.state = state
         self.copyLag = copyLag
+        self.problem = problem
     }
 
     /// The local SQLite database alone: nothing to reach, nothing to copy.

@@ -23,13 +23,17 @@ package final class Router: Sendable {
     private let state = Mutex(State())
     private let logger: Logger
     private let metrics: ScanMetrics
+    /// Whether the shop's shared store is away: the built-in handlers then resolve from this
+    /// counter's copy of it, and their resolutions say so (`"offline": true`).
+    private let offline: @Sendable () -> Bool
 
     package init(
         handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router"),
-        metrics: ScanMetrics = .none
+        metrics: ScanMetrics = .none, offline: @escaping @Sendable () -> Bool = { false }
     ) {
         self.logger = logger
         self.metrics = metrics
+        self.offline = offline
         for handler in handlers { register(handler) }
     }
 
@@ -71,6 +75,7 @@ package final class Router: Sendable {
             do {
                 guard var resolution = try await handler.resolveIfAccepted(event) else { continue }
                 resolution.handler = handler.name
+                if handler.resolvesInProcess && offline() { resolution.details["offline"] = .bool(true) }
                 // An out-of-process handler's silence or garbage is a resolution, not a throw.
                 switch resolution.status {
                 case "timeout": metrics.handlerTimedOut(handler.name)

@@ -35,10 +35,11 @@ enum BridgeMethods {
                     ("counter", .string(services.counter)),
                     (
                         "store",
-                        .object([
-                            ("kind", .string(store.kind.rawValue)), ("state", .string(store.state.rawValue)),
-                            ("copyLag", .int(Int(clamping: store.copyLag))),
-                        ])
+                        .object(
+                            [
+                                ("kind", .string(store.kind.rawValue)), ("state", .string(store.state.rawValue)),
+                                ("copyLag", .int(Int(clamping: store.copyLag))),
+                            ] + (store.problem.map { [("problem", Payload.string($0))] } ?? []))
                     ),
                 ]))
         }

@@ -1,0 +1,25 @@
+/// The shop's shared store, for the methods that reach it beyond the repositories: its state
+/// for `bridge.hello`, a customer's erasure from the copied events, and the move of this
+/// counter's own cards and customers into it.
+package protocol SharedStoreControl: Sendable {
+    var status: StoreStatus { get }
+    /// Takes a customer's personal data out of every copied event that carries it, as
+    /// `ScanEvent.erasingCustomer` does, whichever counter's; returns how many it rewrote.
+    /// Throws when the store cannot be reached; running it again finishes the job.
+    func eraseCustomer(walletAddress: String) async throws -> Int
+    /// Moves the cards and customers this counter holds into the shop's store, all or
+    /// nothing, after which this counter follows the shop's. `address`, when given, must name
+    /// the store this daemon uses.
+    func moveOwnCardsAndCustomers(expecting address: String?) async throws -> MovedToSharedStore
+}
+
+/// What `store.migrate` moved.
+package struct MovedToSharedStore: Sendable, Hashable {
+    package var customers: Int
+    package var cards: Int
+
+    package init(customers: Int, cards: Int) {
+        self.customers = customers
+        self.cards = cards
+    }
+}

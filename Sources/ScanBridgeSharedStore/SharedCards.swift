@@ -1,0 +1,262 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ScanBridgeCodes
+import ScanBridgeCore
+import ScanBridgeModel
+import Synchronization
+
+/// The shop's cards and customers in PostgreSQL: the writes every counter makes there, each
+/// one transaction, and the reads its replica is kept from. Each runs on a connection its
+/// caller holds, under a deadline (`PostgresClient.withConnection(_:within:)`).
+struct SharedCards: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let limit: Duration
+    /// Whether this daemon has brought the schema up to date since it started.
+    let migrated = SchemaMigrated()
+
+    /// Runs `body` on a connection, failed after `limit`; the schema is migrated first, so a
+    /// write right after the daemon starts does not meet a table not made yet.
+    func run<T: Sendable>(
+        _ what: String, within given: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await client.withConnection(what, within: given ?? limit) { [migrated, logger] connection in
+            if !migrated.done.withLock({ $0 }) {
+                try await SharedSchema.migrate(connection, logger: logger)
+                migrated.done.withLock { $0 = true }
+            }
+            return try await body(connection)
+        }
+    }
+
+    static let customerColumns = """
+        wallet_address, name, email, phone, first_card_linked_at, first_payment_at, auto_sign_enabled_at, created_at
+        """
+    static let cardColumns = "uid, wallet_address, card_name, status, created_at"
+
+    typealias CustomerRow = (String, String?, String?, String?, Date?, Date?, Date?, Date)
+    typealias CardRow = (String, String, String?, String, Date)
+
+    // MARK: Writes
+
+    /// Links the card, shop-wide: writers take turns on the shop's store (`SharedWrites`), so
+    /// of two counters linking one card at once, the second finds the first's link; and the
+    /// card's row is unique by UID whoever else writes.
+    func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date, on connection: PostgresConnection)
+        async throws -> CardLinkOutcome
+    {
+        let time = Self.milliseconds(time)
+        if let existing = try await card(uid: uid.hex, on: connection) {
+            guard existing.walletAddress == walletAddress else { return .conflict(existing) }
+            guard let customer = try await customer(walletAddress: walletAddress, on: connection) else {
+                throw Inconsistent(what: "customer \(walletAddress)")
+            }
+            return .alreadyLinked(existing, customer)
+        }
+        try await connection.query(
+            """
+            INSERT INTO scanbridge_customers (wallet_address, created_at) VALUES (\(walletAddress), \(time))
+            ON CONFLICT (wallet_address) DO NOTHING
+            """, logger: logger)
+        let inserted = try await connection.query(
+            """
+            INSERT INTO scanbridge_cards (uid, wallet_address, card_name, status, created_at)
+            VALUES (\(uid.hex), \(walletAddress), \(cardName), 'active', \(time))
+            RETURNING \(unescaped: Self.cardColumns)
+            """, logger: logger
+        ).decode(CardRow.self).firstCard()
+        let customer = try await Self.customers(
+            connection.query(
+                """
+                UPDATE scanbridge_customers SET first_card_linked_at = coalesce(first_card_linked_at, \(time))
+                WHERE wallet_address = \(walletAddress) RETURNING \(unescaped: Self.customerColumns)
+                """, logger: logger)
+        ).first
+        guard let inserted, let customer else { throw Inconsistent(what: "card \(uid.display)") }
+        return .linked(inserted, customer)
+    }
+
+    func setStatus(uid: NFCUID, status: Card.Status, on connection: PostgresConnection) async throws -> Card? {
+        try await connection.query(
+            """
+            UPDATE scanbridge_cards SET status = \(status.rawValue) WHERE uid = \(uid.hex) RETURNING \(unescaped: Self.cardColumns)
+            """, logger: logger
+        ).decode(CardRow.self).firstCard()
+    }
+
+    func unlink(uid: NFCUID, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query("DELETE FROM scanbridge_cards WHERE uid = \(uid.hex) RETURNING uid", logger: logger)
+            .collect().count > 0
+    }
+
+    /// `customers.upsert`'s rule: given values replace, absent ones stay, milestones set once.
+    func upsert(_ customer: Customer, on connection: PostgresConnection) async throws -> Customer {
+        let m = customer.milestones
+        let created = Self.milliseconds(customer.createdAt)
+        let stored = try await Self.customers(
+            connection.query(
+                """
+                INSERT INTO scanbridge_customers (\(unescaped: Self.customerColumns)) VALUES (
+                    \(customer.walletAddress), \(customer.name), \(customer.email), \(customer.phone),
+                    \(m.firstCardLinkedAt.map(Self.milliseconds)), \(m.firstPaymentAt.map(Self.milliseconds)),
+                    \(m.autoSignEnabledAt.map(Self.milliseconds)), \(created))
+                ON CONFLICT (wallet_address) DO UPDATE SET
+                    name = coalesce(excluded.name, scanbridge_customers.name),
+                    email = coalesce(excluded.email, scanbridge_customers.email),
+                    phone = coalesce(excluded.phone, scanbridge_customers.phone),
+                    first_card_linked_at = coalesce(scanbridge_customers.first_card_linked_at, excluded.first_card_linked_at),
+                    first_payment_at = coalesce(scanbridge_customers.first_payment_at, excluded.first_payment_at),
+                    auto_sign_enabled_at = coalesce(scanbridge_customers.auto_sign_enabled_at, excluded.auto_sign_enabled_at)
+                RETURNING \(unescaped: Self.customerColumns)
+                """, logger: logger))
+        guard let first = stored.first else { throw Inconsistent(what: "customer \(customer.walletAddress)") }
+        return first
+    }
+
+    /// Unlinks the wallet's cards and deletes its customer; returns the UIDs of the cards
+    /// unlinked. One transaction with its caller's (`SharedWrites`).
+    func erase(walletAddress: String, on connection: PostgresConnection) async throws -> [String] {
+        let cards = try await connection.query(
+            "DELETE FROM scanbridge_cards WHERE wallet_address = \(walletAddress) RETURNING uid", logger: logger
+        ).decode(String.self).collectAll()
+        try await connection.query(
+            "DELETE FROM scanbridge_customers WHERE wallet_address = \(walletAddress)", logger: logger)
+        return cards
+    }
+
+    // MARK: Reads
+
+    /// This database's identity (`scanbridge_shop`).
+    func shop(on connection: PostgresConnection) async throws -> String {
+        for try await id in try await connection.query("SELECT id::text FROM scanbridge_shop", logger: logger)
+            .decode(String.self)
+        {
+            return id
+        }
+        throw Inconsistent(what: "its identity")
+    }
+
+    /// The change log's newest id, 0 when empty.
+    func lastChange(on connection: PostgresConnection) async throws -> Int64 {
+        for try await id in try await connection.query(
+            "SELECT coalesce(max(id), 0) FROM scanbridge_changes", logger: logger
+        ).decode(Int64.self) {
+            return id
+        }
+        return 0
+    }
+
+    /// At most `limit` changes after `after`, in order: their id, table and key.
+    func changes(after: Int64, limit: Int, on connection: PostgresConnection) async throws -> [(
+        id: Int64, table: String, key: String
+    )] {
+        var changes: [(id: Int64, table: String, key: String)] = []
+        for try await (id, table, key) in try await connection.query(
+            """
+            SELECT id, table_name, key FROM scanbridge_changes WHERE id > \(after) ORDER BY id LIMIT \(limit)
+            """, logger: logger
+        ).decode((Int64, String, String).self) {
+            changes.append((id, table, key))
+        }
+        return changes
+    }
+
+    func customer(walletAddress: String, on connection: PostgresConnection) async throws -> Customer? {
+        try await customers(wallets: [walletAddress], on: connection).first
+    }
+
+    func card(uid: String, on connection: PostgresConnection) async throws -> Card? {
+        try await cards(uids: [uid], on: connection).first
+    }
+
+    func customers(wallets: [String], on connection: PostgresConnection) async throws -> [Customer] {
+        try await Self.customers(
+            connection.query(
+                "SELECT \(unescaped: Self.customerColumns) FROM scanbridge_customers WHERE wallet_address = ANY(\(wallets))",
+                logger: logger))
+    }
+
+    /// The cards of these UIDs that exist; a row no counter could read (typed by hand past
+    /// the table's checks) is logged and left out, as if gone.
+    func cards(uids: [String], on connection: PostgresConnection) async throws -> [Card] {
+        var cards: [Card] = []
+        for try await row in try await connection.query(
+            "SELECT \(unescaped: Self.cardColumns) FROM scanbridge_cards WHERE uid = ANY(\(uids))", logger: logger
+        ).decode(CardRow.self) {
+            if let card = Self.card(row) {
+                cards.append(card)
+            } else {
+                logger.warning("a card in the shop's store cannot be read, and is left out", metadata: ["uid": "\(row.0)"])
+            }
+        }
+        return cards
+    }
+
+    // MARK: Rows
+
+    static func customers(_ rows: PostgresRowSequence) async throws -> [Customer] {
+        var customers: [Customer] = []
+        for try await row in rows.decode(CustomerRow.self) {
+            customers.append(
+                Customer(
+                    walletAddress: row.0, name: row.1, email: row.2, phone: row.3,
+                    milestones: Customer.Milestones(firstCardLinkedAt: row.4, firstPaymentAt: row.5, autoSignEnabledAt: row.6),
+                    createdAt: row.7))
+        }
+        return customers
+    }
+
+    /// A card row, or nil for one no counter could have written (the back office's typo):
+    /// such a row is left out of the replica rather than stop it.
+    static func card(_ row: CardRow) -> Card? {
+        guard let uid = try? NFCUID(parsing: row.0), let status = Card.Status(rawValue: row.3) else { return nil }
+        return Card(uid: uid, walletAddress: row.1, cardName: row.2, status: status, createdAt: row.4)
+    }
+
+    /// Times as the local database keeps them, to the millisecond, so a replica reads back
+    /// what the shop's store holds.
+    static func milliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
+    struct Inconsistent: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "the shop's store lost \(what) within a transaction" }
+    }
+}
+
+/// Set once the schema is known to be current.
+final class SchemaMigrated: Sendable {
+    let done = Mutex(false)
+}
+
+extension AsyncThrowingMapSequence where Base == PostgresRowSequence, Element == SharedCards.CardRow {
+    func firstCard() async throws -> Card? {
+        for try await row in self { return SharedCards.card(row) }
+        return nil
+    }
+}
+
+extension AsyncThrowingMapSequence where Base == PostgresRowSequence {
+    func collectAll() async throws -> [Element] {
+        var all: [Element] = []
+        for try await element in self { all.append(element) }
+        return all
+    }
+}
+
+extension SharedCards {
+    /// Runs `body` in one transaction that first waits for its turn on the change log, as the
+    /// tables' triggers would at the first row: taken before any row is written, a writer
+    /// never holds a row another writer waits for while it waits for the log.
+    func inTurn<T: Sendable>(
+        on connection: PostgresConnection, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let logger = self.logger
+        return try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(SharedSchema.changeLogLockKey))", logger: logger)
+            return try await body(connection)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeRPC
+import ScanBridgeTesting
+import Testing
+
+/// Cards and customers shared by a shop's counters through a real PostgreSQL server: a card
+/// linked at one counter is identified at the others, linking is atomic shop-wide, and taps
+/// go on from each counter's copy while the server is away. One at a time, as
+/// `SharedStoreTests`.
+@Suite(
+    .serialized,
+    .enabled(if: TestPostgres.unavailableReason == nil, Comment(rawValue: TestPostgres.unavailableReason ?? "")))
+struct SharedCardsTests {
+    static let uid = "04A1B2C3D4E5F6"
+
+    private func shop(counters names: [String]) async throws -> (TestPostgres, [DaemonHarness]) {
+        let server = try await TestPostgres()
+        try await server.createDatabase("shop")
+        var daemons: [DaemonHarness] = []
+        for name in names {
+            daemons.append(
+                try await startDaemon(
+                    ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop")],
+                    config: "counter_id: \(name)\n"))
+        }
+        return (server, daemons)
+    }
+
+    @Test func aCardLinkedAtOneCounterIsIdentifiedAtTheOthers() async throws {
+        // The server lives as long as the test: it is stopped when it goes.
+        let (server, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
+        defer { withExtendedLifetime(server) {} }
+        let first = try await daemons[0].connect()
+        _ = try await first.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada"]])
+        let linked = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
+        #expect(linked["card"]?["walletAddress"] == "rAda")
+        #expect(try await first.inject(device: "mock:door", uid: Self.uid).resolution.status == "identified")
+        for daemon in daemons.dropFirst() {
+            let client = try await daemon.connect()
+            let event = try await waitFor("the card to be identified at another counter") {
+                let event = try await client.inject(device: "mock:door", uid: Self.uid)
+                return event.resolution.status == "identified" ? event : nil
+            }
+            #expect(event.resolution.details["customer"]?["name"] == "Ada")
+        }
+    }
+
+    @Test func twoCountersLinkingOneCardAtOnceGetOneLinkAndOneConflict() async throws {
+        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        defer { withExtendedLifetime(server) {} }
+        let clients = [try await daemons[0].connect(), try await daemons[1].connect()]
+        for round in 0..<5 {
+            let uid = "04A1B2C3D4E5\(String(format: "%02X", round))"
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for (index, client) in clients.enumerated() {
+                    group.addTask {
+                        do {
+                            _ = try await client.call(
+                                "cards.link", ["uid": .string(uid), "walletAddress": .string("rWallet\(index)")])
+                            return "linked"
+                        } catch let error as RPCError where error.code == RPCError.conflict {
+                            return "conflict"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.sorted() == ["conflict", "linked"], "round \(round)")
+        }
+    }
+
+    @Test func tapsGoOnFromTheCopyWhileTheStoreIsAwayAndChangesWaitForIt() async throws {
+        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let first = try await daemons[0].connect()
+        let second = try await daemons[1].connect()
+        _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
+        _ = try await waitFor("the card to reach the second counter") {
+            let event = try await second.inject(device: "mock:door", uid: Self.uid)
+            return event.resolution.status == "identified" ? event : nil
+        }
+
+        try await server.stop()
+        _ = try await waitFor("the second counter to say the store is offline") {
+            try await second.call("bridge.hello")["store"]?["state"] == "offline" ? () : nil
+        }
+        let offline = try await waitFor("a tap to be identified from the copy, offline") {
+            let event = try await second.inject(device: "mock:door", uid: Self.uid)
+            return event.resolution.details["offline"] == .bool(true) ? event : nil
+        }
+        #expect(offline.resolution.status == "identified")
+        let refused = await expectRPCError(RPCError.unavailable) {
+            _ = try await second.call("cards.link", ["uid": "04FFFFFFFFFFFF", "walletAddress": "rBob"])
+        }
+        #expect(refused?.message.contains("the shop's store postgresql://") == true, "\(refused?.message ?? "")")
+        await expectRPCError(RPCError.unavailable) {
+            _ = try await second.call("cards.setStatus", ["uid": .string(Self.uid), "status": "blocked"])
+        }
+
+        try await server.start()
+        _ = try await waitFor("a link to go through once the store is back", timeout: .seconds(60)) {
+            try? await second.call("cards.link", ["uid": "04FFFFFFFFFFFF", "walletAddress": "rBob"])
+        }
+        _ = try await waitFor("the new card to reach the first counter") {
+            let event = try await first.inject(device: "mock:door", uid: "04FFFFFFFFFFFF")
+            return event.resolution.status == "identified" ? event : nil
+        }
+    }
+
+    @Test func aChangeMadeInTheDatabaseByHandReachesEveryCounter() async throws {
+        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let first = try await daemons[0].connect()
+        let second = try await daemons[1].connect()
+        _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
+        _ = try await server.psql("UPDATE scanbridge_cards SET status = 'blocked' WHERE uid = '\(Self.uid)'", database: "shop")
+        for client in [first, second] {
+            _ = try await waitFor("the back office's block to reach a counter") {
+                let event = try await client.inject(device: "mock:door", uid: Self.uid)
+                return event.resolution.status == "blocked" ? event : nil
+            }
+        }
+        _ = try await server.psql("DELETE FROM scanbridge_cards WHERE uid = '\(Self.uid)'", database: "shop")
+        _ = try await waitFor("the back office's unlink to reach a counter") {
+            let event = try await second.inject(device: "mock:door", uid: Self.uid)
+            return event.resolution.status == "unknown" ? event : nil
+        }
+    }
+
+    @Test func aCounterStoppedWhileTheShopChangedCatchesUpFromWhereItWas() async throws {
+        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let first = try await daemons[0].connect()
+        let second = try await daemons[1].connect()
+        _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
+        _ = try await waitFor("the card to reach the second counter") {
+            try await second.inject(device: "mock:door", uid: Self.uid).resolution.status == "identified" ? () : nil
+        }
+        _ = try await daemons[1].stop()
+
+        // While the second counter is stopped: a card linked, one removed by hand, one blocked.
+        _ = try await first.call("cards.link", ["uid": "04000000000001", "walletAddress": "rBob"])
+        _ = try await first.call("cards.link", ["uid": "04000000000002", "walletAddress": "rBob"])
+        _ = try await first.call("cards.setStatus", ["uid": "04000000000002", "status": "blocked"])
+        _ = try await server.psql("DELETE FROM scanbridge_cards WHERE uid = '\(Self.uid)'", database: "shop")
+        let truncate = try? await server.psql("TRUNCATE scanbridge_cards CASCADE", database: "shop")
+        #expect(truncate == nil, "a TRUNCATE, which names no rows for the counters to follow, is refused")
+
+        let again = try DaemonHarness.reusing(
+            daemons[1],
+            arguments: [
+                "--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop"),
+                "--config", daemons[1].directory.appendingPathComponent("scanbridge.yaml").path,
+            ])
+        try await again.start()
+        let back = try await again.connect()
+        _ = try await waitFor("the second counter to catch up") {
+            try await back.inject(device: "mock:door", uid: "04000000000002").resolution.status == "blocked" ? () : nil
+        }
+        #expect(try await back.inject(device: "mock:door", uid: "04000000000001").resolution.status == "identified")
+        #expect(try await back.inject(device: "mock:door", uid: Self.uid).resolution.status == "unknown")
+    }
+
+    /// A counter used alone before the shop's store: its own cards and customers are kept,
+    /// and the shop's not copied over them, until `store.migrate` moves them there.
+    private func counterWithItsOwnCard(joining server: TestPostgres) async throws -> DaemonHarness {
+        let alone = try await startDaemon(["--drivers", "mock", "--mock", "nfc:door"])
+        let client = try await alone.connect()
+        _ = try await client.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada"]])
+        _ = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
+        _ = try await alone.stop()
+        let shared = try DaemonHarness.reusing(
+            alone, arguments: ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop")])
+        try await shared.start()
+        return shared
+    }
+
+    @Test func aCountersOwnCardsWaitToBeMovedThenEveryCounterHasThem() async throws {
+        let (server, daemons) = try await shop(counters: ["till-1"])
+        let joining = try await counterWithItsOwnCard(joining: server)
+        let client = try await joining.connect()
+        let problem = try await waitFor("the counter to say its own cards wait to be moved") {
+            try await client.call("bridge.hello")["store"]?["problem"]?.stringValue
+        }
+        #expect(problem.contains("scanbridge store migrate"), "\(problem)")
+        #expect(try await client.inject(device: "mock:door", uid: Self.uid).resolution.status == "identified")
+        await expectRPCError(RPCError.unavailable) {
+            _ = try await client.call("cards.link", ["uid": "04000000000001", "walletAddress": "rAda"])
+        }
+        await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call("store.migrate", ["to": "postgresql://someone@elsewhere/shop"])
+        }
+
+        let moved = try await client.call("store.migrate", ["to": .string(server.url(database: "shop"))])
+        #expect(moved["customers"] == 1 && moved["cards"] == 1, "\(moved)")
+        #expect(try await client.call("bridge.hello")["store"]?["problem"] == nil)
+        let other = try await daemons[0].connect()
+        let event = try await waitFor("the moved card to reach the other counter") {
+            let event = try await other.inject(device: "mock:door", uid: Self.uid)
+            return event.resolution.status == "identified" ? event : nil
+        }
+        #expect(event.resolution.details["customer"]?["name"] == "Ada")
+        // And the moved counter follows the shop from then on.
+        _ = try await other.call("cards.link", ["uid": "04000000000001", "walletAddress": "rBob"])
+        _ = try await waitFor("the other counter's card to reach the moved one") {
+            try await client.inject(device: "mock:door", uid: "04000000000001").resolution.status == "identified" ? () : nil
+        }
+    }
+
+    @Test func aMoveThatWouldLoseALinkMovesNothing() async throws {
+        let (server, daemons) = try await shop(counters: ["till-1"])
+        let other = try await daemons[0].connect()
+        _ = try await other.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rBob"])
+        let joining = try await counterWithItsOwnCard(joining: server)
+        let client = try await joining.connect()
+        let refused = await expectRPCError(RPCError.conflict) {
+            _ = try await client.call("store.migrate")
+        }
+        #expect(refused?.message.contains("04:A1:B2:C3:D4:E5:F6") == true, "\(refused?.message ?? "")")
+        let customers = try await server.psql(
+            "SELECT count(*) FROM scanbridge_customers WHERE wallet_address = 'rAda'", database: "shop")
+        #expect(customers.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "nothing was moved")
+        #expect(try await client.inject(device: "mock:door", uid: Self.uid).resolution.details["customer"]?["name"] == "Ada")
+    }
+}
