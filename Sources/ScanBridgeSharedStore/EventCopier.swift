@@ -53,6 +53,9 @@ package final class EventCopier: Sendable {
         return StoreStatus(kind: .postgresql, state: reachable == true ? .ok : .offline, copyLag: lag)
     }
 
+    /// Whether the store failed at the last attempt (not merely not asked yet).
+    package var failedLastTime: Bool { state.withLock { $0.reachable == false } }
+
     /// Copies until cancelled. `connected` runs first each time the store is reached again
     /// (the schema's migration); failures wait `backoff`, doubling up to its last value.
     package func run(

@@ -3,71 +3,104 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 extension SharedCards {
-    /// Takes a counter's own customers and cards into the shop's store, in one transaction:
-    /// customers merge as `customers.upsert` does, cards the shop already has under the same
-    /// wallet are kept, and a card linked to another wallet there undoes the whole move,
-    /// named in the error, so that no link is lost on either side.
-    func move(from held: any CardReplicaStore, on connection: PostgresConnection, page: Int = 1000) async throws
+    /// Takes a counter's own customers, cards, products and repair orders into the shop's
+    /// store, in one transaction, a page at a time: customers merge as `customers.upsert`
+    /// does, and cards, products and orders the shop already has stay the shop's. Anything the move
+    /// would lose or bring back undoes it all, named in the error: a card the shop has
+    /// linked to another wallet or with another status, a customer the shop erased after
+    /// this counter made it, a GTIN or SKU another product of its store holds there, a
+    /// reference or device another order holds there.
+    func move(from held: any ShopReplicaStore, on connection: PostgresConnection, page: Int = 1000) async throws
         -> MovedToSharedStore
     {
-        do {
-            return try await inTurn(on: connection) { connection in
-                var moved = MovedToSharedStore(customers: 0, cards: 0)
-                var after = ""
-                while true {
-                    let customers = try await held.heldCustomers(after: after, limit: page)
-                    for customer in customers { _ = try await upsert(customer, on: connection) }
-                    moved.customers += customers.count
-                    guard customers.count == page, let last = customers.last else { break }
-                    after = last.walletAddress
+        try await inTurn(on: connection) { connection in
+            var moved = MovedToSharedStore()
+            var after = ""
+            while true {
+                let customers = try await held.heldCustomers(after: after, limit: page)
+                guard let last = customers.last else { break }
+                let erased = try await erasedAfterMade(customers, on: connection)
+                guard erased.isEmpty else {
+                    throw ScanBridgeError.conflict(
+                        "the shop erased \(Self.named(erased)) after this counter made them; nothing was moved: "
+                            + "erase them here too (scanbridge customers erase), then move again")
                 }
-                after = ""
-                var conflicts: [Card] = []
-                while true {
-                    let cards = try await held.heldCards(after: after, limit: page)
-                    for card in cards {
-                        if let other = try await insertKeepingLinks(card, on: connection) { conflicts.append(other) }
-                    }
-                    moved.cards += cards.count
-                    guard cards.count == page, let last = cards.last else { break }
-                    after = last.uid.hex
-                }
-                guard conflicts.isEmpty else { throw LinkedElsewhereInShop(cards: conflicts) }
-                return moved
+                moved.customers += try await upsert(customers: customers, on: connection).count
+                after = last.walletAddress
             }
-        } catch let error as PostgresTransactionError {
-            if let conflict = error.closureError as? LinkedElsewhereInShop, error.rollbackError == nil { throw conflict }
-            throw error
+            after = ""
+            while true {
+                let cards = try await held.heldCards(after: after, limit: page)
+                guard let last = cards.last else { break }
+                let differing = try await insertKeepingTheShops(cards, on: connection)
+                guard differing.isEmpty else {
+                    let named = differing.map { "\($0.uid.display) (\($0.walletAddress), \($0.status.rawValue) there)" }
+                    throw ScanBridgeError.conflict(
+                        "the shop has \(Self.named(named)) linked otherwise than here; nothing was moved: "
+                            + "make each the same on both sides (or unlink it on one), then move again")
+                }
+                moved.cards += cards.count
+                after = last.uid.hex
+            }
+            after = ""
+            let products = SharedProducts(logger: logger)
+            while true {
+                let page = try await held.heldProducts(after: after, limit: page)
+                guard let last = page.last else { break }
+                moved.products += try await products.insertKeepingTheShops(page, on: connection)
+                after = last.id
+            }
+            after = ""
+            let orders = SharedOrders(logger: logger)
+            while true {
+                let page = try await held.heldOrders(after: after, limit: page)
+                guard let last = page.last else { break }
+                moved.orders += try await orders.upsert(page, keepingTheShops: true, on: connection).count
+                after = last.id
+            }
+            return moved
         }
     }
 
-    /// Inserts the card as it is; returns the shop's card instead when the shop has it
-    /// linked to another wallet.
-    private func insertKeepingLinks(_ card: Card, on connection: PostgresConnection) async throws -> Card? {
-        let inserted = try await connection.query(
+    /// The wallets of `customers` that the shop erased after the counter made them.
+    private func erasedAfterMade(_ customers: [Customer], on connection: PostgresConnection) async throws -> [String] {
+        try await connection.query(
             """
-            INSERT INTO scanbridge_cards (uid, wallet_address, card_name, status, created_at)
-            VALUES (\(card.uid.hex), \(card.walletAddress), \(card.cardName), \(card.status.rawValue),
-                \(Self.milliseconds(card.createdAt)))
-            ON CONFLICT (uid) DO NOTHING RETURNING uid
+            SELECT c.wallet_address
+            FROM jsonb_to_recordset(\(try Self.json(customers))::jsonb) AS c(\(unescaped: Self.customerRecordType))
+            JOIN erased_wallets e ON e.wallet_address = c.wallet_address
+            WHERE e.erased_at >= to_timestamp(c.created_at_ms / 1000.0)
             """, logger: logger
-        ).collect()
-        guard inserted.isEmpty else { return nil }
-        let existing = try await connection.query(
-            "SELECT \(unescaped: Self.cardColumns) FROM scanbridge_cards WHERE uid = \(card.uid.hex)", logger: logger
-        ).decode(CardRow.self).firstCard()
-        guard let existing, existing.walletAddress != card.walletAddress else { return nil }
-        return existing
+        ).decode(String.self).collectAll()
     }
 
-    /// Cards this counter links to one wallet and the shop to another.
-    struct LinkedElsewhereInShop: Error, CustomStringConvertible {
-        let cards: [Card]
-        var description: String {
-            let shown = cards.prefix(10).map { "\($0.uid.display) (the shop's is linked to \($0.walletAddress))" }
-            return "\(cards.count) card\(cards.count == 1 ? " is" : "s are") linked here to another wallet than in "
-                + "the shop's store: \(shown.joined(separator: ", "))\(cards.count > 10 ? ", …" : ""); "
-                + "nothing was moved: unlink each on one side, then move again"
+    /// Inserts the cards the shop does not have; returns the shop's cards that differ from
+    /// these (another wallet, another status).
+    private func insertKeepingTheShops(_ cards: [Card], on connection: PostgresConnection) async throws -> [Card] {
+        let json = try Self.json(cards)
+        try await connection.query(
+            """
+            INSERT INTO scanbridge_cards (\(unescaped: Self.cardColumns))
+            SELECT uid, wallet_address, card_name, status, to_timestamp(created_at_ms / 1000.0)
+            FROM jsonb_to_recordset(\(json)::jsonb) AS c(\(unescaped: Self.cardRecordType))
+            ON CONFLICT (uid) DO NOTHING
+            """, logger: logger)
+        var differing: [Card] = []
+        for try await row in try await connection.query(
+            """
+            SELECT s.uid, s.wallet_address, s.card_name, s.status, s.created_at
+            FROM jsonb_to_recordset(\(json)::jsonb) AS c(\(unescaped: Self.cardRecordType))
+            JOIN scanbridge_cards s ON s.uid = c.uid
+            WHERE s.wallet_address <> c.wallet_address OR s.status <> c.status
+            """, logger: logger
+        ).decode(CardRow.self) {
+            if let card = Self.card(row) { differing.append(card) }
         }
+        return differing
+    }
+
+    /// Up to ten of `items`, and how many more.
+    private static func named(_ items: [String]) -> String {
+        items.prefix(10).joined(separator: ", ") + (items.count > 10 ? " and \(items.count - 10) more" : "")
     }
 }

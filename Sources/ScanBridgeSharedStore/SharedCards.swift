@@ -92,15 +92,23 @@ struct SharedCards: Sendable {
 
     /// `customers.upsert`'s rule: given values replace, absent ones stay, milestones set once.
     func upsert(_ customer: Customer, on connection: PostgresConnection) async throws -> Customer {
-        let m = customer.milestones
-        let created = Self.milliseconds(customer.createdAt)
-        let stored = try await Self.customers(
+        guard let stored = try await upsert(customers: [customer], on: connection).first else {
+            throw Inconsistent(what: "customer \(customer.walletAddress)")
+        }
+        return stored
+    }
+
+    /// `upsert(_:on:)` for many customers in one statement; returns them as stored.
+    func upsert(customers: [Customer], on connection: PostgresConnection) async throws -> [Customer] {
+        guard !customers.isEmpty else { return [] }
+        return try await Self.customers(
             connection.query(
                 """
-                INSERT INTO scanbridge_customers (\(unescaped: Self.customerColumns)) VALUES (
-                    \(customer.walletAddress), \(customer.name), \(customer.email), \(customer.phone),
-                    \(m.firstCardLinkedAt.map(Self.milliseconds)), \(m.firstPaymentAt.map(Self.milliseconds)),
-                    \(m.autoSignEnabledAt.map(Self.milliseconds)), \(created))
+                INSERT INTO scanbridge_customers (\(unescaped: Self.customerColumns))
+                SELECT wallet_address, name, email, phone, to_timestamp(first_card_linked_at_ms / 1000.0),
+                    to_timestamp(first_payment_at_ms / 1000.0), to_timestamp(auto_sign_enabled_at_ms / 1000.0),
+                    to_timestamp(created_at_ms / 1000.0)
+                FROM jsonb_to_recordset(\(try Self.json(customers))::jsonb) AS c(\(unescaped: Self.customerRecordType))
                 ON CONFLICT (wallet_address) DO UPDATE SET
                     name = coalesce(excluded.name, scanbridge_customers.name),
                     email = coalesce(excluded.email, scanbridge_customers.email),
@@ -110,8 +118,6 @@ struct SharedCards: Sendable {
                     auto_sign_enabled_at = coalesce(scanbridge_customers.auto_sign_enabled_at, excluded.auto_sign_enabled_at)
                 RETURNING \(unescaped: Self.customerColumns)
                 """, logger: logger))
-        guard let first = stored.first else { throw Inconsistent(what: "customer \(customer.walletAddress)") }
-        return first
     }
 
     /// Unlinks the wallet's cards and deletes its customer; returns the UIDs of the cards
@@ -147,20 +153,34 @@ struct SharedCards: Sendable {
         return 0
     }
 
-    /// At most `limit` changes after `after`, in order: their id, table and key.
+    /// At most `limit` changes after `after`, in order: their id, when they were made
+    /// (`stamp(ofChange:on:)`), table and key.
     func changes(after: Int64, limit: Int, on connection: PostgresConnection) async throws -> [(
-        id: Int64, table: String, key: String
+        id: Int64, stamp: Int64, table: String, key: String
     )] {
-        var changes: [(id: Int64, table: String, key: String)] = []
-        for try await (id, table, key) in try await connection.query(
+        var changes: [(id: Int64, stamp: Int64, table: String, key: String)] = []
+        for try await (id, stamp, table, key) in try await connection.query(
             """
-            SELECT id, table_name, key FROM scanbridge_changes WHERE id > \(after) ORDER BY id LIMIT \(limit)
+            SELECT id, \(unescaped: Self.stamp), table_name, key FROM scanbridge_changes
+            WHERE id > \(after) ORDER BY id LIMIT \(limit)
             """, logger: logger
-        ).decode((Int64, String, String).self) {
-            changes.append((id, table, key))
+        ).decode((Int64, Int64, String, String).self) {
+            changes.append((id, stamp, table, key))
         }
         return changes
     }
+
+    /// When the change was made, in microseconds since 1970; nil when the log has no such change.
+    func stamp(ofChange id: Int64, on connection: PostgresConnection) async throws -> Int64? {
+        for try await stamp in try await connection.query(
+            "SELECT \(unescaped: Self.stamp) FROM scanbridge_changes WHERE id = \(id)", logger: logger
+        ).decode(Int64.self) {
+            return stamp
+        }
+        return nil
+    }
+
+    private static let stamp = "(extract(epoch FROM made_at) * 1000000)::bigint"
 
     func customer(walletAddress: String, on connection: PostgresConnection) async throws -> Customer? {
         try await customers(wallets: [walletAddress], on: connection).first
@@ -255,6 +275,9 @@ extension SharedCards {
     ) async throws -> T {
         let logger = self.logger
         return try await connection.withTransaction(logger: logger) { connection in
+            // A turn held longer (a back-office session left open in a transaction) fails
+            // this write with 55P03 rather than hold it until the caller's deadline.
+            try await connection.query("SET LOCAL lock_timeout = '5s'", logger: logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(SharedSchema.changeLogLockKey))", logger: logger)
             return try await body(connection)
         }

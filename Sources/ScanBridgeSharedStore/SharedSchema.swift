@@ -113,6 +113,16 @@ package enum SharedSchema {
                     RETURN NULL;
                 END $$
                 """,
+                // Every statement on the shared tables waits for its turn on the log before it
+                // touches a row (a row trigger would wait holding its row): a back-office edit
+                // and a counter's write queue up rather than deadlock.
+                """
+                CREATE FUNCTION scanbridge_take_turn() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(SharedSchema.changeLogLockKey));
+                    RETURN NULL;
+                END $$
+                """,
                 // A TRUNCATE names no rows, so no counter could follow it.
                 """
                 CREATE FUNCTION scanbridge_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -129,11 +139,115 @@ package enum SharedSchema {
                 FOR EACH ROW EXECUTE FUNCTION scanbridge_log_change('uid')
                 """,
                 """
+                CREATE TRIGGER scanbridge_customers_turn BEFORE INSERT OR UPDATE OR DELETE ON scanbridge_customers
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_take_turn()
+                """,
+                """
                 CREATE TRIGGER scanbridge_customers_truncated BEFORE TRUNCATE ON scanbridge_customers
                 FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
                 """,
                 """
+                CREATE TRIGGER scanbridge_cards_turn BEFORE INSERT OR UPDATE OR DELETE ON scanbridge_cards
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_take_turn()
+                """,
+                """
                 CREATE TRIGGER scanbridge_cards_truncated BEFORE TRUNCATE ON scanbridge_cards
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
+                """,
+            ]),
+        Migration(
+            version: 4, name: "products",
+            statements: [
+                // As the counters' `product` table: '' is the store of a product of no store,
+                // so that "no store" is one store for the unique keys. `gtin` is the barcode's
+                // GTIN-14, worked out by the daemons (NULL when the barcode is no GTIN).
+                """
+                CREATE TABLE scanbridge_products (
+                    id text PRIMARY KEY CHECK (id <> ''),
+                    store_id text NOT NULL,
+                    name text NOT NULL,
+                    price_minor bigint NOT NULL CHECK (price_minor >= 0),
+                    currency text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+                    sku text,
+                    category text,
+                    barcode text,
+                    gtin text CHECK (gtin ~ '^[0-9]{14}$'),
+                    track_stock boolean NOT NULL,
+                    quantity bigint NOT NULL,
+                    low_stock_threshold bigint NOT NULL CHECK (low_stock_threshold >= 0),
+                    allow_negative_stock boolean NOT NULL,
+                    parent_id text,
+                    variant text,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    UNIQUE (gtin, store_id),
+                    UNIQUE (sku, store_id)
+                )
+                """,
+                "CREATE INDEX scanbridge_products_store ON scanbridge_products (store_id)",
+                """
+                CREATE TRIGGER scanbridge_products_changed AFTER INSERT OR UPDATE OR DELETE ON scanbridge_products
+                FOR EACH ROW EXECUTE FUNCTION scanbridge_log_change('id')
+                """,
+                """
+                CREATE TRIGGER scanbridge_products_turn BEFORE INSERT OR UPDATE OR DELETE ON scanbridge_products
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_take_turn()
+                """,
+                """
+                CREATE TRIGGER scanbridge_products_truncated BEFORE TRUNCATE ON scanbridge_products
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
+                """,
+            ]),
+        Migration(
+            version: 5, name: "repair orders",
+            statements: [
+                // References ignore case, as at a counter. A change to a device is logged
+                // under its order's id: a counter copies an order with its devices.
+                """
+                CREATE TABLE scanbridge_orders (
+                    id text PRIMARY KEY CHECK (id <> ''),
+                    reference text NOT NULL CHECK (reference <> ''),
+                    status text NOT NULL,
+                    client_id text,
+                    client_name text,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE UNIQUE INDEX scanbridge_orders_reference ON scanbridge_orders (lower(reference))",
+                """
+                CREATE TABLE scanbridge_order_devices (
+                    id text PRIMARY KEY CHECK (id <> ''),
+                    order_id text NOT NULL REFERENCES scanbridge_orders (id) ON DELETE CASCADE,
+                    position integer NOT NULL,
+                    make text,
+                    model text,
+                    serial text,
+                    status text NOT NULL
+                )
+                """,
+                "CREATE INDEX scanbridge_order_devices_order ON scanbridge_order_devices (order_id)",
+                """
+                CREATE TRIGGER scanbridge_orders_changed AFTER INSERT OR UPDATE OR DELETE ON scanbridge_orders
+                FOR EACH ROW EXECUTE FUNCTION scanbridge_log_change('id')
+                """,
+                """
+                CREATE TRIGGER scanbridge_order_devices_changed AFTER INSERT OR UPDATE OR DELETE ON scanbridge_order_devices
+                FOR EACH ROW EXECUTE FUNCTION scanbridge_log_change('order_id')
+                """,
+                """
+                CREATE TRIGGER scanbridge_orders_turn BEFORE INSERT OR UPDATE OR DELETE ON scanbridge_orders
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_take_turn()
+                """,
+                """
+                CREATE TRIGGER scanbridge_order_devices_turn BEFORE INSERT OR UPDATE OR DELETE ON scanbridge_order_devices
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_take_turn()
+                """,
+                """
+                CREATE TRIGGER scanbridge_orders_truncated BEFORE TRUNCATE ON scanbridge_orders
+                FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
+                """,
+                """
+                CREATE TRIGGER scanbridge_order_devices_truncated BEFORE TRUNCATE ON scanbridge_order_devices
                 FOR EACH STATEMENT EXECUTE FUNCTION scanbridge_refuse_truncate()
                 """,
             ]),

@@ -5,7 +5,7 @@ import ScanBridgeModel
 import ServiceLifecycle
 
 /// The shop's PostgreSQL database, as one counter's daemon uses it: its schema kept current,
-/// this counter's events copied to it, and its cards and customers copied from it. Nothing a
+/// this counter's events copied to it, and its catalog, cards, customers and orders copied from it. Nothing a
 /// scan waits for goes through here; while the database cannot be reached the daemon goes
 /// on, and this catches up when it returns.
 package final class SharedStore: Service, SharedStoreControl {
@@ -13,15 +13,15 @@ package final class SharedStore: Service, SharedStoreControl {
     package let copier: EventCopier
     private let client: PostgresClient
     private let logger: Logger
-    private let cardReplica: CardReplica
+    private let shopReplica: ShopReplica
     private let writes: SharedWrites
 
     /// - Parameters:
     ///   - doorbell: rung by the journal on every commit.
-    ///   - replica: this counter's copy of the shop's cards and customers.
+    ///   - replica: this counter's copy of the shop's catalog, cards and customers.
     package init(
         location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell,
-        replica: any CardReplicaStore, logger: Logger
+        replica: any ShopReplicaStore, logger: Logger
     ) {
         self.location = location
         self.logger = logger
@@ -29,21 +29,25 @@ package final class SharedStore: Service, SharedStoreControl {
         let client = PostgresClient(configuration: Self.configuration(location), backgroundLogger: logger)
         self.client = client
         let cards = SharedCards(client: client, logger: logger, limit: .seconds(10))
-        let cardReplica = CardReplica(shared: cards, replica: replica, logger: logger)
-        self.cardReplica = cardReplica
-        self.writes = SharedWrites(cards: cards, replica: cardReplica, location: location)
+        let shopReplica = ShopReplica(shared: cards, replica: replica, logger: logger)
+        self.shopReplica = shopReplica
+        let copier = self.copier
+        self.writes = SharedWrites(
+            cards: cards, replica: shopReplica, location: location, isOffline: { copier.failedLastTime })
     }
 
-    /// The repositories with the shop's cards and customers in place of this counter's own.
+    /// The repositories with the shop's catalog, cards and customers in place of this counter's own.
     package func repositories(over local: Repositories) -> Repositories {
         Repositories(
-            products: local.products, cards: SharedCardRepository(local: local.cards, writes: writes),
-            customers: SharedCustomerRepository(local: local.customers, writes: writes), orders: local.orders)
+            products: SharedProductRepository(local: local.products, writes: writes, shared: shopReplica.products),
+            cards: SharedCardRepository(local: local.cards, writes: writes),
+            customers: SharedCustomerRepository(local: local.customers, writes: writes),
+            orders: SharedOrderRepository(local: local.orders, writes: writes, shared: shopReplica.orders))
     }
 
     package var status: StoreStatus {
         var status = copier.status
-        status.problem = cardReplica.refusal
+        status.problem = shopReplica.refusal
         return status
     }
 
@@ -59,7 +63,7 @@ package final class SharedStore: Service, SharedStoreControl {
         }
     }
 
-    package func moveOwnCardsAndCustomers(expecting address: String?) async throws -> MovedToSharedStore {
+    package func moveOwnData(expecting address: String?) async throws -> MovedToSharedStore {
         if let address {
             let given: SharedStoreLocation
             do {
@@ -75,25 +79,28 @@ package final class SharedStore: Service, SharedStoreControl {
             }
         }
         do {
-            return try await cardReplica.moveHeld()
-        } catch let conflict as SharedCards.LinkedElsewhereInShop {
-            throw ScanBridgeError.conflict(conflict.description)
-        } catch let error as ScanBridgeError {
-            throw error
+            return try await shopReplica.moveHeld()
         } catch {
+            let error = SharedStoreError.unwrapped(error)
+            if let error = error as? ScanBridgeError { throw error }
+            if SharedStoreError.sqlState(error) == "23505" {
+                throw ScanBridgeError.conflict(
+                    "a product of this counter has a GTIN or SKU that another product of its store holds in the shop's "
+                        + "store; nothing was moved: \(SharedStoreError.reason(error))")
+            }
             throw ScanBridgeError.unavailable(
                 "the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error))); nothing was moved")
         }
     }
 
     package func run() async throws {
-        let (client, copier, cardReplica, logger) = (self.client, self.copier, self.cardReplica, self.logger)
+        let (client, copier, shopReplica, logger) = (self.client, self.copier, self.shopReplica, self.logger)
         logger.info("using the shop's store", metadata: ["store": "\(location)", "counter": "\(copier.counter)"])
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
                 // Each ends when cancelled, at shutdown.
-                group.addTask { await cardReplica.run() }
+                group.addTask { await shopReplica.run() }
                 group.addTask {
                     await copier.run(client: client, logger: logger) { connection in
                         let applied = try await SharedSchema.migrate(connection, logger: logger)

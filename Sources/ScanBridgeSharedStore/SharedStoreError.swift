@@ -23,9 +23,12 @@ package enum SharedStoreError {
     /// The server's SQLSTATE for the error, through a transaction's wrapping; nil for an
     /// error that never reached the server (no connection, a deadline).
     package static func sqlState(_ error: any Error) -> String? {
-        if let transaction = error as? PostgresTransactionError {
-            return (transaction.beginError ?? transaction.closureError ?? transaction.commitError).flatMap(sqlState)
-        }
-        return (error as? PSQLError)?.serverInfo?[.sqlState]
+        (unwrapped(error) as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// The error a transaction's body threw (or its begin or commit), else the error itself.
+    package static func unwrapped(_ error: any Error) -> any Error {
+        guard let transaction = error as? PostgresTransactionError else { return error }
+        return transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? error
     }
 }

@@ -3,47 +3,64 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 /// A write to the shop's store: one transaction, in turn with every other writer (the change
-/// log's lock, taken before any row, so two writers never hold rows the other waits for),
-/// bounded in time, after which this counter's replica has followed it. While the store is away, or the replica cannot follow it, the answer is
-/// `-32004` naming the store, at once rather than when the pool gives up; a row the store
-/// refuses is the caller's error.
+/// log's lock, taken before any row), bounded in time, after which this counter's replica
+/// has followed it. While the store is known to be away, or the replica cannot follow it,
+/// the answer is `-32004` naming the store at once; a row the store refuses is the caller's
+/// error (`-32002` for a key another row holds, `-32602` for the rest).
 struct SharedWrites: Sendable {
     let cards: SharedCards
-    let replica: CardReplica
+    let replica: ShopReplica
     let location: SharedStoreLocation
+    /// Whether the store was found unreachable, so a write fails at once instead of waiting.
+    let isOffline: @Sendable () -> Bool
 
     func run<T: Sendable>(
-        _ what: String, _ body: @escaping @Sendable (SharedCards, PostgresConnection) async throws -> T
+        _ what: String, within limit: Duration? = nil,
+        _ body: @escaping @Sendable (SharedCards, PostgresConnection) async throws -> T
     ) async throws -> T {
+        if isOffline() { throw unreachable(what, because: "it failed at the last attempt") }
         await replica.waitUntilKnown()
         if let refusal = replica.writeRefusal {
             throw ScanBridgeError.unavailable("cannot \(what) in the shop's store \(location): \(refusal)")
         }
         let (result, change): (T, Int64)
         do {
-            (result, change) = try await cards.run(what) { [cards] connection in
+            (result, change) = try await cards.run(what, within: limit) { [cards] connection in
                 try await cards.inTurn(on: connection) { connection in
                     let result = try await body(cards, connection)
                     return (result, try await cards.lastChange(on: connection))
                 }
             }
-        } catch let error as ScanBridgeError {
-            throw error
-        } catch  where SharedStoreError.sqlState(error).map(Self.isRowRefused) == true {
-            throw ScanBridgeError.invalidParams(
-                "the shop's store \(location) refuses this: \(SharedStoreError.reason(error))", field: "params")
         } catch {
-            throw ScanBridgeError.unavailable(
-                "cannot \(what): the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error))); "
-                    + "taps and lookups go on from this counter's copy, changes wait for the store")
+            throw answer(to: SharedStoreError.unwrapped(error), what)
         }
         await replica.waitForChange(change)
         return result
     }
 
-    /// SQLSTATE class 22 (data exception) and 23 (integrity constraint violation): the row,
-    /// not the store.
-    static func isRowRefused(_ state: String) -> Bool {
-        state.hasPrefix("22") || state.hasPrefix("23")
+    private func answer(to error: any Error, _ what: String) -> any Error {
+        if error is ScanBridgeError { return error }
+        let reason = SharedStoreError.reason(error)
+        switch SharedStoreError.sqlState(error) {
+        case "23505"?:
+            return ScanBridgeError.conflict("the shop's store \(location) already has this: \(reason)")
+        case let state? where state.hasPrefix("22") || state.hasPrefix("23"):
+            return ScanBridgeError.invalidParams("the shop's store \(location) refuses this: \(reason)", field: "params")
+        case "55P03"?:
+            return ScanBridgeError.unavailable(
+                "cannot \(what): another transaction holds the shop's store \(location) "
+                    + "(a back-office session left open?); nothing was changed, try again")
+        case "40P01"?:
+            return ScanBridgeError.unavailable(
+                "cannot \(what): the shop's store \(location) undid it to end a deadlock; nothing was changed, try again")
+        default:
+            return unreachable(what, because: reason)
+        }
+    }
+
+    private func unreachable(_ what: String, because reason: String) -> ScanBridgeError {
+        ScanBridgeError.unavailable(
+            "cannot \(what): the shop's store \(location) cannot be reached (\(reason)); "
+                + "scans and taps go on from this counter's copy, changes wait for the store")
     }
 }

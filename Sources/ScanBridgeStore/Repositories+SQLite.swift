@@ -3,9 +3,9 @@ import ScanBridgeModel
 
 extension Repositories {
     /// The domain repositories on the daemon's SQLite database.
-    package static func sqlite(_ database: StoreDatabase) -> Repositories {
+    package static func sqlite(_ database: StoreDatabase, catalog: SQLiteProductRepository? = nil) -> Repositories {
         Repositories(
-            products: SQLiteProductRepository(database: database), cards: SQLiteCardRepository(database: database),
+            products: catalog ?? SQLiteProductRepository(database: database), cards: SQLiteCardRepository(database: database),
             customers: SQLiteCustomerRepository(database: database), orders: SQLiteOrderRepository(database: database))
     }
 }

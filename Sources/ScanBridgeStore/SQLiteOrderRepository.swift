@@ -51,7 +51,7 @@ package final class SQLiteOrderRepository: OrderRepository {
 
     /// Writes `orders[index]` with exactly its devices. Call inside a write transaction: the
     /// checks see the batch's earlier orders.
-    private static func upsert(_ order: RepairOrder, at index: Int, of orders: [RepairOrder], _ db: Database) throws {
+    static func upsert(_ order: RepairOrder, at index: Int, of orders: [RepairOrder], _ db: Database) throws {
         if let owner = try String.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM repair_order WHERE reference = ? AND id <> ?"),
             arguments: [order.reference, order.id])

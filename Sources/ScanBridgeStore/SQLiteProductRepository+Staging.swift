@@ -76,20 +76,32 @@ extension SQLiteProductRepository {
         }
     }
 
+    package func staged(_ stage: String, after: String, limit: Int) async throws -> [Product] {
+        // The staging table is the writer connection's: read there.
+        try await database.write("read the staged products") { db in
+            try Self.createStage(db)
+            return try Self.stagedPage(stage, after: after, limit: limit, db)
+        }
+    }
+
+    private static func stagedPage(_ stage: String, after: String, limit: Int, _ db: Database) throws -> [Product] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(ProductRecord.columns) FROM temp.product_stage
+                WHERE stage = ? AND id > ? ORDER BY id LIMIT ?
+                """,
+            arguments: [stage, after, limit]
+        ).map(Self.product)
+    }
+
     /// Stores the staged products a page at a time, so memory holds one page however many there are.
     private func storeStaged(_ stage: String, nowMs: Int64, _ db: Database) throws -> Int {
         var stored = 0
         var after = ""
         while true {
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(ProductRecord.columns) FROM temp.product_stage
-                    WHERE stage = ? AND id > ? ORDER BY id LIMIT ?
-                    """,
-                arguments: [stage, after, Self.commitPageRows])
-            guard let last = rows.last else { return stored }
-            let products = rows.map(Self.product)
+            let products = try Self.stagedPage(stage, after: after, limit: Self.commitPageRows, db)
+            guard let last = products.last else { return stored }
             do {
                 try store(products, gtins: products.map(\.gtin), nowMs: nowMs, db)
             } catch var error as ScanBridgeError {
@@ -98,7 +110,7 @@ extension SQLiteProductRepository {
                 throw error
             }
             stored += products.count
-            after = last[0]
+            after = last.id
         }
     }
 

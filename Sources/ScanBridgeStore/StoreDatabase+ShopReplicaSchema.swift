@@ -10,7 +10,8 @@ extension StoreDatabase {
                     CREATE TABLE shop_replica (
                         one INTEGER PRIMARY KEY CHECK (one = 1),
                         shopId TEXT NOT NULL,
-                        lastChange INTEGER NOT NULL CHECK (lastChange >= 0)
+                        lastChange INTEGER NOT NULL CHECK (lastChange >= 0),
+                        lastChangeStamp INTEGER NOT NULL
                     );
                     """)
         }

@@ -14,11 +14,13 @@ extension StoreCommand {
     /// `store migrate [--to URL]` → `store.migrate`.
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Move this counter's own cards and customers into the shop's store the daemon uses.",
+            abstract: "Move this counter's own products, cards, customers and orders into the shop's store the daemon uses.",
             discussion: """
                 Set store.url (or --store) first and restart the daemon; it then keeps this counter's own \
-                cards and customers and copies none of the shop's until they are moved. The move is all or \
-                nothing: a card linked here to another wallet than in the shop's store moves nothing, and is named.
+                data and copies none of the shop's until it is moved. The move is all or nothing: a card \
+                linked here otherwise than in the shop's store, a customer the shop erased, or a product whose \
+                GTIN or SKU another product holds there (or an order's reference another order) moves nothing, \
+                and is named.
                 """)
 
         @OptionGroup var connection: ConnectionOptions
@@ -32,10 +34,12 @@ extension StoreCommand {
         func run() async throws {
             let params: JSONValue = to.map { ["to": .string($0)] } ?? [:]
             try await connection.callAndPrint("store.migrate", params, json: json) { result in
-                let customers = result["customers"]?.intValue ?? 0
-                let cards = result["cards"]?.intValue ?? 0
-                return "moved \(customers) customer\(customers == 1 ? "" : "s") and \(cards) card\(cards == 1 ? "" : "s") "
-                    + "to the shop's store; this counter now follows it"
+                let moved = [("products", "product"), ("customers", "customer"), ("cards", "card"), ("orders", "order")]
+                    .map { key, noun in
+                        let count = result[key]?.intValue ?? 0
+                        return "\(count) \(noun)\(count == 1 ? "" : "s")"
+                    }
+                return "moved \(moved.joined(separator: ", ")) to the shop's store; this counter now follows it"
             }
         }
     }

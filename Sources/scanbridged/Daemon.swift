@@ -49,16 +49,23 @@ struct Daemon {
                 repository: SQLiteAccessTokens(database: database), logger: logger)
             return (journal, database, scanners, tokens)
         }
+        // One catalog for lookups and the shop's replica: its key filter and cache are in memory.
+        let catalog = SQLiteProductRepository(database: database)
+        let local = Repositories.sqlite(database, catalog: catalog)
+        let replica = SQLiteShopReplica(database: database, catalog: catalog)
         let sharedStore: SharedStore? =
             if let location = settings.sharedStore, let committed {
                 SharedStore(
                     location: location, counter: settings.counter, journal: journal, doorbell: committed,
-                    replica: SQLiteCardReplica(database: database), logger: logger)
+                    replica: replica, logger: logger)
             } else {
                 nil
             }
+        // Written here alone from now on, this counter's data is its own again, and waits for
+        // `store.migrate` when the shop's store comes back.
+        if sharedStore == nil { try await replica.forget() }
         let (handlers, domain) = try BuiltinPlugins.domain(
-            repositories: sharedStore.map { $0.repositories(over: .sqlite(database)) } ?? .sqlite(database), settings: settings)
+            repositories: sharedStore.map { $0.repositories(over: local) } ?? local, settings: settings)
         let bridge = Bridge(
             journal: journal, publisher: publisher,
             router: Router(

@@ -7,19 +7,20 @@ package protocol SharedStoreControl: Sendable {
     /// `ScanEvent.erasingCustomer` does, whichever counter's; returns how many it rewrote.
     /// Throws when the store cannot be reached; running it again finishes the job.
     func eraseCustomer(walletAddress: String) async throws -> Int
-    /// Moves the cards and customers this counter holds into the shop's store, all or
-    /// nothing, after which this counter follows the shop's. `address`, when given, must name
+    /// Moves the products, cards, customers and repair orders this counter holds into the shop's store, all
+    /// or nothing, after which this counter follows the shop's. `address`, when given, must name
     /// the store this daemon uses.
-    func moveOwnCardsAndCustomers(expecting address: String?) async throws -> MovedToSharedStore
+    func moveOwnData(expecting address: String?) async throws -> MovedToSharedStore
 }
 
 /// What `store.migrate` moved.
 package struct MovedToSharedStore: Sendable, Hashable {
-    package var customers: Int
-    package var cards: Int
+    package var customers = 0
+    package var cards = 0
+    /// Products taken there; those the shop already had under their id are not counted.
+    package var products = 0
+    /// Repair orders taken there, likewise.
+    package var orders = 0
 
-    package init(customers: Int, cards: Int) {
-        self.customers = customers
-        self.cards = cards
-    }
+    package init() {}
 }

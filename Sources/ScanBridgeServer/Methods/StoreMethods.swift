@@ -11,8 +11,12 @@ enum StoreMethods {
                     "this daemon uses no shop's store: set store.url (or --store) to it, restart the daemon, then migrate",
                     field: "to")
             }
-            let moved = try await shared.moveOwnCardsAndCustomers(expecting: try params.string("to"))
-            return MethodOutcome(.object([("customers", .int(moved.customers)), ("cards", .int(moved.cards))]))
+            let moved = try await shared.moveOwnData(expecting: try params.string("to"))
+            return MethodOutcome(
+                .object([
+                    ("products", .int(moved.products)), ("customers", .int(moved.customers)), ("cards", .int(moved.cards)),
+                    ("orders", .int(moved.orders)),
+                ]))
         }
     ]
 }

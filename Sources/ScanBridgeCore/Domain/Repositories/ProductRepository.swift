@@ -32,6 +32,7 @@ public protocol ProductRepository: Sendable {
     func stage(_ products: [Product], in stage: String) async throws
     func commitStaged(_ stage: String, pruning: Bool) async throws -> StagedCommit
     func discardStaged(_ stage: String) async throws
+    func staged(_ stage: String, after: String, limit: Int) async throws -> [Product]
 }
 
 /// What committing a staged catalog did (`ProductRepository.commitStaged`).
@@ -75,4 +76,10 @@ extension ProductRepository {
 
     /// Empties the staging area `stage`.
     public func discardStaged(_ stage: String) async throws {}
+
+    /// Up to `limit` staged products of `stage` in id order, after the id `after`: for a
+    /// catalog kept elsewhere (the shop's store) to commit them itself.
+    public func staged(_ stage: String, after: String, limit: Int) async throws -> [Product] {
+        throw ScanBridgeError.unavailable("this catalog store cannot stage products")
+    }
 }

@@ -1,0 +1,30 @@
+import ScanBridgeCore
+import ScanBridgeModel
+
+/// Repair orders with a shared store: read from this counter's replica, so a scan never
+/// waits on the network; written to the shop's store in one transaction, then read back here
+/// once the replica has followed.
+struct SharedOrderRepository: OrderRepository {
+    let local: any OrderRepository
+    let writes: SharedWrites
+    let shared: SharedOrders
+
+    func order(id: String) async throws -> RepairOrder? { try await local.order(id: id) }
+
+    func order(reference: String) async throws -> RepairOrder? { try await local.order(reference: reference) }
+
+    func device(id: String) async throws -> (device: RepairDevice, order: RepairOrder)? {
+        try await local.device(id: id)
+    }
+
+    func upsert(_ orders: [RepairOrder]) async throws -> [RepairOrder] {
+        guard !orders.isEmpty else { return [] }
+        let ids = orders.map(\.id)
+        return try await writes.run("save the repair orders", within: .seconds(60)) { [shared] _, connection in
+            try await shared.upsert(orders, on: connection)
+            let stored = Dictionary(
+                try await shared.orders(ids: ids, on: connection).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            return ids.compactMap { stored[$0] }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ScanBridgeModel
+
+/// The shop's catalog in PostgreSQL (`scanbridge_products`): the writes every counter makes
+/// there, in the transaction its caller holds (`SharedWrites`), and the reads its replica is
+/// kept from. Rows travel as `RecordsetJSON`.
+struct SharedProducts: Sendable {
+    let logger: Logger
+
+    static let columns = """
+        id, store_id, name, price_minor, currency, sku, category, barcode, track_stock, quantity, \
+        low_stock_threshold, allow_negative_stock, parent_id, variant
+        """
+
+    /// The columns of a page's JSON (`json(_:)`), as `jsonb_to_recordset` types them.
+    static let recordType = """
+        id text, store_id text, name text, price_minor bigint, currency text, sku text, category text, barcode text, \
+        track_stock boolean, quantity bigint, low_stock_threshold bigint, allow_negative_stock boolean, parent_id text, \
+        variant text, gtin text
+        """
+
+    typealias Row = (
+        String, String, String, Int64, String, String?, String?, String?, Bool, Int64, Int64, Bool, String?, String?
+    )
+
+    /// Inserts the products, or replaces those with their ids (the last of a page wins, as
+    /// in a counter's own catalog); `created_at` stays the first one.
+    func upsert(_ products: [Product], on connection: PostgresConnection) async throws {
+        var seen = Set<String>()
+        let page = products.reversed().filter { seen.insert($0.id).inserted }.reversed()
+        guard !page.isEmpty else { return }
+        let json = try Self.json(Array(page))
+        try await connection.query(
+            """
+            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin)
+            SELECT \(unescaped: Self.columns), gtin FROM jsonb_to_recordset(\(json)::jsonb) AS p(\(unescaped: Self.recordType))
+            ON CONFLICT (id) DO UPDATE SET
+                store_id = excluded.store_id, name = excluded.name, price_minor = excluded.price_minor,
+                currency = excluded.currency, sku = excluded.sku, category = excluded.category,
+                barcode = excluded.barcode, gtin = excluded.gtin, track_stock = excluded.track_stock,
+                quantity = excluded.quantity, low_stock_threshold = excluded.low_stock_threshold,
+                allow_negative_stock = excluded.allow_negative_stock, parent_id = excluded.parent_id,
+                variant = excluded.variant, updated_at = now()
+            """, logger: logger)
+    }
+
+    func delete(id: String, on connection: PostgresConnection) async throws -> Bool {
+        try await !connection.query("DELETE FROM scanbridge_products WHERE id = \(id) RETURNING id", logger: logger)
+            .collect().isEmpty
+    }
+
+    /// Deletes the products of `store` ('' for no store) that are not in `kept`, a temporary
+    /// table of ids this transaction filled; returns how many.
+    func deleteAll(ofStore store: String, besides kept: String, on connection: PostgresConnection) async throws -> Int {
+        try await connection.query(
+            """
+            DELETE FROM scanbridge_products WHERE store_id = \(store)
+            AND id NOT IN (SELECT id FROM \(unescaped: kept)) RETURNING id
+            """, logger: logger
+        ).collect().count
+    }
+
+    func products(ids: [String], on connection: PostgresConnection) async throws -> [Product] {
+        var products: [Product] = []
+        for try await row in try await connection.query(
+            "SELECT \(unescaped: Self.columns) FROM scanbridge_products WHERE id = ANY(\(ids))", logger: logger
+        ).decode(Row.self) {
+            products.append(
+                Product(
+                    id: row.0, storeId: row.1.isEmpty ? nil : row.1, name: row.2,
+                    price: Money(minorUnits: row.3, currency: row.4), sku: row.5, category: row.6, barcode: row.7,
+                    trackStock: row.8, quantity: row.9, lowStockThreshold: row.10, allowNegativeStock: row.11,
+                    parentId: row.12, variant: row.13))
+        }
+        return products
+    }
+
+    /// The page as `jsonb_to_recordset` reads it.
+    static func json(_ products: [Product]) throws -> String {
+        let rows = products.map { product in
+            JSONRow(
+                id: product.id, storeId: product.storeId ?? "", name: product.name,
+                priceMinor: product.price.minorUnits, currency: product.price.currency, sku: product.sku,
+                category: product.category, barcode: product.barcode, trackStock: product.trackStock,
+                quantity: product.quantity, lowStockThreshold: product.lowStockThreshold,
+                allowNegativeStock: product.allowNegativeStock, parentId: product.parentId, variant: product.variant,
+                gtin: product.gtin)
+        }
+        return try RecordsetJSON.encode(rows)
+    }
+
+    private struct JSONRow: Encodable {
+        let id, storeId, name: String
+        let priceMinor: Int64
+        let currency: String
+        let sku, category, barcode: String?
+        let trackStock: Bool
+        let quantity, lowStockThreshold: Int64
+        let allowNegativeStock: Bool
+        let parentId, variant, gtin: String?
+    }
+}
+
+extension SharedProducts {
+    /// Inserts the products the shop does not have under their id, keeping the shop's
+    /// others; returns how many went in. A GTIN or SKU another product of the store holds
+    /// fails the statement, with the key in the server's detail.
+    func insertKeepingTheShops(_ products: [Product], on connection: PostgresConnection) async throws -> Int {
+        guard !products.isEmpty else { return 0 }
+        let json = try Self.json(products)
+        return try await connection.query(
+            """
+            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin)
+            SELECT \(unescaped: Self.columns), gtin FROM jsonb_to_recordset(\(json)::jsonb) AS p(\(unescaped: Self.recordType))
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """, logger: logger
+        ).collect().count
+    }
+}
+
+extension SharedProducts {
+    /// Adds the ids to `table`, a temporary table of this transaction.
+    func remember(ids: [String], in table: String, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "INSERT INTO \(unescaped: table) (id) SELECT unnest(\(ids)::text[]) ON CONFLICT DO NOTHING", logger: logger)
+    }
+}

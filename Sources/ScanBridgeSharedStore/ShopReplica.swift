@@ -1,0 +1,218 @@
+import Logging
+import PostgresNIO
+import ScanBridgeCore
+import ScanBridgeModel
+import Synchronization
+
+/// Keeps this counter's copy of the shop's catalog, cards and customers current by following the
+/// shop's change log (`scanbridge_changes`) from where the copy stands: at every start, after
+/// every outage, and each time the log's triggers announce a change. Each change names a row,
+/// which is read as it is now and put, or removed when gone; a batch and the position it
+/// reaches are written here in one transaction, so a counter stopped anywhere resumes
+/// without missing or replaying a change into an older state.
+final class ShopReplica: Sendable {
+    let shared: SharedCards
+    let products: SharedProducts
+    let orders: SharedOrders
+    let replica: any ShopReplicaStore
+    let logger: Logger
+    /// Changes read from the shop's store at a time.
+    let page: Int
+    private let state = Mutex(State())
+
+    struct State {
+        /// The last change applied here, once known.
+        var applied: Int64?
+        /// Why the copy cannot follow this shop's store; nil while it does.
+        var refusal: String?
+    }
+
+    init(shared: SharedCards, replica: any ShopReplicaStore, logger: Logger, page: Int = 1000) {
+        self.shared = shared
+        self.products = SharedProducts(logger: logger)
+        self.orders = SharedOrders(logger: logger)
+        self.replica = replica
+        self.logger = logger
+        self.page = page
+    }
+
+    /// Why this counter's data does not follow the shop's store, if they don't.
+    var refusal: String? { state.withLock { $0.refusal } }
+
+    /// Runs until cancelled, starting again after every loss of the store, and every
+    /// `session` in any case: a change feed whose server went silent (no TCP keepalive) is
+    /// given up then, and the catch-up that follows repairs whatever it missed.
+    func run(
+        session: Duration = .seconds(300), backoff: (first: Duration, last: Duration) = (.milliseconds(250), .seconds(30))
+    ) async {
+        var wait = backoff.first
+        var lastReason: String?
+        while !Task.isCancelled {
+            do {
+                try await shared.client.withConnection("the change feed", within: session) { connection in
+                    try await connection.listen(on: SharedSchema.changeChannel) { changes in
+                        try await self.catchUp()
+                        for try await _ in changes { try await self.catchUp() }
+                    }
+                }
+                wait = backoff.first
+                lastReason = nil
+                continue
+            } catch is StoreTimeout where refusal == nil {
+                // The session's end, not a failure: start again at once.
+                wait = backoff.first
+                lastReason = nil
+                continue
+            } catch is Refused {
+                // Until someone moves this counter's own data: looked at again soon, not
+                // backed off, so the move takes effect at once.
+                if refusal != lastReason {
+                    logger.error("the shop's data is not copied here", metadata: ["reason": "\(refusal ?? "")"])
+                    lastReason = refusal
+                }
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            } catch {
+                if Task.isCancelled { return }
+                let reason = SharedStoreError.reason(error)
+                if reason != lastReason {
+                    logger.warning(
+                        "the copy of the shop's data waits for its store", metadata: ["error": "\(reason)"])
+                    lastReason = reason
+                }
+            }
+            try? await Task.sleep(for: wait)
+            wait = min(wait * 2, backoff.last)
+        }
+    }
+
+    /// Applies every change after the copy's position, a page at a time.
+    func catchUp() async throws {
+        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
+        var position = try await startingPosition(shop: shop)
+        while let (batch, count) = try await page(after: position) {
+            try await replica.apply(batch)
+            position = batch.through
+            state.withLock { $0.applied = position.lastChange }
+            if count < page { break }
+        }
+    }
+
+    /// The next page of changes and the rows they name as they are now, read in one snapshot
+    /// (a card and its customer as they were together); nil when there is none.
+    private func page(after position: ReplicaPosition) async throws -> (ReplicaBatch, Int)? {
+        try await shared.run("the shop's changes") { [shared, products, orders, page, logger] connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+                let changes = try await shared.changes(after: position.lastChange, limit: page, on: connection)
+                guard let last = changes.last else { return nil }
+                func keys(_ table: String) -> Set<String> { Set(changes.filter { $0.table == table }.map(\.key)) }
+                let (wallets, uids, ids) = (keys("scanbridge_customers"), keys("scanbridge_cards"), keys("scanbridge_products"))
+                let orderIds = keys("scanbridge_orders").union(keys("scanbridge_order_devices"))
+                var batch = ReplicaBatch(
+                    through: ReplicaPosition(shop: position.shop, lastChange: last.id, stamp: last.stamp))
+                batch.cards = uids.isEmpty ? [] : try await shared.cards(uids: Array(uids), on: connection)
+                // A card's customer comes with it, for the copy's own reference from card to customer.
+                let needed = wallets.union(batch.cards.map(\.walletAddress))
+                batch.customers = needed.isEmpty ? [] : try await shared.customers(wallets: Array(needed), on: connection)
+                batch.products = ids.isEmpty ? [] : try await products.products(ids: Array(ids), on: connection)
+                batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)))
+                batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)))
+                batch.goneProducts = Array(ids.subtracting(batch.products.map(\.id)))
+                batch.orders = orderIds.isEmpty ? [] : try await orders.orders(ids: Array(orderIds), on: connection)
+                batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)))
+                return (batch, changes.count)
+            }
+        }
+    }
+
+    /// Where the copy stands in this shop's log. A counter that has data of its own, a
+    /// replica of another database, or one ahead of this database's log (restored from a
+    /// backup under the same identity), is never overwritten: it waits for its data to be
+    /// moved to the shop's store (`scanbridge store migrate`).
+    private func startingPosition(shop: String) async throws -> ReplicaPosition {
+        let refusal: String?
+        switch try await replica.position() {
+        case .some(let position) where position.shop == shop:
+            let stamp =
+                position.lastChange == 0
+                ? 0
+                : try await shared.run("the shop's last change here") { [shared] in
+                    try await shared.stamp(ofChange: position.lastChange, on: $0)
+                }
+            if stamp == position.stamp {
+                state.withLock { $0 = State(applied: position.lastChange, refusal: nil) }
+                return position
+            }
+            refusal =
+                "the shop's store no longer has the changes this counter's copy holds (restored from a backup?): "
+                + "this counter's data is kept, and the shop's is not copied here until it is moved there with "
+                + "'scanbridge store migrate'"
+        case .some:
+            refusal =
+                "this counter's data is a copy of another shop database than the one at this address: "
+                + "it is kept, and the shop's is not copied here until it is moved there with 'scanbridge store migrate'"
+        case .none where try await replica.holdsAny():
+            refusal =
+                "this counter has products, cards or customers of its own: they are kept, and the shop's are not "
+                + "copied here until they are moved there with 'scanbridge store migrate'"
+        case .none:
+            refusal = nil
+        }
+        state.withLock { $0 = State(applied: refusal == nil ? 0 : nil, refusal: refusal) }
+        if let refusal { throw Refused(reason: refusal) }
+        return ReplicaPosition(shop: shop, lastChange: 0, stamp: 0)
+    }
+
+    /// Moves the products, cards and customers held here into the shop's store (`SharedCards.move`);
+    /// from then on they are the shop's replica, followed from the log's start.
+    func moveHeld() async throws -> MovedToSharedStore {
+        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
+        // Only while refused: a counter that follows has nothing of its own to move.
+        await waitUntilKnown()
+        if let notYet = writeRefusal, refusal == nil {
+            throw ScanBridgeError.unavailable("cannot move this counter's data yet: \(notYet); try again in a moment")
+        }
+        guard refusal != nil else { return MovedToSharedStore() }
+        let moved = try await shared.run("move this counter's data", within: .seconds(1800)) {
+            [shared, replica] in try await shared.move(from: replica, on: $0)
+        }
+        try await replica.apply(ReplicaBatch(through: ReplicaPosition(shop: shop, lastChange: 0, stamp: 0)))
+        state.withLock { $0 = State(applied: 0, refusal: nil) }
+        logger.notice(
+            "moved this counter's cards and customers to the shop's store",
+            metadata: ["customers": "\(moved.customers)", "cards": "\(moved.cards)", "products": "\(moved.products)"])
+        return moved
+    }
+
+    /// Waits until the copy is known to follow the shop's store or not, or `limit` passes:
+    /// a write right after the daemon starts is not refused for want of a first look.
+    func waitUntilKnown(within limit: Duration = .seconds(5)) async {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline, state.withLock({ $0.applied == nil && $0.refusal == nil }) {
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
+        }
+    }
+
+    /// Why a write cannot go to the shop's store now, if it cannot: this counter's data is
+    /// its own, or the copy has not reached the store yet.
+    var writeRefusal: String? {
+        state.withLock {
+            $0.refusal ?? ($0.applied == nil ? "this counter has not reached it yet since it started" : nil)
+        }
+    }
+
+    /// Waits until the copy holds every change up to `change`, or `limit` passes: a counter
+    /// that has just written to the shop's store then reads its own write.
+    func waitForChange(_ change: Int64, within limit: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline, state.withLock({ ($0.applied ?? 0) < change }) {
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
+        }
+    }
+
+    struct Refused: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+}
