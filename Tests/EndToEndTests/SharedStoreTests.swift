@@ -31,34 +31,12 @@ struct SharedStoreTests {
             config: "counter_id: \(name)\n")
     }
 
-    private func waitForCopies(_ count: Int, of counter: String, in server: TestPostgres, _ database: String)
-        async throws
-    {
-        try await waitFor("\(count) events of \(counter) in scan_events", timeout: .seconds(60)) {
-            // The table is there once a daemon has migrated the database.
-            let copied = try? await server.psql(
-                "SELECT count(*) FROM scan_events WHERE counter_id = '\(counter)'", database: database)
-            return copied.flatMap { Int($0) } == count ? () : nil
-        }
-    }
-
-    /// The table holds exactly the journal's events, each under its own seq.
-    private func expectTheJournal(
-        of client: ScanBridgeClient, copiedTo server: TestPostgres, _ database: String, counter: String
-    ) async throws {
-        let journal = try #require(try await client.call("events.recent", ["limit": 1000])["events"]?.arrayValue)
-        let local = journal.map { "\($0["seq"]?.intValue ?? -1)|\($0["id"]?.stringValue ?? "")" }
-        let copied = try await server.psql(
-            "SELECT seq, event->>'id' FROM scan_events WHERE counter_id = '\(counter)' ORDER BY seq", database: database)
-        #expect(copied.split(separator: "\n").map(String.init) == local)
-    }
-
     @Test func eventsReachTheShopsTableWithTheirColumns() async throws {
         let (server, database) = try await shop()
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
         for text in ["4006381333931", "ORDER:R-1", "hello"] { _ = try await client.inject(device: "mock:till", text: text) }
-        try await waitForCopies(3, of: "till-1", in: server, database)
+        try await server.waitForCopies(3, of: "till-1", database)
         let rows = try await server.psql(
             "SELECT seq, kind, device, text, status, event->>'seq', time = (event->>'time')::timestamptz "
                 + "FROM scan_events ORDER BY seq",
@@ -80,7 +58,7 @@ struct SharedStoreTests {
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
         for index in 0..<5 { _ = try await client.inject(device: "mock:till", text: "before-\(index)") }
-        try await waitForCopies(5, of: "till-1", in: server, database)
+        try await server.waitForCopies(5, of: "till-1", database)
 
         try await server.stop()
         for index in 0..<20 { _ = try await client.inject(device: "mock:till", text: "during-\(index)") }
@@ -96,8 +74,8 @@ struct SharedStoreTests {
         #expect(doctor.out.contains("- the shop's PostgreSQL store is offline: scans go on"), "\(doctor.out)")
 
         try await server.start()
-        try await waitForCopies(25, of: "till-1", in: server, database)
-        try await expectTheJournal(of: client, copiedTo: server, database, counter: "till-1")
+        try await server.waitForCopies(25, of: "till-1", database)
+        try await server.expectTheJournal(of: client, database, counter: "till-1")
         _ = try await waitFor("bridge.hello to say the store is ok with nothing left to copy") {
             let hello = try await client.call("bridge.hello")
             return hello["store"]?["state"] == "ok" && hello["store"]?["copyLag"] == 0 ? hello : JSONValue?.none
@@ -109,7 +87,7 @@ struct SharedStoreTests {
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
         _ = try await client.inject(device: "mock:till", text: "before")
-        try await waitForCopies(1, of: "till-1", in: server, database)
+        try await server.waitForCopies(1, of: "till-1", database)
 
         // Connections stay open, and nothing answers: only the copy's deadline can tell.
         try server.freeze()
@@ -123,8 +101,8 @@ struct SharedStoreTests {
             throw error
         }
         try server.thaw()
-        try await waitForCopies(4, of: "till-1", in: server, database)
-        try await expectTheJournal(of: client, copiedTo: server, database, counter: "till-1")
+        try await server.waitForCopies(4, of: "till-1", database)
+        try await server.expectTheJournal(of: client, database, counter: "till-1")
     }
 
     @Test func aCounterStartsWithTheStoreDownAndCatchesUpLater() async throws {
@@ -137,7 +115,7 @@ struct SharedStoreTests {
         #expect(hello["store"]?["state"] == "offline")
         #expect(hello["store"]?["copyLag"] == 3)
         try await server.start()
-        try await waitForCopies(3, of: "till-1", in: server, database)
+        try await server.waitForCopies(3, of: "till-1", database)
     }
 
     @Test func threeCountersShareOneTableEachInItsOwnOrder() async throws {
@@ -153,7 +131,7 @@ struct SharedStoreTests {
             for scan in 0..<(10 * (index + 1)) { _ = try await client.inject(device: "mock:till", text: "c\(index)-\(scan)") }
         }
         for (index, name) in ["till-1", "till-2", "bench"].enumerated() {
-            try await waitForCopies(10 * (index + 1), of: name, in: server, database)
+            try await server.waitForCopies(10 * (index + 1), of: name, database)
         }
         let perCounter = try await server.psql(
             "SELECT counter_id, count(*), max(seq), bool_and(text LIKE 'c' || "
@@ -169,7 +147,7 @@ struct SharedStoreTests {
         let client = try await daemon.connect()
         _ = try await client.inject(device: "mock:till", text: "A\u{0}B")
         _ = try await client.inject(device: "mock:till", text: "after")
-        try await waitForCopies(2, of: "till-1", in: server, database)
+        try await server.waitForCopies(2, of: "till-1", database)
         let texts = try await server.psql("SELECT text FROM scan_events ORDER BY seq", database: database)
         #expect(texts.split(separator: "\n") == ["A\u{FFFD}B", "after"])
     }
@@ -179,7 +157,7 @@ struct SharedStoreTests {
         let first = try await counter("till-1", at: server, database)
         let firstClient = try await first.connect()
         for index in 0..<5 { _ = try await firstClient.inject(device: "mock:till", text: "first-\(index)") }
-        try await waitForCopies(5, of: "till-1", in: server, database)
+        try await server.waitForCopies(5, of: "till-1", database)
         // A second box set up with the same name: its seq 1 is not the first box's seq 1.
         let second = try await counter("till-1", at: server, database)
         let secondClient = try await second.connect()
@@ -202,7 +180,7 @@ struct SharedStoreTests {
         _ = try await client.call("cards.link", ["uid": .string(uid), "walletAddress": "rAda", "cardName": "Ada's blue card"])
         #expect(try await client.inject(device: "mock:door", uid: uid).resolution.status == "identified")
         _ = try await client.inject(device: "mock:till", text: "after")
-        try await waitForCopies(2, of: "till-1", in: server, database)
+        try await server.waitForCopies(2, of: "till-1", database)
         let personal = "SELECT count(*) FROM scan_events WHERE event::text ~ '(Ada Lovelace|ada@example.com|blue card)'"
         #expect(try await server.psql(personal, database: database) == "1")
 
@@ -232,7 +210,7 @@ struct SharedStoreTests {
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
         _ = try await client.inject(device: "mock:till", text: "first")
-        try await waitForCopies(1, of: "till-1", in: server, database)
+        try await server.waitForCopies(1, of: "till-1", database)
         _ = try await server.psql(
             "DELETE FROM scan_events; INSERT INTO scan_events VALUES ('till-1', -5, now(), 'barcode', 'x', 'x', 'x', '{}')",
             database: database)
@@ -280,7 +258,7 @@ struct SharedStoreTests {
         // B comes back: its tap is copied, without Ada's name.
         let back = try DaemonHarness.reusing(late, arguments: arguments(server.url(database: database)) + config)
         try await back.start()
-        try await waitForCopies(1, of: "till-2", in: server, database)
+        try await server.waitForCopies(1, of: "till-2", database)
         let copy = try await server.psql(
             "SELECT event->>'uid', event->'resolution'->'customer'->>'name' IS NULL FROM scan_events", database: database)
         #expect(copy == "\(uid)|t")

@@ -22,7 +22,10 @@ struct ShopReplicaTests {
         for name in names {
             daemons.append(
                 try await startDaemon(
-                    ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop")],
+                    [
+                        "--drivers", "mock", "--mock", "nfc:door", "--mock", "barcode:till", "--store",
+                        server.url(database: "shop"),
+                    ],
                     config: "counter_id: \(name)\n"))
         }
         return (server, daemons)
@@ -73,14 +76,17 @@ struct ShopReplicaTests {
         }
     }
 
-    @Test func tapsGoOnFromTheCopyWhileTheStoreIsAwayAndChangesWaitForIt() async throws {
+    @Test func scansGoOnFromTheCopyWhileTheStoreIsAwayAndChangesWaitForIt() async throws {
         let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
-        _ = try await waitFor("the card to reach the second counter") {
+        _ = try await first.call(
+            "products.upsert", ["product": ["id": "tea", "name": "Tea", "price": .double(2.5), "barcode": "5901234123457"]])
+        _ = try await waitFor("the card and the product to reach the second counter") {
             let event = try await second.inject(device: "mock:door", uid: Self.uid)
-            return event.resolution.status == "identified" ? event : nil
+            let found = try await second.call("products.lookup", ["code": "5901234123457"])["status"] == "found"
+            return event.resolution.status == "identified" && found ? event : nil
         }
 
         try await server.stop()
@@ -92,12 +98,17 @@ struct ShopReplicaTests {
             return event.resolution.details["offline"] == .bool(true) ? event : nil
         }
         #expect(offline.resolution.status == "identified")
+        let scan = try await second.inject(device: "mock:till", text: "5901234123457")
+        #expect(scan.resolution.status == "found" && scan.resolution.details["offline"] == .bool(true), "\(scan)")
         let refused = await expectRPCError(RPCError.unavailable) {
             _ = try await second.call("cards.link", ["uid": "04FFFFFFFFFFFF", "walletAddress": "rBob"])
         }
         #expect(refused?.message.contains("the shop's store postgresql://") == true, "\(refused?.message ?? "")")
         await expectRPCError(RPCError.unavailable) {
             _ = try await second.call("cards.setStatus", ["uid": .string(Self.uid), "status": "blocked"])
+        }
+        await expectRPCError(RPCError.unavailable) {
+            _ = try await second.call("products.upsert", ["product": ["id": "cake", "name": "Cake", "price": .double(3)]])
         }
 
         try await server.start()
@@ -107,6 +118,12 @@ struct ShopReplicaTests {
         _ = try await waitFor("the new card to reach the first counter") {
             let event = try await first.inject(device: "mock:door", uid: "04FFFFFFFFFFFF")
             return event.resolution.status == "identified" ? event : nil
+        }
+        // Every event of each counter, those of the outage too, once in scan_events.
+        for (client, name) in [(first, "till-1"), (second, "till-2")] {
+            let head = try #require(try await client.call("events.recent", ["limit": 1])["events"]?[0]?["seq"]?.intValue)
+            try await server.waitForCopies(Int(head), of: name, "shop")
+            try await server.expectTheJournal(of: client, "shop", counter: name)
         }
     }
 
