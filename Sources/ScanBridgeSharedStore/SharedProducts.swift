@@ -14,6 +14,11 @@ struct SharedProducts: Sendable {
         low_stock_threshold, allow_negative_stock, parent_id, variant
         """
 
+    /// `columns`, each prefixed with `table.`.
+    static func prefixed(_ table: String) -> String {
+        columns.split(separator: ",").map { "\(table).\($0.drop { $0 == " " })" }.joined(separator: ", ")
+    }
+
     /// The columns of a page's JSON (`json(_:)`), as `jsonb_to_recordset` types them.
     static let recordType = """
         id text, store_id text, name text, price_minor bigint, currency text, sku text, category text, barcode text, \
@@ -43,6 +48,10 @@ struct SharedProducts: Sendable {
                 quantity = excluded.quantity, low_stock_threshold = excluded.low_stock_threshold,
                 allow_negative_stock = excluded.allow_negative_stock, parent_id = excluded.parent_id,
                 variant = excluded.variant, updated_at = now()
+            -- A product as it already is stays untouched: a nightly re-import of the same
+            -- catalog logs no change, and no counter copies it again.
+            WHERE (\(unescaped: Self.prefixed("scanbridge_products")), scanbridge_products.gtin)
+                IS DISTINCT FROM (\(unescaped: Self.prefixed("excluded")), excluded.gtin)
             """, logger: logger)
     }
 

@@ -279,6 +279,11 @@ struct ShopReplicaTests {
         }
         #expect(try await first.call("products.lookup", ["code": "4006381333931"])["product"]?["name"] == "Coffee")
         #expect(try await first.call("products.list", [:])["products"]?.arrayValue?.count == 1)
+        // The same file again changes nothing, so no counter has anything to copy.
+        let logged = try await server.psql("SELECT count(*) FROM scanbridge_changes", database: "shop")
+        let again = try await run("scanbridge", ["products", "import", file, "--prune", "--socket", daemons[2].socketPath])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(try await server.psql("SELECT count(*) FROM scanbridge_changes", database: "shop") == logged)
     }
 
     @Test func aCounterRunWithoutTheShopsStoreAndOneRestoredFromABackupWaitForAMove() async throws {
