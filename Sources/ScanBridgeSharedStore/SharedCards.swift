@@ -270,11 +270,15 @@ extension SharedCards {
     /// Runs `body` in one transaction that first waits for its turn on the change log, as the
     /// tables' triggers would at the first row: taken before any row is written, a writer
     /// never holds a row another writer waits for while it waits for the log.
+    /// `before`, when given, runs first in the same transaction, before the turn: work on
+    /// this transaction's own temporary tables that no other writer needs to wait for.
     func inTurn<T: Sendable>(
-        on connection: PostgresConnection, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        on connection: PostgresConnection, before: (@Sendable (PostgresConnection) async throws -> Void)? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let logger = self.logger
         return try await connection.withTransaction(logger: logger) { connection in
+            try await before?(connection)
             // A turn held longer (a back-office session left open in a transaction) fails
             // this write with 55P03 rather than hold it until the caller's deadline.
             try await connection.query("SET LOCAL lock_timeout = '5s'", logger: logger)

@@ -17,11 +17,11 @@ struct SharedOrderRepository: OrderRepository {
         try await local.device(id: id)
     }
 
-    func upsert(_ orders: [RepairOrder]) async throws -> [RepairOrder] {
+    func upsert(_ orders: [RepairOrder], keepingDevices: Set<String>) async throws -> [RepairOrder] {
         guard !orders.isEmpty else { return [] }
         let ids = orders.map(\.id)
         return try await writes.run("save the repair orders", within: .seconds(60)) { [shared] _, connection in
-            try await shared.upsert(orders, on: connection)
+            try await shared.upsert(orders, keepingDevices: keepingDevices, on: connection)
             let stored = Dictionary(
                 try await shared.orders(ids: ids, on: connection).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             return ids.compactMap { stored[$0] }

@@ -16,13 +16,15 @@ struct SharedOrders: Sendable {
         id text, order_id text, position integer, make text, model text, serial text, status text
         """
 
-    /// Writes each order with exactly its devices; an order keeps the `created_at` it was
-    /// first stored with. With `keepingTheShops`, an order the shop has under its id stays
-    /// as it is (a counter's move); returns the ids written.
+    /// Writes each order with exactly its devices, but those in `keepingDevices`, which keep
+    /// the shop's; an order keeps the `created_at` it was first stored with. With
+    /// `keepingTheShops`, an order the shop has under its id stays as it is (a counter's
+    /// move); returns the ids written.
     @discardableResult
-    func upsert(_ orders: [RepairOrder], keepingTheShops: Bool = false, on connection: PostgresConnection)
-        async throws -> [String]
-    {
+    func upsert(
+        _ orders: [RepairOrder], keepingDevices: Set<String> = [], keepingTheShops: Bool = false,
+        on connection: PostgresConnection
+    ) async throws -> [String] {
         guard !orders.isEmpty else { return [] }
         var seen = Set<String>()
         let page = Array(orders.reversed().filter { seen.insert($0.id).inserted }.reversed())
@@ -41,12 +43,12 @@ struct SharedOrders: Sendable {
             ON CONFLICT (id) \(unescaped: onConflict) RETURNING id
             """, logger: logger
         ).decode(String.self).collectAll()
-        let writtenIds = Set(written)
-        let devices = page.filter { writtenIds.contains($0.id) }.flatMap { order in
+        let replaced = Set(written).subtracting(keepingDevices)
+        let devices = page.filter { replaced.contains($0.id) }.flatMap { order in
             order.devices.enumerated().map { DeviceJSON(order: order.id, position: $0.offset, device: $0.element) }
         }
         try await connection.query(
-            "DELETE FROM scanbridge_order_devices WHERE order_id = ANY(\(written))", logger: logger)
+            "DELETE FROM scanbridge_order_devices WHERE order_id = ANY(\(Array(replaced)))", logger: logger)
         if !devices.isEmpty {
             try await connection.query(
                 """

@@ -1,5 +1,6 @@
 import ScanBridgeCore
 import ScanBridgeModel
+import Synchronization
 
 /// The catalog with a shared store: lookups and listings read this counter's replica, so a
 /// scan never waits on the network; writes go to the shop's store in one transaction and
@@ -47,39 +48,39 @@ struct SharedProductRepository: ProductRepository {
         try await local.discardStaged(stage)
     }
 
-    /// One transaction in the shop's store, a page of staged products at a time; the
-    /// staging area is emptied only once it has committed.
+    /// One transaction in the shop's store: the staged products are copied there first into
+    /// a table of the transaction's own, a page at a time, before it waits for its turn, so
+    /// other counters' writes wait only for the prune and the one statement that stores
+    /// them. The staging area here is emptied only once it has committed.
     func commitStaged(_ stage: String, pruning: Bool) async throws -> StagedCommit {
-        let commit = try await writes.run("replace the catalog", within: .seconds(1800)) {
-            [local, shared] _, connection in
-            try await connection.query(
-                "CREATE TEMPORARY TABLE scanbridge_staged (id text PRIMARY KEY) ON COMMIT DROP", logger: shared.logger)
-            var commit = StagedCommit(storeId: nil, stored: 0, deleted: 0)
-            var store: String?
-            var after = ""
-            while true {
-                let page = try await local.staged(stage, after: after, limit: Self.page)
-                guard let last = page.last else { break }
-                let pageStore = store ?? page[0].storeId ?? ""
-                if let other = page.first(where: { ($0.storeId ?? "") != pageStore }) {
-                    throw ScanBridgeError.conflict(
-                        "the staged products belong to more than one store (\(pageStore.isEmpty ? "none" : pageStore), "
-                            + "\(other.storeId ?? "none"), …); a catalog is replaced one store at a time")
+        let staged = Counted()
+        let committed = try await writes.run(
+            "replace the catalog", within: .seconds(1800),
+            before: { [local, shared] connection in
+                // The commit's statements take as long as the catalog is large.
+                try await connection.query("SET LOCAL statement_timeout = '30min'", logger: shared.logger)
+                var after = ""
+                while true {
+                    let page = try await local.staged(stage, after: after, limit: Self.page)
+                    guard let last = page.last else { break }
+                    try await shared.stage(page, on: connection)
+                    staged.add(page.count)
+                    after = last.id
                 }
-                store = pageStore
-                try await shared.upsert(page, on: connection)
-                try await shared.remember(ids: page.map(\.id), in: "scanbridge_staged", on: connection)
-                commit.stored += page.count
-                after = last.id
             }
-            guard let store else { return commit }
-            commit.storeId = store.isEmpty ? nil : store
-            if pruning {
-                commit.deleted = try await shared.deleteAll(ofStore: store, besides: "scanbridge_staged", on: connection)
-            }
-            return commit
+        ) { [shared] _, connection in
+            staged.count == 0 ? nil : try await shared.commitStaged(pruning: pruning, on: connection)
         }
         try await local.discardStaged(stage)
-        return commit
+        guard let committed else { return StagedCommit(storeId: nil, stored: 0, deleted: 0) }
+        return StagedCommit(
+            storeId: committed.store.isEmpty ? nil : committed.store, stored: staged.count, deleted: committed.deleted)
     }
+}
+
+/// A count kept across a transaction's closures.
+private final class Counted: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func add(_ more: Int) { value.withLock { $0 += more } }
 }

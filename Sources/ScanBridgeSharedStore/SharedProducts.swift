@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ScanBridgeCore
 import ScanBridgeModel
 
 /// The shop's catalog in PostgreSQL (`scanbridge_products`): the writes every counter makes
@@ -26,8 +27,10 @@ struct SharedProducts: Sendable {
         variant text, gtin text
         """
 
+    /// `columns` and `gtin`.
     typealias Row = (
-        String, String, String, Int64, String, String?, String?, String?, Bool, Int64, Int64, Bool, String?, String?
+        String, String, String, Int64, String, String?, String?, String?, Bool, Int64, Int64, Bool, String?, String?,
+        String?
     )
 
     /// Inserts the products, or replaces those with their ids (the last of a page wins, as
@@ -36,52 +39,105 @@ struct SharedProducts: Sendable {
         var seen = Set<String>()
         let page = products.reversed().filter { seen.insert($0.id).inserted }.reversed()
         guard !page.isEmpty else { return }
-        let json = try Self.json(Array(page))
         try await connection.query(
             """
             INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin)
-            SELECT \(unescaped: Self.columns), gtin FROM jsonb_to_recordset(\(json)::jsonb) AS p(\(unescaped: Self.recordType))
-            ON CONFLICT (id) DO UPDATE SET
-                store_id = excluded.store_id, name = excluded.name, price_minor = excluded.price_minor,
-                currency = excluded.currency, sku = excluded.sku, category = excluded.category,
-                barcode = excluded.barcode, gtin = excluded.gtin, track_stock = excluded.track_stock,
-                quantity = excluded.quantity, low_stock_threshold = excluded.low_stock_threshold,
-                allow_negative_stock = excluded.allow_negative_stock, parent_id = excluded.parent_id,
-                variant = excluded.variant, updated_at = now()
-            -- A product as it already is stays untouched: a nightly re-import of the same
-            -- catalog logs no change, and no counter copies it again.
-            WHERE (\(unescaped: Self.prefixed("scanbridge_products")), scanbridge_products.gtin)
-                IS DISTINCT FROM (\(unescaped: Self.prefixed("excluded")), excluded.gtin)
+            SELECT \(unescaped: Self.columns), gtin
+            FROM jsonb_to_recordset(\(try Self.json(Array(page)))::jsonb) AS p(\(unescaped: Self.recordType))
+            \(unescaped: Self.replacing)
             """, logger: logger)
     }
+
+    /// What an insert does with a product the shop has under its id: replaces it, unless it
+    /// is already as given, so that a nightly re-import of the same catalog logs no change
+    /// and no counter copies it again.
+    static let replacing = """
+        ON CONFLICT (id) DO UPDATE SET
+            store_id = excluded.store_id, name = excluded.name, price_minor = excluded.price_minor,
+            currency = excluded.currency, sku = excluded.sku, category = excluded.category,
+            barcode = excluded.barcode, gtin = excluded.gtin, track_stock = excluded.track_stock,
+            quantity = excluded.quantity, low_stock_threshold = excluded.low_stock_threshold,
+            allow_negative_stock = excluded.allow_negative_stock, parent_id = excluded.parent_id,
+            variant = excluded.variant, updated_at = now()
+        WHERE (\(prefixed("scanbridge_products")), scanbridge_products.gtin)
+            IS DISTINCT FROM (\(prefixed("excluded")), excluded.gtin)
+        """
 
     func delete(id: String, on connection: PostgresConnection) async throws -> Bool {
         try await !connection.query("DELETE FROM scanbridge_products WHERE id = \(id) RETURNING id", logger: logger)
             .collect().isEmpty
     }
 
-    /// Deletes the products of `store` ('' for no store) that are not in `kept`, a temporary
-    /// table of ids this transaction filled; returns how many.
-    func deleteAll(ofStore store: String, besides kept: String, on connection: PostgresConnection) async throws -> Int {
+    /// Fills `scanbridge_staged`, a temporary table of this transaction shaped as the
+    /// catalog's (its keys included: two staged products with one GTIN fail here), with a
+    /// page of products.
+    func stage(_ products: [Product], on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            DELETE FROM scanbridge_products WHERE store_id = \(store)
-            AND id NOT IN (SELECT id FROM \(unescaped: kept)) RETURNING id
-            """, logger: logger
-        ).collect().count
+            CREATE TEMPORARY TABLE IF NOT EXISTS scanbridge_staged
+            (LIKE scanbridge_products INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES) ON COMMIT DROP
+            """, logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO scanbridge_staged (\(unescaped: Self.columns), gtin)
+            SELECT \(unescaped: Self.columns), gtin
+            FROM jsonb_to_recordset(\(try Self.json(products))::jsonb) AS p(\(unescaped: Self.recordType))
+            """, logger: logger)
     }
 
-    func products(ids: [String], on connection: PostgresConnection) async throws -> [Product] {
-        var products: [Product] = []
+    /// Replaces the staged products' store's catalog with `scanbridge_staged`: with
+    /// `pruning`, its products not staged go first (so a staged product may take a key one
+    /// of them held), then every staged product is stored. Returns how many were deleted;
+    /// nil when nothing was staged.
+    func commitStaged(pruning: Bool, on connection: PostgresConnection) async throws -> (store: String, deleted: Int)? {
+        try await connection.query("ANALYZE scanbridge_staged", logger: logger)
+        let stores = try await connection.query(
+            "SELECT DISTINCT store_id FROM scanbridge_staged LIMIT 2", logger: logger
+        ).decode(String.self).collectAll()
+        guard let store = stores.first else { return nil }
+        guard stores.count == 1 else {
+            throw ScanBridgeError.conflict(
+                "the staged products belong to more than one store (\(stores.map { $0.isEmpty ? "none" : $0 }.joined(separator: ", ")), …); "
+                    + "a catalog is replaced one store at a time")
+        }
+        var deleted = 0
+        if pruning {
+            for try await count in try await connection.query(
+                """
+                WITH gone AS (
+                    DELETE FROM scanbridge_products p WHERE p.store_id = \(store)
+                    AND NOT EXISTS (SELECT 1 FROM scanbridge_staged s WHERE s.id = p.id) RETURNING 1)
+                SELECT count(*) FROM gone
+                """, logger: logger
+            ).decode(Int.self) {
+                deleted = count
+            }
+        }
+        try await connection.query(
+            """
+            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin)
+            SELECT \(unescaped: Self.columns), gtin FROM scanbridge_staged ORDER BY id
+            \(unescaped: Self.replacing)
+            """, logger: logger)
+        return (store, deleted)
+    }
+
+    /// The products of these ids that exist, oldest first (so every counter stores them in
+    /// one order, which decides among products sharing a barcode text), with their `gtin`.
+    func products(ids: [String], on connection: PostgresConnection) async throws -> [ShopProduct] {
+        var products: [ShopProduct] = []
         for try await row in try await connection.query(
-            "SELECT \(unescaped: Self.columns) FROM scanbridge_products WHERE id = ANY(\(ids))", logger: logger
+            """
+            SELECT \(unescaped: Self.columns), gtin FROM scanbridge_products WHERE id = ANY(\(ids))
+            ORDER BY created_at, id
+            """, logger: logger
         ).decode(Row.self) {
-            products.append(
-                Product(
-                    id: row.0, storeId: row.1.isEmpty ? nil : row.1, name: row.2,
-                    price: Money(minorUnits: row.3, currency: row.4), sku: row.5, category: row.6, barcode: row.7,
-                    trackStock: row.8, quantity: row.9, lowStockThreshold: row.10, allowNegativeStock: row.11,
-                    parentId: row.12, variant: row.13))
+            let product = Product(
+                id: row.0, storeId: row.1.isEmpty ? nil : row.1, name: row.2,
+                price: Money(minorUnits: row.3, currency: row.4), sku: row.5, category: row.6, barcode: row.7,
+                trackStock: row.8, quantity: row.9, lowStockThreshold: row.10, allowNegativeStock: row.11,
+                parentId: row.12, variant: row.13)
+            products.append(ShopProduct(product: product, gtin: row.14))
         }
         return products
     }
@@ -126,13 +182,5 @@ extension SharedProducts {
             ON CONFLICT (id) DO NOTHING RETURNING id
             """, logger: logger
         ).collect().count
-    }
-}
-
-extension SharedProducts {
-    /// Adds the ids to `table`, a temporary table of this transaction.
-    func remember(ids: [String], in table: String, on connection: PostgresConnection) async throws {
-        try await connection.query(
-            "INSERT INTO \(unescaped: table) (id) SELECT unnest(\(ids)::text[]) ON CONFLICT DO NOTHING", logger: logger)
     }
 }

@@ -47,7 +47,7 @@ package final class SharedStore: Service, SharedStoreControl {
 
     package var status: StoreStatus {
         var status = copier.status
-        status.problem = shopReplica.refusal
+        status.problem = shopReplica.problem
         return status
     }
 

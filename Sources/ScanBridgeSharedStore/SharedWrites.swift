@@ -14,8 +14,10 @@ struct SharedWrites: Sendable {
     /// Whether the store was found unreachable, so a write fails at once instead of waiting.
     let isOffline: @Sendable () -> Bool
 
+    /// `before` runs in the write's transaction before its turn (`SharedCards.inTurn`).
     func run<T: Sendable>(
         _ what: String, within limit: Duration? = nil,
+        before: (@Sendable (PostgresConnection) async throws -> Void)? = nil,
         _ body: @escaping @Sendable (SharedCards, PostgresConnection) async throws -> T
     ) async throws -> T {
         if isOffline() { throw unreachable(what, because: "it failed at the last attempt") }
@@ -26,7 +28,7 @@ struct SharedWrites: Sendable {
         let (result, change): (T, Int64)
         do {
             (result, change) = try await cards.run(what, within: limit) { [cards] connection in
-                try await cards.inTurn(on: connection) { connection in
+                try await cards.inTurn(on: connection, before: before) { connection in
                     let result = try await body(cards, connection)
                     return (result, try await cards.lastChange(on: connection))
                 }

@@ -25,6 +25,8 @@ final class ShopReplica: Sendable {
         var applied: Int64?
         /// Why the copy cannot follow this shop's store; nil while it does.
         var refusal: String?
+        /// Why the copy is stuck at a change it cannot apply; nil while it is not.
+        var stalled: String?
     }
 
     init(shared: SharedCards, replica: any ShopReplicaStore, logger: Logger, page: Int = 1000) {
@@ -36,8 +38,11 @@ final class ShopReplica: Sendable {
         self.page = page
     }
 
-    /// Why this counter's data does not follow the shop's store, if they don't.
+    /// Why this counter's data does not follow the shop's store, if it does not.
     var refusal: String? { state.withLock { $0.refusal } }
+
+    /// What an operator should know about the copy: its refusal, or the change it is stuck at.
+    var problem: String? { state.withLock { $0.refusal ?? $0.stalled } }
 
     /// Runs until cancelled, starting again after every loss of the store, and every
     /// `session` in any case: a change feed whose server went silent (no TCP keepalive) is
@@ -48,6 +53,7 @@ final class ShopReplica: Sendable {
         var wait = backoff.first
         var lastReason: String?
         while !Task.isCancelled {
+            let started = ContinuousClock.now
             do {
                 try await shared.client.withConnection("the change feed", within: session) { connection in
                     try await connection.listen(on: SharedSchema.changeChannel) { changes in
@@ -58,7 +64,7 @@ final class ShopReplica: Sendable {
                 wait = backoff.first
                 lastReason = nil
                 continue
-            } catch is StoreTimeout where refusal == nil {
+            } catch is StoreTimeout where refusal == nil && ContinuousClock.now - started >= session {
                 // The session's end, not a failure: start again at once.
                 wait = backoff.first
                 lastReason = nil
@@ -72,6 +78,14 @@ final class ShopReplica: Sendable {
                 }
                 try? await Task.sleep(for: .seconds(1))
                 continue
+            } catch let failed as ApplyFailed {
+                // A change this counter's database refuses: said where an operator looks, and
+                // tried again, since the shop's next change to that row may mend it.
+                state.withLock { $0.stalled = failed.description }
+                if failed.description != lastReason {
+                    logger.error("the copy of the shop's data is stuck", metadata: ["error": "\(failed)"])
+                    lastReason = failed.description
+                }
             } catch {
                 if Task.isCancelled { return }
                 let reason = SharedStoreError.reason(error)
@@ -91,17 +105,22 @@ final class ShopReplica: Sendable {
         let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
         var position = try await startingPosition(shop: shop)
         while let (batch, count) = try await page(after: position) {
-            try await replica.apply(batch)
+            do {
+                try await replica.apply(batch)
+            } catch {
+                throw ApplyFailed(after: position.lastChange, reason: "\(error)")
+            }
             position = batch.through
             state.withLock { $0.applied = position.lastChange }
             if count < page { break }
         }
+        state.withLock { $0.stalled = nil }
     }
 
     /// The next page of changes and the rows they name as they are now, read in one snapshot
     /// (a card and its customer as they were together); nil when there is none.
     private func page(after position: ReplicaPosition) async throws -> (ReplicaBatch, Int)? {
-        try await shared.run("the shop's changes") { [shared, products, orders, page, logger] connection in
+        try await shared.run("the shop's changes", within: .seconds(60)) { [shared, products, orders, page, logger] connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
                 let changes = try await shared.changes(after: position.lastChange, limit: page, on: connection)
@@ -118,7 +137,7 @@ final class ShopReplica: Sendable {
                 batch.products = ids.isEmpty ? [] : try await products.products(ids: Array(ids), on: connection)
                 batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)))
                 batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)))
-                batch.goneProducts = Array(ids.subtracting(batch.products.map(\.id)))
+                batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)))
                 batch.orders = orderIds.isEmpty ? [] : try await orders.orders(ids: Array(orderIds), on: connection)
                 batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)))
                 return (batch, changes.count)
@@ -141,7 +160,10 @@ final class ShopReplica: Sendable {
                     try await shared.stamp(ofChange: position.lastChange, on: $0)
                 }
             if stamp == position.stamp {
-                state.withLock { $0 = State(applied: position.lastChange, refusal: nil) }
+                state.withLock {
+                    $0.applied = position.lastChange
+                    $0.refusal = nil
+                }
                 return position
             }
             refusal =
@@ -154,12 +176,15 @@ final class ShopReplica: Sendable {
                 + "it is kept, and the shop's is not copied here until it is moved there with 'scanbridge store migrate'"
         case .none where try await replica.holdsAny():
             refusal =
-                "this counter has products, cards or customers of its own: they are kept, and the shop's are not "
+                "this counter has products, cards, customers or repair orders of its own: they are kept, and the shop's are not "
                 + "copied here until they are moved there with 'scanbridge store migrate'"
         case .none:
             refusal = nil
         }
-        state.withLock { $0 = State(applied: refusal == nil ? 0 : nil, refusal: refusal) }
+        state.withLock {
+            $0.applied = refusal == nil ? 0 : nil
+            $0.refusal = refusal
+        }
         if let refusal { throw Refused(reason: refusal) }
         return ReplicaPosition(shop: shop, lastChange: 0, stamp: 0)
     }
@@ -178,7 +203,10 @@ final class ShopReplica: Sendable {
             [shared, replica] in try await shared.move(from: replica, on: $0)
         }
         try await replica.apply(ReplicaBatch(through: ReplicaPosition(shop: shop, lastChange: 0, stamp: 0)))
-        state.withLock { $0 = State(applied: 0, refusal: nil) }
+        state.withLock {
+            $0.applied = 0
+            $0.refusal = nil
+        }
         logger.notice(
             "moved this counter's cards and customers to the shop's store",
             metadata: ["customers": "\(moved.customers)", "cards": "\(moved.cards)", "products": "\(moved.products)"])
@@ -208,6 +236,15 @@ final class ShopReplica: Sendable {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline, state.withLock({ ($0.applied ?? 0) < change }) {
             do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
+        }
+    }
+
+    struct ApplyFailed: Error, CustomStringConvertible {
+        let after: Int64
+        let reason: String
+        var description: String {
+            "this counter's database refuses the shop's changes after change \(after) (\(reason)); "
+                + "it tries again, and the shop's next change to that row may mend it"
         }
     }
 

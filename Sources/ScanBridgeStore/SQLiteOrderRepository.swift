@@ -33,12 +33,16 @@ package final class SQLiteOrderRepository: OrderRepository {
     /// stored under the order they are given in, whatever their `orderId` says. The checks
     /// run in batch order: a device may move to another order only after the batch (or an
     /// earlier one) has taken it off its first order.
-    package func upsert(_ orders: [RepairOrder]) async throws -> [RepairOrder] {
+    package func upsert(_ orders: [RepairOrder], keepingDevices: Set<String>) async throws -> [RepairOrder] {
         guard !orders.isEmpty else { return [] }
         return try await database.write("save the orders") { db in
+            var orders = orders
             var stored: [RepairOrder] = []
             stored.reserveCapacity(orders.count)
             for index in orders.indices {
+                if keepingDevices.contains(orders[index].id) {
+                    orders[index].devices = try RepairDeviceRecord.fetch(orderId: orders[index].id, db)
+                }
                 try Self.upsert(orders[index], at: index, of: orders, db)
                 guard let order = try RepairOrderRecord.fetch(id: orders[index].id, db) else {
                     throw ScanBridgeError(.internalError, "order \(orders[index].id) was saved but cannot be read back")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ScanBridgeCore
 import ScanBridgeModel
+import Synchronization
 
 /// The `product`, `customer` and `card` tables as a replica of the shop's store
 /// (`ShopReplicaStore`), with `shop_replica` saying how far. Products go through the
@@ -9,6 +10,10 @@ import ScanBridgeModel
 package final class SQLiteShopReplica: ShopReplicaStore {
     let database: StoreDatabase
     let catalog: SQLiteProductRepository
+
+    /// Rows copied since the last checkpoint, as `SQLiteProductRepository` counts an import's.
+    private let unCheckpointedRows = Mutex(0)
+    private static let checkpointEveryRows = 131_072
 
     package init(database: StoreDatabase, catalog: SQLiteProductRepository) {
         self.database = database
@@ -44,7 +49,18 @@ package final class SQLiteShopReplica: ShopReplicaStore {
         let nowMs = StoreTime.milliseconds(Date())
         let catalog = self.catalog
         defer { if !batch.products.isEmpty || !batch.goneProducts.isEmpty { catalog.cache.invalidate() } }
-        try await database.write("copy the shop's changes") { db in
+        let rows =
+            batch.products.count + batch.goneProducts.count + batch.cards.count + batch.customers.count
+            + batch.orders.reduce(0) { $0 + 1 + $1.devices.count }
+        let checkpoint = unCheckpointedRows.withLock { unCheckpointed in
+            unCheckpointed += rows
+            guard unCheckpointed >= Self.checkpointEveryRows else { return false }
+            unCheckpointed = 0
+            return true
+        }
+        // Lookups search the log before the file: once the copy pauses, empty it.
+        defer { if !checkpoint && rows > 0 { database.checkpointInBackground() } }
+        try await database.write("copy the shop's changes", checkpoint: checkpoint) { db in
             let removeProduct = try db.cachedStatement(sql: "DELETE FROM product WHERE id = ?")
             for id in batch.goneProducts { try removeProduct.execute(arguments: [id]) }
             let staleKeys = try db.cachedStatement(
@@ -52,13 +68,12 @@ package final class SQLiteShopReplica: ShopReplicaStore {
                     DELETE FROM product WHERE id <> ?1 AND storeId = ?2
                     AND ((gtin IS NOT NULL AND gtin = ?3) OR (sku IS NOT NULL AND sku = ?4))
                     """)
-            let gtins = batch.products.map(\.gtin)
-            for (product, gtin) in zip(batch.products, gtins) {
+            for shop in batch.products {
                 try staleKeys.execute(arguments: [
-                    product.id, ProductRecord.storeColumn(product.storeId), gtin, product.sku,
+                    shop.product.id, ProductRecord.storeColumn(shop.product.storeId), shop.gtin, shop.product.sku,
                 ])
             }
-            try catalog.store(batch.products, gtins: gtins, nowMs: nowMs, db)
+            try catalog.store(batch.products.map(\.product), gtins: batch.products.map(\.gtin), nowMs: nowMs, db)
             try Self.apply(orders: batch.orders, gone: batch.goneOrders, db)
             // Customers first, for the cards that name them; cards gone before their customer.
             for customer in batch.customers { try CustomerRecord.replace(customer, db) }
@@ -115,7 +130,13 @@ package final class SQLiteShopReplica: ShopReplicaStore {
             try staleReference.execute(arguments: [order.reference, order.id])
             for device in order.devices { try staleDevice.execute(arguments: [device.id, order.id]) }
         }
-        for (index, order) in orders.enumerated() { try SQLiteOrderRepository.upsert(order, at: index, of: orders, db) }
+        for (index, order) in orders.enumerated() {
+            try SQLiteOrderRepository.upsert(order, at: index, of: orders, db)
+            // As the shop has it, not the first time this counter saw the order.
+            try db.cachedStatement(sql: "UPDATE repair_order SET createdAtMs = ? WHERE id = ?").execute(arguments: [
+                StoreTime.milliseconds(order.createdAt), order.id,
+            ])
+        }
     }
 
     package func heldCards(after: String, limit: Int) async throws -> [Card] {

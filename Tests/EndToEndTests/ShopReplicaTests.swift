@@ -271,7 +271,7 @@ struct ShopReplicaTests {
         #expect(taken?.message.contains("05901234123457") == true, "\(taken?.message ?? "")")
 
         // The bench replaces the shop's catalog with a file: every counter follows.
-        let file = try daemons[2].write("catalog.csv", "id,name,price,barcode\ncoffee,Coffee,3.00,4006381333931\n")
+        var file = try daemons[2].write("catalog.csv", "id,name,price,barcode\ncoffee,Coffee,3.00,4006381333931\n")
         let imported = try await run("scanbridge", ["products", "import", file, "--prune", "--socket", daemons[2].socketPath])
         #expect(imported.status == 0, "\(imported.err)")
         _ = try await waitFor("the replaced catalog to reach the first counter") {
@@ -279,6 +279,30 @@ struct ShopReplicaTests {
         }
         #expect(try await first.call("products.lookup", ["code": "4006381333931"])["product"]?["name"] == "Coffee")
         #expect(try await first.call("products.list", [:])["products"]?.arrayValue?.count == 1)
+        // A new id may take the barcode of a product the same prune deletes.
+        let renamed = try daemons[2].write("renamed.csv", "id,name,price,barcode\ncoffee-2,Coffee,3.00,4006381333931\n")
+        let takeover = try await run("scanbridge", ["products", "import", renamed, "--prune", "--socket", daemons[2].socketPath])
+        #expect(takeover.status == 0, "\(takeover.err)")
+        _ = try await waitFor("the renamed product to reach the first counter") {
+            try await first.call("products.lookup", ["code": "4006381333931"])["product"]?["id"] == "coffee-2" ? () : nil
+        }
+        // A GTIN typed by hand is the one the counters use, even one that breaks the shop's
+        // own rule: no counter's copy stalls on it.
+        _ = try await server.psql(
+            "INSERT INTO scanbridge_products (id, store_id, name, price_minor, currency, barcode, gtin, track_stock, "
+                + "quantity, low_stock_threshold, allow_negative_stock) VALUES ('hand', '', 'By hand', 100, 'EUR', "
+                + "'4006381333931', NULL, false, 0, 0, false)",
+            database: "shop")
+        _ = try await first.call(
+            "products.upsert", ["product": ["id": "after", "name": "After", "price": .double(1), "sku": "AFTER-1"]])
+        _ = try await waitFor("a product written after the hand-typed one to reach the second counter") {
+            try await second.call("products.lookup", ["code": "AFTER-1"])["status"] == "found" ? () : nil
+        }
+        #expect(try await second.call("bridge.hello")["store"]?["problem"] == nil)
+        #expect(try await second.call("products.lookup", ["code": "4006381333931"])["product"]?["id"] == "coffee-2")
+        _ = try await server.psql("DELETE FROM scanbridge_products WHERE id IN ('hand', 'after')", database: "shop")
+        file = renamed
+
         // The same file again changes nothing, so no counter has anything to copy.
         let logged = try await server.psql("SELECT count(*) FROM scanbridge_changes", database: "shop")
         let again = try await run("scanbridge", ["products", "import", file, "--prune", "--socket", daemons[2].socketPath])
@@ -356,5 +380,14 @@ struct ShopReplicaTests {
         }
         #expect(moved["device"]?["status"] == "received")
         #expect(try await bench.call("orders.lookup", ["code": "RM-1001"])["order"]?["status"] == "done")
+        // An order saved without its devices keeps the shop's, whatever this counter's copy holds.
+        _ = try await server.psql(
+            "INSERT INTO scanbridge_order_devices (id, order_id, position, status) VALUES ('dev_77', 'ord_2', 1, 'new')",
+            database: "shop")
+        _ = try await bench.call("orders.upsert", ["order": ["id": "ord_2", "reference": "RM-1002", "status": "ready"]])
+        let devices = try await server.psql(
+            "SELECT string_agg(id, ',' ORDER BY position) FROM scanbridge_order_devices WHERE order_id = 'ord_2'",
+            database: "shop")
+        #expect(devices == "dev_55,dev_77")
     }
 }

@@ -49,7 +49,7 @@ package struct ReplicaBatch: Sendable {
     package var goneCards: [String] = []
     /// Products as they are; a product here that holds one of their keys (GTIN or SKU in a
     /// store) under another id is stale, and gives way.
-    package var products: [Product] = []
+    package var products: [ShopProduct] = []
     /// Ids of the products gone.
     package var goneProducts: [String] = []
     /// Repair orders with their devices, as they are; an order here that holds one of their
@@ -61,5 +61,18 @@ package struct ReplicaBatch: Sendable {
 
     package init(through: ReplicaPosition) {
         self.through = through
+    }
+}
+
+/// A product as the shop's store holds it: with its `gtin` column as stored there, which
+/// the store's unique key is on (the back office may have typed it by hand), rather than
+/// worked out again from the barcode here.
+package struct ShopProduct: Sendable, Hashable {
+    package var product: Product
+    package var gtin: String?
+
+    package init(product: Product, gtin: String?) {
+        self.product = product
+        self.gtin = gtin
     }
 }

@@ -19,15 +19,9 @@ enum OrderMethods {
             }
             // An order given without `devices` keeps its stored ones: re-importing a list of
             // tickets does not drop their devices. (Its `createdAt` is kept by the store.)
-            var orders: [RepairOrder] = []
-            for var input in inputs {
-                if !input.hasDevices, let stored = try await domain.repositories.orders.order(id: input.order.id) {
-                    input.order.devices = stored.devices
-                }
-                orders.append(input.order)
-            }
+            let keeping = Set(inputs.filter { !$0.hasDevices }.map(\.order.id))
             let stored = try await DomainMethod.batch(single: "order", plural: "orders", isBatch: params.has("orders")) {
-                try await domain.repositories.orders.upsert(orders)
+                try await domain.repositories.orders.upsert(inputs.map(\.order), keepingDevices: keeping)
             }
             return MethodOutcome(DomainMethod.wires("orders", stored.map(\.wire)))
         },
