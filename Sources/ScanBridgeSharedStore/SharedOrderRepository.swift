@@ -20,7 +20,22 @@ struct SharedOrderRepository: OrderRepository {
     func upsert(_ orders: [RepairOrder], keepingDevices: Set<String>) async throws -> [RepairOrder] {
         guard !orders.isEmpty else { return [] }
         let ids = orders.map(\.id)
-        return try await writes.run("save the repair orders", within: .seconds(60)) { [shared] _, connection in
+        return try await writes.run(
+            "save the repair orders", within: .seconds(60),
+            locate: { constraint, key in
+                if constraint.contains("reference"),
+                    let index = orders.firstIndex(where: { $0.reference.lowercased() == key })
+                {
+                    return "[\(index)].reference"
+                }
+                for (index, order) in orders.enumerated() {
+                    if let position = order.devices.firstIndex(where: { $0.id == key }) {
+                        return "[\(index)].devices[\(position)].id"
+                    }
+                }
+                return nil
+            }
+        ) { [shared] _, connection in
             try await shared.upsert(orders, keepingDevices: keepingDevices, on: connection)
             let stored = Dictionary(
                 try await shared.orders(ids: ids, on: connection).map { ($0.id, $0) }, uniquingKeysWith: { $1 })

@@ -28,7 +28,18 @@ struct SharedProductRepository: ProductRepository {
 
     func upsert(_ products: [Product]) async throws -> [Product] {
         guard !products.isEmpty else { return [] }
-        try await writes.run("save the products", within: .seconds(60)) { [shared] _, connection in
+        try await writes.run(
+            "save the products", within: .seconds(60),
+            locate: { constraint, key in
+                if constraint.contains("gtin"), let index = products.firstIndex(where: { $0.gtin == key }) {
+                    return "[\(index)].barcode"
+                }
+                if constraint.contains("sku"), let index = products.firstIndex(where: { $0.sku == key }) {
+                    return "[\(index)].sku"
+                }
+                return nil
+            }
+        ) { [shared] _, connection in
             for start in stride(from: 0, to: products.count, by: Self.page) {
                 try await shared.upsert(Array(products[start..<min(start + Self.page, products.count)]), on: connection)
             }

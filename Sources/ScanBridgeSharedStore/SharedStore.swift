@@ -83,10 +83,11 @@ package final class SharedStore: Service, SharedStoreControl {
         } catch {
             let error = SharedStoreError.unwrapped(error)
             if let error = error as? ScanBridgeError { throw error }
-            if SharedStoreError.sqlState(error) == "23505" {
+            if let state = SharedStoreError.sqlState(error), state.hasPrefix("23") {
                 throw ScanBridgeError.conflict(
-                    "a product of this counter has a GTIN or SKU that another product of its store holds in the shop's "
-                        + "store; nothing was moved: \(SharedStoreError.reason(error))")
+                    "the shop's store holds something of this counter's under another id (a product's GTIN or SKU, "
+                        + "an order's reference or a device), or refuses it; nothing was moved: "
+                        + SharedStoreError.reason(error))
             }
             throw ScanBridgeError.unavailable(
                 "the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error))); nothing was moved")

@@ -31,4 +31,15 @@ package enum SharedStoreError {
         guard let transaction = error as? PostgresTransactionError else { return error }
         return transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? error
     }
+
+    /// A unique key's clash: the constraint's name and the first value of the key, from the
+    /// server's detail (`Key (gtin, store_id)=(05901234123457, ) already exists.`).
+    package static func clash(_ error: any Error) -> (constraint: String, key: String)? {
+        guard let info = (unwrapped(error) as? PSQLError)?.serverInfo, let constraint = info[.constraintName],
+            let detail = info[.detail], let start = detail.range(of: ")=("),
+            let end = detail.range(of: ") already exists", options: .backwards), start.upperBound <= end.lowerBound
+        else { return nil }
+        let values = detail[start.upperBound..<end.lowerBound]
+        return (constraint, String(values.prefix { $0 != "," }))
+    }
 }

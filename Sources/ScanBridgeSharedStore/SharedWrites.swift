@@ -15,9 +15,12 @@ struct SharedWrites: Sendable {
     let isOffline: @Sendable () -> Bool
 
     /// `before` runs in the write's transaction before its turn (`SharedCards.inTurn`).
+    /// `locate` names the batch element a key clash is about (`[3].barcode`), from the
+    /// constraint and the key's first value, as a counter's own catalog names it.
     func run<T: Sendable>(
         _ what: String, within limit: Duration? = nil,
         before: (@Sendable (PostgresConnection) async throws -> Void)? = nil,
+        locate: (@Sendable (_ constraint: String, _ key: String) -> String?)? = nil,
         _ body: @escaping @Sendable (SharedCards, PostgresConnection) async throws -> T
     ) async throws -> T {
         if isOffline() { throw unreachable(what, because: "it failed at the last attempt") }
@@ -34,18 +37,23 @@ struct SharedWrites: Sendable {
                 }
             }
         } catch {
-            throw answer(to: SharedStoreError.unwrapped(error), what)
+            throw answer(to: SharedStoreError.unwrapped(error), what, locate: locate)
         }
         await replica.waitForChange(change)
         return result
     }
 
-    private func answer(to error: any Error, _ what: String) -> any Error {
+    private func answer(
+        to error: any Error, _ what: String, locate: (@Sendable (String, String) -> String?)?
+    ) -> any Error {
         if error is ScanBridgeError { return error }
         let reason = SharedStoreError.reason(error)
         switch SharedStoreError.sqlState(error) {
         case "23505"?:
-            return ScanBridgeError.conflict("the shop's store \(location) already has this: \(reason)")
+            let clash = SharedStoreError.clash(error)
+            return ScanBridgeError(
+                .conflict, "the shop's store \(location) already has this: \(reason)",
+                field: clash.flatMap { locate?($0.constraint, $0.key) })
         case let state? where state.hasPrefix("22") || state.hasPrefix("23"):
             return ScanBridgeError.invalidParams("the shop's store \(location) refuses this: \(reason)", field: "params")
         case "55P03"?:

@@ -269,6 +269,7 @@ struct ShopReplicaTests {
                 ["product": ["id": "other", "name": "Other", "price": .double(1), "barcode": "5901234123457"]])
         }
         #expect(taken?.message.contains("05901234123457") == true, "\(taken?.message ?? "")")
+        #expect(taken?.data?["field"] == "product.barcode", "named as a counter's own catalog names it")
 
         // The bench replaces the shop's catalog with a file: every counter follows.
         var file = try daemons[2].write("catalog.csv", "id,name,price,barcode\ncoffee,Coffee,3.00,4006381333931\n")
@@ -366,9 +367,11 @@ struct ShopReplicaTests {
         #expect(found["order"]?["reference"] == "RM-1001" && found["device"]?["serial"] == "F2LXK0ABCD", "\(found)")
 
         // One reference per order shop-wide, ignoring case; a device moves with its order.
-        await expectRPCError(RPCError.conflict) {
-            _ = try await till.call("orders.upsert", ["order": ["id": "ord_2", "reference": "rm-1001"]])
+        let clash = await expectRPCError(RPCError.conflict) {
+            _ = try await till.call(
+                "orders.upsert", ["orders": [["id": "ord_3", "reference": "RM-3"], ["id": "ord_2", "reference": "rm-1001"]]])
         }
+        #expect(clash?.data?["field"] == "orders[1].reference")
         _ = try await till.call(
             "orders.upsert", ["order": ["id": "ord_1001", "reference": "RM-1001", "status": "done", "devices": []]])
         _ = try await till.call(
