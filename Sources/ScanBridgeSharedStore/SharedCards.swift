@@ -14,7 +14,7 @@ struct SharedCards: Sendable {
     let logger: Logger
     let limit: Duration
     /// Whether this daemon has brought the schema up to date since it started.
-    let migrated = SchemaMigrated()
+    let migrated = Flag()
 
     /// Runs `body` on a connection, failed after `limit`; the schema is migrated first, so a
     /// write right after the daemon starts does not meet a table not made yet.
@@ -22,9 +22,9 @@ struct SharedCards: Sendable {
         _ what: String, within given: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await client.withConnection(what, within: given ?? limit) { [migrated, logger] connection in
-            if !migrated.done.withLock({ $0 }) {
+            if !migrated.isSet {
                 try await SharedSchema.migrate(connection, logger: logger)
-                migrated.done.withLock { $0 = true }
+                migrated.set()
             }
             return try await body(connection)
         }
@@ -244,11 +244,6 @@ struct SharedCards: Sendable {
         let what: String
         var description: String { "the shop's store lost \(what) within a transaction" }
     }
-}
-
-/// Set once the schema is known to be current.
-final class SchemaMigrated: Sendable {
-    let done = Mutex(false)
 }
 
 extension AsyncThrowingMapSequence where Base == PostgresRowSequence, Element == SharedCards.CardRow {

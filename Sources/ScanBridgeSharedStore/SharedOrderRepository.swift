@@ -24,11 +24,11 @@ struct SharedOrderRepository: OrderRepository {
             "save the repair orders", within: .seconds(60),
             locate: { constraint, key in
                 if constraint.contains("reference"),
-                    let index = orders.firstIndex(where: { $0.reference.lowercased() == key })
+                    let index = orders.lastIndex(where: { $0.reference.lowercased() == key })
                 {
                     return "[\(index)].reference"
                 }
-                for (index, order) in orders.enumerated() {
+                for (index, order) in orders.enumerated().reversed() {
                     if let position = order.devices.firstIndex(where: { $0.id == key }) {
                         return "[\(index)].devices[\(position)].id"
                     }

@@ -31,10 +31,10 @@ struct SharedProductRepository: ProductRepository {
         try await writes.run(
             "save the products", within: .seconds(60),
             locate: { constraint, key in
-                if constraint.contains("gtin"), let index = products.firstIndex(where: { $0.gtin == key }) {
+                if constraint.contains("gtin"), let index = products.lastIndex(where: { $0.gtin == key }) {
                     return "[\(index)].barcode"
                 }
-                if constraint.contains("sku"), let index = products.firstIndex(where: { $0.sku == key }) {
+                if constraint.contains("sku"), let index = products.lastIndex(where: { $0.sku == key }) {
                     return "[\(index)].sku"
                 }
                 return nil
@@ -68,8 +68,11 @@ struct SharedProductRepository: ProductRepository {
         let committed = try await writes.run(
             "replace the catalog", within: .seconds(1800),
             before: { [local, shared] connection in
-                // The commit's statements take as long as the catalog is large.
+                // The commit's statements take as long as the catalog is large; a server that
+                // finds the daemon gone (its deadline) stops, rather than hold the turn on.
                 try await connection.query("SET LOCAL statement_timeout = '30min'", logger: shared.logger)
+                try await connection.query("SET LOCAL client_connection_check_interval = '5s'", logger: shared.logger)
+                try await shared.createStaging(on: connection)
                 var after = ""
                 while true {
                     let page = try await local.staged(stage, after: after, limit: Self.page)
@@ -78,6 +81,7 @@ struct SharedProductRepository: ProductRepository {
                     staged.add(page.count)
                     after = last.id
                 }
+                try await connection.query("ANALYZE scanbridge_staged", logger: shared.logger)
             }
         ) { [shared] _, connection in
             staged.count == 0 ? nil : try await shared.commitStaged(pruning: pruning, on: connection)

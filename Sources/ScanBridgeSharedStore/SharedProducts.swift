@@ -41,8 +41,8 @@ struct SharedProducts: Sendable {
         guard !page.isEmpty else { return }
         try await connection.query(
             """
-            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin)
-            SELECT \(unescaped: Self.columns), gtin
+            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin, created_at)
+            SELECT \(unescaped: Self.columns), gtin, statement_timestamp()
             FROM jsonb_to_recordset(\(try Self.json(Array(page)))::jsonb) AS p(\(unescaped: Self.recordType))
             \(unescaped: Self.replacing)
             """, logger: logger)
@@ -68,15 +68,20 @@ struct SharedProducts: Sendable {
             .collect().isEmpty
     }
 
+    /// Makes `scanbridge_staged` for this transaction; one left over would fail it, rather
+    /// than merge two imports.
+    func createStaging(on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            CREATE TEMPORARY TABLE scanbridge_staged
+            (LIKE scanbridge_products INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES) ON COMMIT DROP
+            """, logger: logger)
+    }
+
     /// Fills `scanbridge_staged`, a temporary table of this transaction shaped as the
     /// catalog's (its keys included: two staged products with one GTIN fail here), with a
     /// page of products.
     func stage(_ products: [Product], on connection: PostgresConnection) async throws {
-        try await connection.query(
-            """
-            CREATE TEMPORARY TABLE IF NOT EXISTS scanbridge_staged
-            (LIKE scanbridge_products INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES) ON COMMIT DROP
-            """, logger: logger)
         try await connection.query(
             """
             INSERT INTO scanbridge_staged (\(unescaped: Self.columns), gtin)
@@ -90,7 +95,6 @@ struct SharedProducts: Sendable {
     /// of them held), then every staged product is stored. Returns how many were deleted;
     /// nil when nothing was staged.
     func commitStaged(pruning: Bool, on connection: PostgresConnection) async throws -> (store: String, deleted: Int)? {
-        try await connection.query("ANALYZE scanbridge_staged", logger: logger)
         let stores = try await connection.query(
             "SELECT DISTINCT store_id FROM scanbridge_staged LIMIT 2", logger: logger
         ).decode(String.self).collectAll()
@@ -115,8 +119,8 @@ struct SharedProducts: Sendable {
         }
         try await connection.query(
             """
-            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin)
-            SELECT \(unescaped: Self.columns), gtin FROM scanbridge_staged ORDER BY id
+            INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin, created_at)
+            SELECT \(unescaped: Self.columns), gtin, statement_timestamp() FROM scanbridge_staged ORDER BY id
             \(unescaped: Self.replacing)
             """, logger: logger)
         return (store, deleted)
@@ -124,6 +128,8 @@ struct SharedProducts: Sendable {
 
     /// The products of these ids that exist, oldest first (so every counter stores them in
     /// one order, which decides among products sharing a barcode text), with their `gtin`.
+    /// A product's `created_at` is when its statement ran, after the writer's turn began,
+    /// so this order is the log's.
     func products(ids: [String], on connection: PostgresConnection) async throws -> [ShopProduct] {
         var products: [ShopProduct] = []
         for try await row in try await connection.query(

@@ -54,9 +54,11 @@ final class ShopReplica: Sendable {
         var lastReason: String?
         while !Task.isCancelled {
             let started = ContinuousClock.now
+            let listening = Flag()
             do {
                 try await shared.client.withConnection("the change feed", within: session) { connection in
                     try await connection.listen(on: SharedSchema.changeChannel) { changes in
+                        listening.set()
                         try await self.catchUp()
                         for try await _ in changes { try await self.catchUp() }
                     }
@@ -64,8 +66,9 @@ final class ShopReplica: Sendable {
                 wait = backoff.first
                 lastReason = nil
                 continue
-            } catch is StoreTimeout where refusal == nil && ContinuousClock.now - started >= session {
-                // The session's end, not a failure: start again at once.
+            } catch  where listening.isSet && refusal == nil && ContinuousClock.now - started >= session {
+                // The session's end (however closing the connection surfaced), not a
+                // failure: start again at once.
                 wait = backoff.first
                 lastReason = nil
                 continue
@@ -78,7 +81,7 @@ final class ShopReplica: Sendable {
                 }
                 try? await Task.sleep(for: .seconds(1))
                 continue
-            } catch let failed as ApplyFailed {
+            } catch let failed as ApplyFailed where !Task.isCancelled {
                 // A change this counter's database refuses: said where an operator looks, and
                 // tried again, since the shop's next change to that row may mend it.
                 state.withLock { $0.stalled = failed.description }

@@ -186,7 +186,7 @@ struct SharedStoreTests {
 
         // With the store away, nothing is erased: not here, and not there.
         try await server.stop()
-        _ = try await waitFor("bridge.hello to say the store is offline") {
+        _ = try await waitFor("bridge.hello to say the store is offline", timeout: .seconds(60)) {
             try await client.call("bridge.hello")["store"]?["state"] == "offline" ? () : nil
         }
         await expectRPCError(RPCError.unavailable) { _ = try await client.call("customers.erase", ["walletAddress": "rAda"]) }

@@ -90,7 +90,7 @@ struct ShopReplicaTests {
         }
 
         try await server.stop()
-        _ = try await waitFor("the second counter to say the store is offline") {
+        _ = try await waitFor("the second counter to say the store is offline", timeout: .seconds(60)) {
             try await second.call("bridge.hello")["store"]?["state"] == "offline" ? () : nil
         }
         let offline = try await waitFor("a tap to be identified from the copy, offline") {
@@ -257,7 +257,7 @@ struct ShopReplicaTests {
             let client = try await daemon.connect()
             let found = try await waitFor("the product to be found at another counter") {
                 let answer = try await client.call("products.lookup", ["code": "5901234123457"])
-                return answer["status"] == "found" ? answer : nil
+                return answer["status"] == "found" ? .some(answer) : .none
             }
             #expect(found["product"]?["name"] == "Tea")
         }
@@ -362,7 +362,7 @@ struct ShopReplicaTests {
         #expect(stored["orders"]?[0]?["devices"]?[0]?["orderId"] == "ord_1001")
         let found = try await waitFor("the order to be found at the till") {
             let answer = try await till.call("orders.lookup", ["code": "DEVICE:dev_55"])
-            return answer["status"] == "found" ? answer : nil
+            return answer["status"] == "found" ? .some(answer) : .none
         }
         #expect(found["order"]?["reference"] == "RM-1001" && found["device"]?["serial"] == "F2LXK0ABCD", "\(found)")
 
@@ -379,7 +379,7 @@ struct ShopReplicaTests {
             ["order": ["id": "ord_2", "reference": "RM-1002", "devices": [["id": "dev_55", "status": "received"]]]])
         let moved = try await waitFor("the moved device to reach the bench") {
             let answer = try await bench.call("orders.lookup", ["code": "DEVICE:dev_55"])
-            return answer["order"]?["id"] == "ord_2" ? answer : nil
+            return answer["order"]?["id"] == "ord_2" ? .some(answer) : .none
         }
         #expect(moved["device"]?["status"] == "received")
         #expect(try await bench.call("orders.lookup", ["code": "RM-1001"])["order"]?["status"] == "done")
