@@ -8,4 +8,19 @@ enum RecordsetJSON {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         return String(decoding: try encoder.encode(rows), as: UTF8.self)
     }
+
+    /// A time as the counters keep it: whole milliseconds since 1970.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+extension Array {
+    /// The last element of each id, in the order of those last ones: a batch given to one
+    /// `INSERT … ON CONFLICT DO UPDATE`, which may not touch a row twice, with the last of
+    /// an id winning as it does in a counter's own database.
+    func lastOfEach(_ id: (Element) -> String) -> [Element] {
+        var seen = Set<String>()
+        return reversed().filter { seen.insert(id($0)).inserted }.reversed()
+    }
 }

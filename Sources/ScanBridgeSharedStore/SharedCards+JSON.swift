@@ -16,10 +16,11 @@ extension SharedCards {
             customers.map { customer in
                 CustomerJSON(
                     walletAddress: customer.walletAddress, name: customer.name, email: customer.email,
-                    phone: customer.phone, firstCardLinkedAtMs: customer.milestones.firstCardLinkedAt.map(epochMilliseconds),
-                    firstPaymentAtMs: customer.milestones.firstPaymentAt.map(epochMilliseconds),
-                    autoSignEnabledAtMs: customer.milestones.autoSignEnabledAt.map(epochMilliseconds),
-                    createdAtMs: epochMilliseconds(customer.createdAt))
+                    phone: customer.phone,
+                    firstCardLinkedAtMs: customer.milestones.firstCardLinkedAt.map(RecordsetJSON.milliseconds),
+                    firstPaymentAtMs: customer.milestones.firstPaymentAt.map(RecordsetJSON.milliseconds),
+                    autoSignEnabledAtMs: customer.milestones.autoSignEnabledAt.map(RecordsetJSON.milliseconds),
+                    createdAtMs: RecordsetJSON.milliseconds(customer.createdAt))
             })
     }
 
@@ -28,12 +29,8 @@ extension SharedCards {
             cards.map { card in
                 CardJSON(
                     uid: card.uid.hex, walletAddress: card.walletAddress, cardName: card.cardName,
-                    status: card.status.rawValue, createdAtMs: epochMilliseconds(card.createdAt))
+                    status: card.status.rawValue, createdAtMs: RecordsetJSON.milliseconds(card.createdAt))
             })
-    }
-
-    private static func epochMilliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     private struct CustomerJSON: Encodable {

@@ -237,7 +237,7 @@ struct SharedCards: Sendable {
     /// Times as the local database keeps them, to the millisecond, so a replica reads back
     /// what the shop's store holds.
     static func milliseconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        Date(timeIntervalSince1970: Double(RecordsetJSON.milliseconds(date)) / 1000)
     }
 
     struct Inconsistent: Error, CustomStringConvertible {

@@ -26,8 +26,7 @@ struct SharedOrders: Sendable {
         on connection: PostgresConnection
     ) async throws -> [String] {
         guard !orders.isEmpty else { return [] }
-        var seen = Set<String>()
-        let page = Array(orders.reversed().filter { seen.insert($0.id).inserted }.reversed())
+        let page = orders.lastOfEach(\.id)
         let onConflict =
             keepingTheShops
             ? "DO NOTHING"
@@ -91,7 +90,7 @@ struct SharedOrders: Sendable {
                 OrderJSON(
                     id: order.id, reference: order.reference, status: order.status, clientId: order.clientId,
                     clientName: order.clientName,
-                    createdAtMs: Int64((order.createdAt.timeIntervalSince1970 * 1000).rounded(.down)))
+                    createdAtMs: RecordsetJSON.milliseconds(order.createdAt))
             })
     }
 

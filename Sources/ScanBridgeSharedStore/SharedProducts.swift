@@ -36,14 +36,13 @@ struct SharedProducts: Sendable {
     /// Inserts the products, or replaces those with their ids (the last of a page wins, as
     /// in a counter's own catalog); `created_at` stays the first one.
     func upsert(_ products: [Product], on connection: PostgresConnection) async throws {
-        var seen = Set<String>()
-        let page = products.reversed().filter { seen.insert($0.id).inserted }.reversed()
+        let page = products.lastOfEach(\.id)
         guard !page.isEmpty else { return }
         try await connection.query(
             """
             INSERT INTO scanbridge_products (\(unescaped: Self.columns), gtin, created_at)
             SELECT \(unescaped: Self.columns), gtin, statement_timestamp()
-            FROM jsonb_to_recordset(\(try Self.json(Array(page)))::jsonb) AS p(\(unescaped: Self.recordType))
+            FROM jsonb_to_recordset(\(try Self.json(page))::jsonb) AS p(\(unescaped: Self.recordType))
             \(unescaped: Self.replacing)
             """, logger: logger)
     }

@@ -5,10 +5,9 @@ import PostgresNIO
 /// batch of events); this keeps the server's message and the cause, never the values.
 package enum SharedStoreError {
     package static func reason(_ error: any Error) -> String {
-        if let transaction = error as? PostgresTransactionError {
-            let cause = transaction.beginError ?? transaction.closureError ?? transaction.commitError
-            return cause.map(reason) ?? "a transaction failed"
-        }
+        let error = unwrapped(error)
+        // A transaction error with no cause in it: its own description would carry the query.
+        if error is PostgresTransactionError { return "a transaction failed" }
         guard let error = error as? PSQLError else { return String(describing: error) }
         var parts = ["\(error.code)"]
         if let info = error.serverInfo {

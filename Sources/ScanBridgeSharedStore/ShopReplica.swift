@@ -4,8 +4,8 @@ import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 
-/// Keeps this counter's copy of the shop's catalog, cards and customers current by following the
-/// shop's change log (`scanbridge_changes`) from where the copy stands: at every start, after
+/// Keeps this counter's copy of the shop's catalog, cards, customers and repair orders current
+/// by following the shop's change log (`scanbridge_changes`) from where the copy stands: at every start, after
 /// every outage, and each time the log's triggers announce a change. Each change names a row,
 /// which is read as it is now and put, or removed when gone; a batch and the position it
 /// reaches are written here in one transaction, so a counter stopped anywhere resumes
@@ -192,7 +192,7 @@ final class ShopReplica: Sendable {
         return ReplicaPosition(shop: shop, lastChange: 0, stamp: 0)
     }
 
-    /// Moves the products, cards and customers held here into the shop's store (`SharedCards.move`);
+    /// Moves the products, cards, customers and repair orders held here into the shop's store (`SharedCards.move`);
     /// from then on they are the shop's replica, followed from the log's start.
     func moveHeld() async throws -> MovedToSharedStore {
         let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
@@ -211,18 +211,18 @@ final class ShopReplica: Sendable {
             $0.refusal = nil
         }
         logger.notice(
-            "moved this counter's cards and customers to the shop's store",
-            metadata: ["customers": "\(moved.customers)", "cards": "\(moved.cards)", "products": "\(moved.products)"])
+            "moved this counter's data to the shop's store",
+            metadata: [
+                "products": "\(moved.products)", "customers": "\(moved.customers)", "cards": "\(moved.cards)",
+                "orders": "\(moved.orders)",
+            ])
         return moved
     }
 
     /// Waits until the copy is known to follow the shop's store or not, or `limit` passes:
     /// a write right after the daemon starts is not refused for want of a first look.
     func waitUntilKnown(within limit: Duration = .seconds(5)) async {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline, state.withLock({ $0.applied == nil && $0.refusal == nil }) {
-            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
-        }
+        await wait(within: limit) { $0.applied != nil || $0.refusal != nil }
     }
 
     /// Why a write cannot go to the shop's store now, if it cannot: this counter's data is
@@ -236,8 +236,14 @@ final class ShopReplica: Sendable {
     /// Waits until the copy holds every change up to `change`, or `limit` passes: a counter
     /// that has just written to the shop's store then reads its own write.
     func waitForChange(_ change: Int64, within limit: Duration = .seconds(2)) async {
+        await wait(within: limit) { ($0.applied ?? 0) >= change }
+    }
+
+    /// Polls the state until `done` holds, `limit` passes or the task is cancelled. Only
+    /// writes wait here, and rarely: a poll is simpler than waking waiters from `catchUp`.
+    private func wait(within limit: Duration, until done: (State) -> Bool) async {
         let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline, state.withLock({ ($0.applied ?? 0) < change }) {
+        while ContinuousClock.now < deadline, !state.withLock({ done($0) }) {
             do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
         }
     }
