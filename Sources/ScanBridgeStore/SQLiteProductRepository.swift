@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import ScanBridgeCore
 import ScanBridgeModel
-import Synchronization
 
 /// The catalog in the `product` table.
 ///
@@ -18,13 +17,6 @@ package final class SQLiteProductRepository: ProductRepository {
     let database: StoreDatabase
     let cache = ProductLookupCache()
     let keys: CatalogKeyFilter
-    /// Rows written since the last checkpoint: a large import must not grow the write-ahead
-    /// log without bound, and checkpointing more often copies the same pages again and again;
-    /// the interval bounds the log at little cost in import time (docs/architecture.md, Design
-    /// decisions).
-    private let unCheckpointedRows = Mutex(0)
-    private let checkpointEveryRows = 131_072
-
     /// Whether unknown codes are answered by `keys` (off only for the benchmark that weighs it).
     private let filtersKeys: Bool
 
@@ -118,12 +110,7 @@ package final class SQLiteProductRepository: ProductRepository {
     package func upsert(_ products: [Product]) async throws -> [Product] {
         guard !products.isEmpty else { return [] }
         let nowMs = StoreTime.milliseconds(Date())
-        let checkpoint = unCheckpointedRows.withLock { rows in
-            rows += products.count
-            guard rows >= checkpointEveryRows else { return false }
-            rows = 0
-            return true
-        }
+        let checkpoint = database.checkpointDue(afterWriting: products.count)
         let gtins = products.map(\.gtin)
         defer { cache.invalidate() }
         try await database.write("save the products", checkpoint: checkpoint) { db in

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import ScanBridgeCore
 import ScanBridgeModel
-import Synchronization
 
 /// The `product`, `customer` and `card` tables as a replica of the shop's store
 /// (`ShopReplicaStore`), with `shop_replica` saying how far. Products go through the
@@ -10,10 +9,6 @@ import Synchronization
 package final class SQLiteShopReplica: ShopReplicaStore {
     let database: StoreDatabase
     let catalog: SQLiteProductRepository
-
-    /// Rows copied since the last checkpoint, as `SQLiteProductRepository` counts an import's.
-    private let unCheckpointedRows = Mutex(0)
-    private static let checkpointEveryRows = 131_072
 
     package init(database: StoreDatabase, catalog: SQLiteProductRepository) {
         self.database = database
@@ -52,12 +47,7 @@ package final class SQLiteShopReplica: ShopReplicaStore {
         let rows =
             batch.products.count + batch.goneProducts.count + batch.cards.count + batch.customers.count
             + batch.orders.reduce(0) { $0 + 1 + $1.devices.count }
-        let checkpoint = unCheckpointedRows.withLock { unCheckpointed in
-            unCheckpointed += rows
-            guard unCheckpointed >= Self.checkpointEveryRows else { return false }
-            unCheckpointed = 0
-            return true
-        }
+        let checkpoint = database.checkpointDue(afterWriting: rows)
         // Lookups search the log before the file: once the copy pauses, empty it.
         defer { if !checkpoint && rows > 0 { database.checkpointInBackground() } }
         try await database.write("copy the shop's changes", checkpoint: checkpoint) { db in

@@ -5,6 +5,26 @@ import Logging
 import ScanBridgeCore
 import Synchronization
 
+/// Rows bulk writes (an import, the shop's changes copied here) made since the last
+/// checkpoint, shared by the copies of a `StoreDatabase`: a large import must not grow the
+/// write-ahead log without bound, and checkpointing more often copies the same pages again
+/// and again; the interval bounds the log at little cost in import time
+/// (docs/architecture.md, Design decisions).
+final class CheckpointBudget: Sendable {
+    private let rows = Mutex(0)
+    private static let everyRows = 131_072
+
+    /// Counts `written` rows; true when they reach the interval (and the count starts again).
+    func spend(_ written: Int) -> Bool {
+        rows.withLock { rows in
+            rows += written
+            guard rows >= Self.everyRows else { return false }
+            rows = 0
+            return true
+        }
+    }
+}
+
 /// A Bool shared by the copies of a struct.
 final class SharedFlag: Sendable {
     private let value = Mutex(false)
@@ -27,6 +47,7 @@ package struct StoreDatabase: Sendable {
     /// A connection of its own for WAL checkpoints, so their fsyncs never hold up a commit.
     private let checkpointer: DatabaseQueue
     private let checkpointWaiting = SharedFlag()
+    private let unCheckpointedRows = CheckpointBudget()
     /// Read-only connections for the point reads of a scan, made on the caller's thread.
     let pointReads: PointReadConnections
     /// Failed prunes and checkpoints, logged and counted.
@@ -73,6 +94,12 @@ package struct StoreDatabase: Sendable {
     /// The writer's `PRAGMA synchronous`: 2 for FULL, 1 for NORMAL.
     package func writerSynchronous() throws -> Int {
         try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    /// Whether a bulk write of `rows` rows should checkpoint as it commits (`write(_:checkpoint:_:)`);
+    /// when not, the caller asks for `checkpointInBackground()` once it has.
+    package func checkpointDue(afterWriting rows: Int) -> Bool {
+        unCheckpointedRows.spend(rows)
     }
 
     /// Copies the write-ahead log into the database file in the background (passive: it
