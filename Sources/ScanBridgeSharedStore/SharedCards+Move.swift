@@ -15,10 +15,7 @@ extension SharedCards {
     {
         try await inTurn(on: connection) { connection in
             var moved = MovedToSharedStore()
-            var after = ""
-            while true {
-                let customers = try await held.heldCustomers(after: after, limit: page)
-                guard let last = customers.last else { break }
+            try await Self.pages(of: held.heldCustomers, size: page, key: \.walletAddress) { customers in
                 let erased = try await erasedAfterMade(customers, on: connection)
                 guard erased.isEmpty else {
                     throw ScanBridgeError.conflict(
@@ -26,12 +23,8 @@ extension SharedCards {
                             + "erase them here too (scanbridge customers erase), then move again")
                 }
                 moved.customers += try await upsert(customers: customers, on: connection).count
-                after = last.walletAddress
             }
-            after = ""
-            while true {
-                let cards = try await held.heldCards(after: after, limit: page)
-                guard let last = cards.last else { break }
+            try await Self.pages(of: held.heldCards, size: page, key: \.uid.hex) { cards in
                 let differing = try await insertKeepingTheShops(cards, on: connection)
                 guard differing.isEmpty else {
                     let named = differing.map { "\($0.uid.display) (\($0.walletAddress), \($0.status.rawValue) there)" }
@@ -40,25 +33,30 @@ extension SharedCards {
                             + "make each the same on both sides (or unlink it on one), then move again")
                 }
                 moved.cards += cards.count
-                after = last.uid.hex
             }
-            after = ""
             let products = SharedProducts(logger: logger)
-            while true {
-                let page = try await held.heldProducts(after: after, limit: page)
-                guard let last = page.last else { break }
+            try await Self.pages(of: held.heldProducts, size: page, key: \.id) { page in
                 moved.products += try await products.insertKeepingTheShops(page, on: connection)
-                after = last.id
             }
-            after = ""
             let orders = SharedOrders(logger: logger)
-            while true {
-                let page = try await held.heldOrders(after: after, limit: page)
-                guard let last = page.last else { break }
+            try await Self.pages(of: held.heldOrders, size: page, key: \.id) { page in
                 moved.orders += try await orders.upsert(page, keepingTheShops: true, on: connection).count
-                after = last.id
             }
             return moved
+        }
+    }
+
+    /// Reads everything `read` gives, `size` at a time in `key` order, handing each page to `body`.
+    private static func pages<Row>(
+        of read: (_ after: String, _ limit: Int) async throws -> [Row], size: Int, key: (Row) -> String,
+        _ body: ([Row]) async throws -> Void
+    ) async throws {
+        var after = ""
+        while true {
+            let rows = try await read(after, size)
+            guard let last = rows.last else { return }
+            try await body(rows)
+            after = key(last)
         }
     }
 
