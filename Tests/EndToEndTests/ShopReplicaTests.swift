@@ -190,6 +190,9 @@ struct ShopReplicaTests {
         let client = try await alone.connect()
         _ = try await client.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada"]])
         _ = try await client.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
+        _ = try await client.call(
+            "products.upsert", ["product": ["id": "tea", "name": "Tea", "price": .double(2.5), "barcode": "5901234123457"]])
+        _ = try await client.call("orders.upsert", ["order": OrdersEndToEndTests.order])
         _ = try await alone.stop()
         let shared = try DaemonHarness.reusing(
             alone, arguments: ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop")])
@@ -216,7 +219,7 @@ struct ShopReplicaTests {
         let moved = try await run(
             "scanbridge", ["store", "migrate", "--to", server.url(database: "shop"), "--socket", joining.socketPath])
         #expect(moved.status == 0, "\(moved.err)")
-        #expect(moved.out.hasPrefix("moved 0 products, 1 customer, 1 card, 0 orders to the shop's store"), "\(moved.out)")
+        #expect(moved.out.hasPrefix("moved 1 product, 1 customer, 1 card, 1 order to the shop's store"), "\(moved.out)")
         #expect(try await client.call("bridge.hello")["store"]?["problem"] == nil)
         let other = try await daemons[0].connect()
         let event = try await waitFor("the moved card to reach the other counter") {
@@ -224,6 +227,8 @@ struct ShopReplicaTests {
             return event.resolution.status == "identified" ? event : nil
         }
         #expect(event.resolution.details["customer"]?["name"] == "Ada")
+        #expect(try await other.call("products.lookup", ["code": "5901234123457"])["product"]?["name"] == "Tea")
+        #expect(try await other.call("orders.lookup", ["code": "DEVICE:dev_55"])["order"]?["id"] == "ord_1001")
         // And the moved counter follows the shop from then on.
         _ = try await other.call("cards.link", ["uid": "04000000000001", "walletAddress": "rBob"])
         _ = try await waitFor("the other counter's card to reach the moved one") {
