@@ -102,8 +102,11 @@ extension GS1ApplicationIdentifier {
     /// The AI `text` starts with. An AI's length follows from its first two digits, so no AI
     /// is the start of another and the match is unambiguous.
     public static func lookup(prefixOf text: some StringProtocol) -> GS1ApplicationIdentifier? {
-        guard let length = codeLength(startOf: text), text.count >= length else { return nil }
-        return byCode[String(text.prefix(length))]
+        // The code's characters only: counting all of `text` would walk the rest of the element string.
+        guard let length = codeLength(startOf: text) else { return nil }
+        let code = text.prefix(length)
+        guard code.count == length else { return nil }
+        return byCode[String(code)]
     }
 
     /// How many digits an AI starting like `text` has, from its first two digits (the

@@ -19,14 +19,15 @@ public struct NFCUID: Hashable, Sendable, CustomStringConvertible {
     /// Parses `04A1B2C3D4E5F6`, `04:a1:b2:…`, `04-A1-…` or `04 A1 …`: hex digits, either
     /// together or in pairs with one kind of separator between every byte.
     public init(parsing text: String) throws(CodeError) {
-        let trimmed = text.trimmingPrefix(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        // Slices, not new strings: every tap is parsed here, by the reader and by the card's lookup.
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
         guard !trimmed.isEmpty else { throw CodeError("the card UID is empty") }
         let separator = trimmed.first { $0 == ":" || $0 == "-" || $0 == " " }
-        let groups =
-            separator.map { sep in trimmed.split(separator: sep, omittingEmptySubsequences: false).map(String.init) }
-            ?? [String(trimmed)]
+        let groups = separator.map { trimmed.split(separator: $0, omittingEmptySubsequences: false) } ?? [trimmed]
         let wellFormed = groups.count == 1 || groups.allSatisfy { $0.count == 2 }
-        guard wellFormed, let bytes = Hex.decode(groups.joined()) else {
+        guard wellFormed, let bytes = groups.count == 1 ? Hex.decode(trimmed) : Hex.decode(groups.joined()) else {
             throw CodeError(
                 "'\(text)' is not a card UID: use hex digits, e.g. 04A1B2C3D4E5F6 or 04:A1:B2:C3:D4:E5:F6")
         }
