@@ -10,9 +10,20 @@ import Foundation
 /// likely to miss the page cache as a shop's. `unknownOnly` is the cheapest path a scan can
 /// take (the catalog's key filter says no before any read), reported as a row of its own.
 struct CounterWorkload: Sendable {
-    enum Mix: String, Sendable {
+    enum Mix: Sendable, Equatable {
         case counter
-        case unknownOnly = "unknown labels only"
+        case unknownOnly
+        /// Every read the one the counter's mix makes at `slot` (its index modulo 20): what one
+        /// kind of read costs, to say where the mix's time goes.
+        case onlyKind(slot: Int, name: String)
+
+        /// One mix for each kind of read beyond unknown labels, named as the rows say it.
+        static let kinds: [Mix] = [
+            .onlyKind(slot: 0, name: "EAN-13s of catalog items"),
+            .onlyKind(slot: 13, name: "GS1-128 element strings of catalog items"),
+            .onlyKind(slot: 16, name: "taps of a linked card"),
+            .onlyKind(slot: 18, name: "repair-order QR codes"),
+        ]
     }
 
     /// What a read resolves to, as the event's `resolution` says it: `handler status`.
@@ -64,7 +75,8 @@ struct CounterWorkload: Sendable {
         if mix == .unknownOnly || catalog == .none {
             return Read(device: Self.barcodeScanner, text: Scenarios.benchText(index), outcome: .unknown)
         }
-        switch index % 20 {
+        let slot = if case .onlyKind(let slot, _) = mix { slot } else { index % 20 }
+        switch slot {
         case 0..<13:
             return Read(device: Self.barcodeScanner, text: productBarcode(index), outcome: .product)
         case 13, 14:
@@ -122,6 +134,7 @@ struct CounterWorkload: Sendable {
         case (.unknownOnly, _), (_, .none): "labels no product has"
         case (.counter, .shop(let size)): "a counter's mix, \(size.formatted()) products"
         case (.counter, .demo): "a counter's mix, the demo catalog"
+        case (.onlyKind(_, let name), _): "\(name) only"
         }
     }
 

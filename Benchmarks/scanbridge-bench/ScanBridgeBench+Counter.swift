@@ -77,6 +77,15 @@ extension ScanBridgeBench {
         report.throughput(
             "sustained events/s to 8 subscribers, a mock driver's reads one at a time, durability full", figures,
             target: "≥ 10,000/s, 0 lost")
+        // Where the mix's time goes: its batches again, every read of one kind.
+        for kind in CounterWorkload.Mix.kinds {
+            let workload = CounterWorkload(mix: kind, catalog: stores.shop)
+            let figures = try await onADaemon(stores, durability: .full) { daemon in
+                try await Scenarios.throughput(socketPath: daemon.socketPath, events: events, subscribers: 8, workload: workload)
+            }
+            report.throughput(
+                "sustained events/s to 8 subscribers, batches of \(workload.description), durability full", figures, target: "")
+        }
     }
 
     /// Resident memory: the daemon ready and idle on each store (the baseline), then after a
