@@ -10,20 +10,16 @@ package final class SQLiteOrderRepository: OrderRepository {
         self.database = database
     }
 
-    // The three reads of a scanned order code: point reads, like a barcode's product lookup.
-
     package func order(id: String) async throws -> RepairOrder? {
-        try database.pointReadInOneSnapshot("read order \(id)") { db in try RepairOrderRecord.fetch(id: id, db) }
+        try await database.read("read order \(id)") { db in try RepairOrderRecord.fetch(id: id, db) }
     }
 
     package func order(reference: String) async throws -> RepairOrder? {
-        try database.pointReadInOneSnapshot("read order \(reference)") { db in
-            try RepairOrderRecord.fetch(reference: reference, db)
-        }
+        try await database.read("read order \(reference)") { db in try RepairOrderRecord.fetch(reference: reference, db) }
     }
 
     package func device(id: String) async throws -> (device: RepairDevice, order: RepairOrder)? {
-        let found = try database.pointReadInOneSnapshot("read device \(id)") { db -> DeviceInOrder? in
+        let found = try await database.read("read device \(id)") { db -> DeviceInOrder? in
             guard let device = try RepairDeviceRecord.fetch(id: id, db),
                 let order = try RepairOrderRecord.fetch(id: device.orderId, db)
             else { return nil }

@@ -27,19 +27,6 @@ extension StoreDatabase {
         }
     }
 
-    /// A point read of rows that must agree with each other (an order and its devices), in one
-    /// read transaction, so that a write landing between its statements cannot split them.
-    func pointReadInOneSnapshot<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try pointRead(action) { db in
-            var result: T?
-            try db.inTransaction(.deferred) {
-                result = try body(db)
-                return .commit
-            }
-            return result!
-        }
-    }
-
     /// A write transaction on the single writer connection: all of `body` or none of it.
     ///
     /// - Parameter checkpoint: then copy the write-ahead log into the database on the writer
