@@ -17,7 +17,8 @@ struct CounterWorkload: Sendable {
         /// kind of read costs, to say where the mix's time goes.
         case onlyKind(slot: Int, name: String)
 
-        /// One mix for each kind of read beyond unknown labels, named as the rows say it.
+        /// One mix for each kind of read that finds something but the in-store price code (one
+        /// read in 20), named as the rows say it.
         static let kinds: [Mix] = [
             .onlyKind(slot: 0, name: "EAN-13s of catalog items"),
             .onlyKind(slot: 13, name: "GS1-128 element strings of catalog items"),
