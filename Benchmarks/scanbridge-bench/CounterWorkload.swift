@@ -13,7 +13,7 @@ struct CounterWorkload: Sendable {
     enum Mix: Sendable, Equatable {
         case counter
         case unknownOnly
-        /// Every read the one the counter's mix makes at `slot` (its index modulo 20): what one
+        /// Every read is the one the counter's mix makes at `slot` (its index modulo 20): what one
         /// kind of read costs, to say where the mix's time goes.
         case onlyKind(slot: Int, name: String)
 
