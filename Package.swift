@@ -308,7 +308,7 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
         ("FuzzCodes", ["ScanBridgeCodes"]),
         ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
         ("FuzzFrames", ["CameraDriver"]),
-        ("FuzzSerial", ["SerialDriver"]),
+        ("FuzzSerial", ["DriverKit"]),
         ("FuzzKeystrokes", ["EvdevDriver"]),
         ("FuzzMockScript", ["MockDriver"]),
         ("FuzzConfig", ["ScanBridgeConfig"]),

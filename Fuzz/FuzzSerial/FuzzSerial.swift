@@ -1,6 +1,5 @@
+import DriverKit
 import FuzzSupport
-
-@testable import SerialDriver
 
 /// A serial scanner's byte stream: framer settings from the first bytes (suffix, prefix, a
 /// small length limit), then the stream in reads of any size and any pause between them.
@@ -8,14 +7,14 @@ import FuzzSupport
 @main enum FuzzSerial: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
-        var settings = SerialFramer.Settings()
-        let suffixes = SerialFramer.Suffix.allCases
+        var settings = ByteFramer.Settings()
+        let suffixes = ByteFramer.Suffix.allCases
         settings.suffix = suffixes[Int(input.byte()) % suffixes.count]
         settings.prefix = input.bytes(Int(input.byte() % 4))
         settings.maxLength = Int(input.byte()) + 1
-        var framer = SerialFramer(settings: settings)
+        var framer = ByteFramer(settings: settings)
         var time = Duration.zero
-        var outputs: [SerialFramer.Output] = []
+        var outputs: [ByteFramer.Output] = []
         for chunk in input.chunks() {
             // The first byte of each read also says how long the line was quiet before it.
             time += .milliseconds(Int(chunk.first ?? 0))

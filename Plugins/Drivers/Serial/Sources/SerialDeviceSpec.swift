@@ -9,10 +9,10 @@ import Glibc
 /// scanners ignore it, RS-232 adapters need it).
 package struct SerialDeviceSpec: Sendable, Equatable {
     package var path: String
-    var framing: SerialFramer.Settings
+    var framing: ByteFramer.Settings
     var baud: speed_t
 
-    package static let settingNames = ["suffix", "idle", "prefix", "baud"]
+    package static let settingNames = ByteFramer.Settings.names + ["baud"]
     static let speeds: [Int: speed_t] = [
         1200: speed_t(B1200), 2400: speed_t(B2400), 4800: speed_t(B4800), 9600: speed_t(B9600),
         19200: speed_t(B19200), 38400: speed_t(B38400), 57600: speed_t(B57600), 115200: speed_t(B115200),
@@ -21,21 +21,12 @@ package struct SerialDeviceSpec: Sendable, Equatable {
     package init(path: String, settings: [String: String] = [:]) throws(SerialError) {
         self.path = path
         let given: DeviceSettings
-        framing = SerialFramer.Settings()
         do throws(DeviceSettingError) {
             given = try DeviceSettings(settings, known: Self.settingNames, device: "a serial device")
-            framing.idle = try given.milliseconds("idle", default: framing.idle)
+            framing = try ByteFramer.Settings(given)
         } catch {
             throw .badSetting(error.description)
         }
-        if let suffix = given["suffix"] {
-            guard let value = SerialFramer.Suffix(rawValue: suffix) else {
-                throw .badSetting(
-                    "suffix takes \(SerialFramer.Suffix.allCases.map(\.rawValue).joined(separator: ", ")), not '\(suffix)'")
-            }
-            framing.suffix = value
-        }
-        framing.prefix = Array((given["prefix"] ?? "").utf8)
         let baud = given["baud"] ?? "9600"
         guard let rate = Int(baud), let speed = Self.speeds[rate] else {
             throw .badSetting("baud takes \(Self.speeds.keys.sorted().map(String.init).joined(separator: ", ")), not '\(baud)'")

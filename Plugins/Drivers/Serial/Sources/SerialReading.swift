@@ -15,7 +15,7 @@ final class SerialReading: NodeReading, @unchecked Sendable {
     let id: String
     let logger: Logger
     private let events: AsyncStream<DriverEvent>.Continuation
-    private var framer: SerialFramer
+    private var framer: ByteFramer
     private var lastByte: ContinuousClock.Instant?
     private let start = ContinuousClock.now
 
@@ -23,7 +23,7 @@ final class SerialReading: NodeReading, @unchecked Sendable {
     init(spec: SerialDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
         self.id = id ?? DeviceNode.deviceID(driver: "serial", path: spec.path)
-        self.framer = SerialFramer(settings: spec.framing)
+        self.framer = ByteFramer(settings: spec.framing)
         self.events = events
         var logger = logger
         logger[metadataKey: "device.id"] = "\(self.id)"
@@ -75,7 +75,7 @@ final class SerialReading: NodeReading, @unchecked Sendable {
         }
     }
 
-    private func handle(_ output: SerialFramer.Output) {
+    private func handle(_ output: ByteFramer.Output) {
         switch output {
         case .read(let bytes):
             if let text = String(validating: bytes, as: UTF8.self) {

@@ -1,8 +1,9 @@
-/// Cuts a serial scanner's byte stream into reads: each ends with the scanner's suffix (CR,
-/// LF, CR LF), or, for a scanner set to send none, with a pause. A pure state machine:
-/// times are passed in; the reader calls `flush()` when `deadline` passes with no byte.
-struct SerialFramer {
-    enum Suffix: String, Sendable, CaseIterable {
+/// Cuts a scanner's byte stream (a serial line, a USB endpoint) into reads: each ends with
+/// the scanner's suffix (CR, LF, CR LF), or, for a scanner set to send none, with a pause.
+/// A pure state machine: times are passed in; the reader calls `flush()` when `deadline`
+/// passes with no byte.
+package struct ByteFramer {
+    package enum Suffix: String, Sendable, CaseIterable {
         /// CR, LF or CR LF, whichever comes (the default: scanners ship with all three).
         case any
         case cr, lf, crlf
@@ -10,41 +11,57 @@ struct SerialFramer {
         case none
     }
 
-    struct Settings: Equatable, Sendable {
-        var suffix = Suffix.any
+    package struct Settings: Equatable, Sendable {
+        package var suffix = Suffix.any
         /// Stripped from the start of each read when there (a scanner's configured prefix).
-        var prefix: [UInt8] = []
+        package var prefix: [UInt8] = []
         /// A read with no suffix yet ends after this long without a byte.
-        var idle: Duration = .milliseconds(100)
-        var maxLength = 10_000
+        package var idle: Duration = .milliseconds(100)
+        package var maxLength = 10_000
 
-        init() {}
+        /// The names of the settings `init(_:)` reads, for a driver's list of known ones.
+        package static let names = ["suffix", "idle", "prefix"]
+
+        package init() {}
+
+        /// `suffix`, `idle` and `prefix` as a `--device` gives them, the defaults for those not given.
+        package init(_ given: DeviceSettings) throws(DeviceSettingError) {
+            idle = try given.milliseconds("idle", default: idle)
+            if let suffix = given["suffix"] {
+                guard let value = Suffix(rawValue: suffix) else {
+                    throw DeviceSettingError(
+                        "suffix takes \(Suffix.allCases.map(\.rawValue).joined(separator: ", ")), not '\(suffix)'")
+                }
+                self.suffix = value
+            }
+            prefix = Array((given["prefix"] ?? "").utf8)
+        }
     }
 
-    enum Output: Equatable, Sendable {
+    package enum Output: Equatable, Sendable {
         case read([UInt8])
         /// A read over `maxLength` bytes: dropped, with its length.
         case tooLong(length: Int)
     }
 
-    let settings: Settings
+    package let settings: Settings
     private var pending: [UInt8] = []
     private var length = 0
     private var last: Duration?
     /// A CR ended the last read; a LF right after it is the rest of that CR LF.
     private var afterCR = false
 
-    init(settings: Settings = Settings()) {
+    package init(settings: Settings = Settings()) {
         self.settings = settings
     }
 
     /// When a read in progress ends if no byte comes first.
-    var deadline: Duration? {
+    package var deadline: Duration? {
         guard length > 0, let last else { return nil }
         return last + settings.idle
     }
 
-    mutating func feed(_ bytes: some Sequence<UInt8>, at time: Duration) -> [Output] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>, at time: Duration) -> [Output] {
         var outputs: [Output] = []
         if let last, length > 0, time - last > settings.idle, let out = finish() { outputs.append(out) }
         last = time
@@ -70,7 +87,7 @@ struct SerialFramer {
     }
 
     /// Called when `deadline` has passed with no byte.
-    mutating func flush() -> Output? {
+    package mutating func flush() -> Output? {
         finish()
     }
 
