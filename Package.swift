@@ -145,6 +145,12 @@ let package = Package(
         .target(
             name: "SerialDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", log],
             path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
+        // libusb-1.0, for scanners in a vendor USB mode that no kernel driver binds (Debian
+        // package libusb-1.0-0-dev).
+        .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+        .target(
+            name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CLibUSB", log],
+            path: "Plugins/Drivers/USB/Sources", swiftSettings: strict),
         // libzbar and libdmtx decode camera frames; libpng reads the file camera's PNG frames
         // (Debian packages libzbar-dev, libdmtx-dev, libpng-dev).
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
@@ -191,7 +197,7 @@ let package = Package(
                 "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeServer", "ScanBridgeStore",
                 "ScanBridgeSharedStore",
                 "ScanBridgeConfig", "ScanBridgeMetrics", "DriverKit",
-                "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "CameraDriver",
+                "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -260,6 +266,9 @@ let package = Package(
         .testTarget(
             name: "SerialDriverTests", dependencies: ["SerialDriver"],
             path: "Plugins/Drivers/Serial/Tests", swiftSettings: strict),
+        .testTarget(
+            name: "USBDriverTests", dependencies: ["USBDriver", "DriverKit"],
+            path: "Plugins/Drivers/USB/Tests", swiftSettings: strict),
         .testTarget(
             name: "CameraDriverTests",
             dependencies: ["CameraDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", "DriverKit", "CTurboJPEG"],

@@ -11,10 +11,11 @@ import ScanBridgeConfig
 import ScanBridgeCore
 import ScanBridgeModel
 import SerialDriver
+import USBDriver
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera", "v4l2"]
+    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "usb", "file-camera", "v4l2"]
 
     /// The drivers that run when none are named: every built-in one but `mock` unless mock
     /// devices are asked for (`--mock`, the config's `mock:` list). A mock device scans
@@ -40,6 +41,7 @@ enum BuiltinPlugins {
         var evdevDevices: [EvdevDeviceSpec] = []
         var serialDevices: [SerialDeviceSpec] = []
         var hidposPaths: [String] = []
+        var usbDevices: [USBDeviceSpec] = []
         var fileCameras: [FileCameraSpec] = []
         var v4l2Cameras: [V4L2CameraSpec] = []
         for option in settings.deviceOptions {
@@ -47,6 +49,7 @@ enum BuiltinPlugins {
                 switch option.driver {
                 case "evdev": evdevDevices.append(try EvdevDeviceSpec(path: option.path, settings: option.settings))
                 case "serial": serialDevices.append(try SerialDeviceSpec(path: option.path, settings: option.settings))
+                case USBDriver.driverName: usbDevices.append(try USBDeviceSpec(path: option.path, settings: option.settings))
                 case "hidpos":
                     try HIDPOSDriver.checkSettings(option.settings)
                     hidposPaths.append(option.path)
@@ -80,6 +83,12 @@ enum BuiltinPlugins {
                 "serial", serialDevices.count,
                 {
                     SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
+                }
+            ),
+            (
+                USBDriver.driverName, usbDevices.count,
+                {
+                    USBDriver(devices: usbDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
                 }
             ),
             (FileCameraDriver.driverName, fileCameras.count, { FileCameraDriver(devices: fileCameras, logger: $0) }),

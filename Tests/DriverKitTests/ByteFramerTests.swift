@@ -1,6 +1,5 @@
-import Testing
-
 import DriverKit
+import Testing
 
 struct ByteFramerTests {
     static func settings(_ suffix: ByteFramer.Suffix, prefix: String = "") -> ByteFramer.Settings {
@@ -60,7 +59,8 @@ struct ByteFramerTests {
     }
 
     @Test func settingsAreReadTheSameForEveryDriver() throws {
-        let given = try DeviceSettings(["suffix": "none", "idle": "40", "prefix": "]E0"], known: ByteFramer.Settings.names, device: "a test")
+        let given = try DeviceSettings(
+            ["suffix": "none", "idle": "40", "prefix": "]E0"], known: ByteFramer.Settings.names, device: "a test")
         let settings = try ByteFramer.Settings(given)
         #expect(settings.suffix == .none && settings.idle == .milliseconds(40) && settings.prefix == Array("]E0".utf8))
         let bad = try DeviceSettings(["suffix": "semicolon"], known: ByteFramer.Settings.names, device: "a test")

@@ -1,6 +1,6 @@
 /// A device node udev (or sysfs) knows of: what it is and which USB device it belongs to.
 package struct DiscoveredNode: Sendable, Equatable, Hashable {
-    /// `input`, `hidraw`, `tty`, `video4linux`.
+    /// `input`, `hidraw`, `tty`, `video4linux`, `usb` (a USB device itself, `/dev/bus/usb/…`).
     package var subsystem: String
     /// `/dev/input/event5`.
     package var devnode: String

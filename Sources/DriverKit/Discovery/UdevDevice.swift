@@ -9,7 +9,9 @@ enum UdevDevice {
             let sysname = string(udev_device_get_sysname(device))
         else { return nil }
         var node = DiscoveredNode(subsystem: subsystem, devnode: devnode, sysname: sysname)
-        if let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device") {
+        // A USB device's own node (`/dev/bus/usb/001/004`, the `usb` driver's) is its own USB device.
+        let usbDevice = subsystem == "usb" ? device : udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device")
+        if let usb = usbDevice {
             node.vendorId = attribute(usb, "idVendor").flatMap { UInt16($0, radix: 16) }
             node.productId = attribute(usb, "idProduct").flatMap { UInt16($0, radix: 16) }
             node.serial = attribute(usb, "serial")

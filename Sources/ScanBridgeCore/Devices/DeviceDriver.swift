@@ -18,10 +18,17 @@ public protocol DeviceDriver: Sendable {
     /// later events instead of dropping the read. Only for what no person or device is behind
     /// (a mock device's script); a scanner's reads come when they come.
     var readsWait: Bool { get }
+
+    /// Returns once what the driver holds is given back after its stream ended for good (a
+    /// claimed USB interface, and the kernel driver it was taken from), so that the daemon
+    /// exits only then. At once by default: closing a node gives back all it held.
+    func finish() async
 }
 
 extension DeviceDriver {
     public var readsWait: Bool { false }
+
+    public func finish() async {}
 }
 
 /// What a driver reports.

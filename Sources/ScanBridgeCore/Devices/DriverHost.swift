@@ -67,6 +67,7 @@ package struct DriverHost: Sendable {
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(10))
         }
+        await driver.finish()
         // Reads waiting for a journal that cannot be written are given up, not waited for.
         bridge.spool.stop()
         await lanes.drain()

@@ -13,6 +13,12 @@ enum LabDevice: Sendable, Hashable {
     /// puts the USB serial number in the reader's name; without `serial`, QEMU makes one up
     /// from the USB path (`1-0000:00:04.0-2`), which changes with the port.
     case usbCCID(id: String = "ccid1", serial: String = "CCID0001")
+    /// QEMU's USB serial adapter (`usb-serial`): an FTDI FT232 (`0403:6001`, vendor class
+    /// 0xff), which the kernel's `ftdi_sio` makes a `ttyUSB` port of; kept away from it, a
+    /// scanner in a vendor mode. Each packet it sends starts with the chip's two status bytes.
+    /// What `Guest.send(_:to:)` writes arrives on its IN endpoint. Plugged over QMP only: its
+    /// character device (a pair of FIFOs in the run folder) is made when it is plugged.
+    case usbSerial(id: String = "ftdi1", serial: String = "FTDI0001")
     /// A disk on the virtio bus (`/dev/vda` for the first), backed by a raw image file on the
     /// host and written through to it: what the guest wrote and flushed is in the file when
     /// QEMU is killed, and what it had not flushed is lost, as in a power cut. Given at boot only.
@@ -23,6 +29,7 @@ enum LabDevice: Sendable, Hashable {
         case .usbController: "xhci"
         case .usbKeyboard(let id, _): id
         case .usbCCID(let id, _): id
+        case .usbSerial(let id, _): id
         case .disk(let id, _): id
         }
     }
@@ -30,7 +37,7 @@ enum LabDevice: Sendable, Hashable {
     /// The udev by-id node of the device's evdev interface, when it has one.
     var inputByID: String? {
         switch self {
-        case .usbController, .usbCCID, .disk: nil
+        case .usbController, .usbCCID, .usbSerial, .disk: nil
         case .usbKeyboard(_, let serial): "/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_\(serial)-event-kbd"
         }
     }
@@ -42,6 +49,8 @@ enum LabDevice: Sendable, Hashable {
         case .usbKeyboard(let id, let serial):
             [("driver", "usb-kbd"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
         case .usbCCID(let id, let serial): [("driver", "usb-ccid"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
+        case .usbSerial(let id, let serial):
+            [("driver", "usb-serial"), ("id", id), ("bus", "xhci.0"), ("serial", serial), ("chardev", "\(id)-chr")]
         case .disk(let id, _): [("driver", "virtio-blk-pci"), ("id", id), ("drive", "\(id)-drive")]
         }
     }
@@ -55,7 +64,7 @@ enum LabDevice: Sendable, Hashable {
 
     var needsUSBController: Bool {
         switch self {
-        case .usbKeyboard, .usbCCID: true
+        case .usbKeyboard, .usbCCID, .usbSerial: true
         case .usbController, .disk: false
         }
     }
@@ -73,11 +82,39 @@ enum LabDevice: Sendable, Hashable {
 extension Guest {
     /// Hot-plugs `device` (QMP `device_add`); when it has an evdev node, waits until udev made its by-id link.
     func plug(_ device: LabDevice) async throws {
+        if case .usbSerial(let id, _) = device { try await makeCharacterDevice(id) }
         var arguments: [String: any Sendable] = [:]
         for (key, value) in device.properties { arguments[key] = value }
         try await qmp.execute("device_add", arguments)
         if let node = device.inputByID {
             try await waitUntil("the guest sees \(device.id) as \(node)", "[ -e \(node) ]")
+        }
+    }
+
+    /// A serial device's character device: FIFOs QEMU opens read-write (so no writer's close
+    /// is an end of file), made once and kept across replugs.
+    private func makeCharacterDevice(_ id: String) async throws {
+        let base = folder.appendingPathComponent(id).path
+        guard !FileManager.default.fileExists(atPath: base + ".in") else { return }
+        for end in [".in", ".out"] where mkfifo(base + end, 0o600) != 0 {
+            throw LabFailure(step: "plug \(id)", reason: "mkfifo \(base + end): \(String(cString: strerror(errno)))")
+        }
+        let backend: [String: any Sendable] = ["type": "pipe", "data": ["device": base] as [String: any Sendable]]
+        try await qmp.execute("chardev-add", ["id": "\(id)-chr", "backend": backend])
+    }
+
+    /// Sends `text` from the outside into the serial device `id` (`LabDevice.usbSerial`),
+    /// as a scanner's chip would pass it on. QEMU holds its FIFO open, so this never waits.
+    func send(_ text: String, to id: String) throws {
+        let path = folder.appendingPathComponent(id).path + ".in"
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw LabFailure(step: "send to \(id)", reason: "open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw LabFailure(step: "send to \(id)", reason: "write \(path): \(String(cString: strerror(errno)))")
         }
     }
 

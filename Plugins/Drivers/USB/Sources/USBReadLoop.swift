@@ -1,0 +1,229 @@
+import CLibUSB
+import DriverKit
+import Glibc
+import Logging
+import ScanBridgeCore
+import ScanBridgeModel
+
+/// Why a device's session with libusb ended or could not start.
+enum USBFailure: Error, Equatable {
+    /// The device, or the kernel, refused; tried again every second.
+    case failed(String)
+    /// A kernel driver or another program has the interface; asked again every second.
+    case busy(String)
+}
+
+/// One USB device's interface, read through libusb on a thread of its own: the device node
+/// discovery reported is opened and handed to libusb (`libusb_wrap_sys_device`), the
+/// interface claimed (taken from its kernel driver first only with `detach=on`, and given
+/// back after), and its IN endpoint read with asynchronous transfers. The thread sleeps in
+/// `poll` on libusb's descriptors and the stop pipe: nothing is polled on a timer. Bytes are
+/// cut into reads by the serial driver's rules (`ByteFramer`).
+///
+/// Confined to its thread once started (hence `@unchecked Sendable`).
+final class USBReadLoop: DeviceLoop, @unchecked Sendable {
+    let stop = StopSignal()
+    private let spec: USBDeviceSpec
+    private let node: DiscoveredNode
+    private let id: String
+    private let events: AsyncStream<DriverEvent>.Continuation
+    private let logger: Logger
+    private let running: RunningLoops
+    private var framer: ByteFramer
+    private let start = ContinuousClock.now
+
+    init(
+        spec: USBDeviceSpec, node: DiscoveredNode, id: String, running: RunningLoops,
+        events: AsyncStream<DriverEvent>.Continuation, logger: Logger
+    ) {
+        self.spec = spec
+        self.running = running
+        running.began()
+        self.node = node
+        self.id = id
+        self.events = events
+        var logger = logger
+        logger[metadataKey: "device.id"] = "\(id)"
+        self.logger = logger
+        framer = ByteFramer(settings: spec.framing)
+    }
+
+    func run() {
+        defer { running.ended() }
+        if let failure = stop.failure {
+            logger.error("\(failure): not read")
+            report(.error, failure)
+            return
+        }
+        var lastProblem: USBFailure?
+        while !stop.isStopped {
+            switch session() {
+            case .success:
+                // Unplugged: discovery reports the device gone and ends this loop. A device
+                // still there after a while came back at once (a reset): open it again.
+                guard stop.sleep(seconds: 2) else { return }
+                lastProblem = nil
+            case .failure(let problem):
+                guard !stop.isStopped else { return }
+                if problem != lastProblem {
+                    switch problem {
+                    case .failed(let sentence):
+                        logger.warning("\(sentence); trying again every second")
+                        report(.error, sentence)
+                    case .busy(let sentence):
+                        logger.warning("\(sentence); asking again every second")
+                        report(.busy, sentence)
+                    }
+                    lastProblem = problem
+                }
+                guard stop.sleep(seconds: 1) else { return }
+            }
+        }
+    }
+
+    /// Opens, claims and reads the device until it is unplugged (success) or stopped (success
+    /// too: the loop then ends); what kept it from being read otherwise.
+    private func session() -> Result<Void, USBFailure> {
+        let fd = open(node.devnode, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.failed("cannot open \(node.devnode): \(String(cString: strerror(errno)))")) }
+        defer { close(fd) }
+        _ = USBLibrary.ready
+        var made: OpaquePointer?
+        let started = libusb_init(&made)
+        guard started == 0, let context = made else { return .failure(.failed("libusb cannot start: \(usbErrorText(started))")) }
+        defer { libusb_exit(context) }
+        var opened: OpaquePointer?
+        let wrapped = libusb_wrap_sys_device(context, Int(fd), &opened)
+        guard wrapped == 0, let handle = opened else {
+            return .failure(.failed("libusb cannot use \(node.devnode): \(usbErrorText(wrapped))"))
+        }
+        defer { libusb_close(handle) }
+        let endpoint: USBEndpoint
+        switch USBEndpoint.find(handle, for: spec) {
+        case .success(let found): endpoint = found
+        case .failure(let problem): return .failure(problem)
+        }
+        let interface = Int32(spec.interface)
+        var detached = false
+        if libusb_kernel_driver_active(handle, interface) == 1 {
+            let holder = USBInterface.of(port: node.sysname).first { $0.number == spec.interface }?.driver ?? "a driver"
+            guard spec.detach else {
+                return .failure(
+                    .busy(
+                        "the kernel's \(holder) has interface \(spec.interface): add detach=on to take it, or read the device through the driver for its mode"
+                    ))
+            }
+            let result = libusb_detach_kernel_driver(handle, interface)
+            guard result == 0 else {
+                return .failure(.failed("cannot take interface \(spec.interface) from \(holder): \(usbErrorText(result))"))
+            }
+            logger.info("interface \(spec.interface) taken from the kernel's \(holder); it gets it back on release")
+            detached = true
+        }
+        defer { if detached { _ = libusb_attach_kernel_driver(handle, interface) } }
+        let claimed = libusb_claim_interface(handle, interface)
+        guard claimed == 0 else {
+            if claimed == LIBUSB_ERROR_BUSY.rawValue {
+                return .failure(.busy("another program has claimed interface \(spec.interface)"))
+            }
+            return .failure(.failed("cannot claim interface \(spec.interface): \(usbErrorText(claimed))"))
+        }
+        defer { _ = libusb_release_interface(handle, interface) }
+        return read(context: context, handle: handle, endpoint: endpoint)
+    }
+
+    /// Reads until unplugged or stopped, the transfers all called back before it returns.
+    private func read(context: OpaquePointer, handle: OpaquePointer, endpoint: USBEndpoint) -> Result<Void, USBFailure> {
+        let ring = TransferRing(handle: handle, endpoint: endpoint)
+        defer { ring.cancelAll(context: context) }
+        let submitted = ring.submitAll()
+        guard submitted == 0 else {
+            return .failure(.failed("cannot read endpoint \(endpoint.name): \(usbErrorText(submitted))"))
+        }
+        report(.ready, nil)
+        logger.info("reading interface \(spec.interface), endpoint \(endpoint.name)")
+        var descriptors = [pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)] + Self.pollDescriptors(context)
+        var failures = 0
+        while true {
+            var timeout: Int32 = -1
+            if let deadline = framer.deadline {
+                timeout = max(0, Int32((start + deadline - ContinuousClock.now) / .milliseconds(1)) + 1)
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if stop.isStopped { return .success(()) }
+            if ready < 0, errno != EINTR { return .failure(.failed("poll failed: \(String(cString: strerror(errno)))")) }
+            var now = timeval(tv_sec: 0, tv_usec: 0)
+            _ = libusb_handle_events_timeout_completed(context, &now, nil)
+            for completion in ring.takeCompletions() {
+                switch completion {
+                case .data(let packet):
+                    failures = 0
+                    received(packet.dropFirst(spec.packetHeader))
+                case .nothing: break
+                case .stalled: logger.warning("endpoint \(endpoint.name) stalled; cleared")
+                case .unplugged:
+                    if case .read(let bytes)? = framer.flush() {
+                        logger.warning(
+                            "unplugged in the middle of a read: \(bytes.count) byte(s) discarded; scan the label again")
+                    }
+                    logger.info("unplugged")
+                    return .success(())
+                case .failed(let sentence):
+                    failures += 1
+                    // A failing endpoint is given up after ten in a row, never spun on.
+                    guard failures < 10 else { return .failure(.failed(sentence)) }
+                    guard stop.sleep(seconds: 0.01 * Double(1 << failures)) else { return .success(()) }
+                }
+            }
+            if let deadline = framer.deadline, start + deadline <= ContinuousClock.now, let output = framer.flush() {
+                emit(output)
+            }
+        }
+    }
+
+    private func received(_ bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        for output in framer.feed(bytes, at: ContinuousClock.now - start) { emit(output) }
+    }
+
+    private func emit(_ output: ByteFramer.Output) {
+        switch output {
+        case .read(let bytes):
+            if let text = String(validating: bytes, as: UTF8.self) {
+                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, text: text)))
+            } else {
+                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, bytes: bytes)))
+            }
+        case .tooLong(let length):
+            logger.warning(
+                "dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?"
+            )
+        }
+    }
+
+    /// The descriptors libusb waits on (its event and timer descriptors, the device's node).
+    private static func pollDescriptors(_ context: OpaquePointer) -> [pollfd] {
+        guard let list = libusb_get_pollfds(context) else { return [] }
+        defer { libusb_free_pollfds(list) }
+        var descriptors: [pollfd] = []
+        var index = 0
+        while let entry = list[index] {
+            descriptors.append(pollfd(fd: entry.pointee.fd, events: entry.pointee.events, revents: 0))
+            index += 1
+        }
+        return descriptors
+    }
+
+    private func report(_ state: Device.State, _ error: String?) {
+        guard !stop.isStopped else { return }
+        var device = USBDriver.describe(node, id: id, spec: spec)
+        device.state = state
+        device.error = error
+        events.yield(.device(device))
+    }
+}
+
+/// libusb set up once for the process, before the first context: no scan of its own.
+enum USBLibrary {
+    static let ready: Bool = scanbridge_libusb_skip_discovery() == 0
+}
