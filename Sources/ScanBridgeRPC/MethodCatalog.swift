@@ -14,7 +14,7 @@ package enum MethodCatalog {
         {
             return .reader
         }
-        if isGroup("cards") || isGroup("customers") { return .operator }
+        if isGroup("cards") || isGroup("customers") || isMethod("devices.reset") { return .operator }
         return .admin
     }
 

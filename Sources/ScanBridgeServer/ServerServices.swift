@@ -55,6 +55,8 @@ package struct ServerServices: Sendable {
     package let domain: DomainServices?
     /// The operator's say over which discovered USB devices are scanners; nil when discovery is off.
     package let scanners: (any ScannerControl)?
+    /// USB port resets of listed devices (`devices.reset`); nil when the daemon has none.
+    package let resets: (any DeviceResetting)?
     /// The gateway's access tokens; nil when the daemon keeps none (no store).
     package let tokens: (any TokenAuthority)?
     /// The metrics in Prometheus's text format 0.0.4, for `GET /metrics`; nil when none are kept.
@@ -69,8 +71,8 @@ package struct ServerServices: Sendable {
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,
-        domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, tokens: (any TokenAuthority)? = nil,
-        metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none,
+        domain: DomainServices? = nil, scanners: (any ScannerControl)? = nil, resets: (any DeviceResetting)? = nil,
+        tokens: (any TokenAuthority)? = nil, metrics: (@Sendable () -> [UInt8])? = nil, serverMetrics: ServerMetrics = .none,
         counter: String = "local", sharedStore: (any SharedStoreControl)? = nil
     ) {
         self.counter = counter
@@ -78,6 +80,7 @@ package struct ServerServices: Sendable {
         self.serverMetrics = serverMetrics
         self.domain = domain
         self.scanners = scanners
+        self.resets = resets
         self.tokens = tokens
         self.metrics = metrics
         self.bridge = bridge

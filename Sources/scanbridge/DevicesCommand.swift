@@ -3,12 +3,12 @@ import ScanBridgeClient
 import ScanBridgeModel
 
 /// `scanbridge devices`: the devices the daemon knows; `candidates`, `claim` and `release`:
-/// which discovered USB devices are read as scanners.
+/// which discovered USB devices are read as scanners; `reset`: a USB port reset of one.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the scanning devices the daemon knows; claim or release USB scanners.",
-        subcommands: [List.self, Candidates.self, Claim.self, Release.self],
+        abstract: "List the scanning devices the daemon knows; claim, release or reset USB scanners.",
+        subcommands: [List.self, Candidates.self, Claim.self, Release.self, Reset.self],
         defaultSubcommand: List.self)
 }
 
@@ -107,6 +107,32 @@ extension DevicesCommand {
 
         func run() async throws {
             try await DevicesCommand.choose("devices.release", id, "released", connection, json: json)
+        }
+    }
+
+    /// `scanbridge devices reset ID` → `devices.reset`.
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reset the USB port of a device that hangs, as unplugging and plugging it in again would.",
+            discussion:
+                "ID is a device id from `scanbridge devices`: a scanner, a camera or a USB card reader. The device comes back under the same id."
+        )
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "A device id (usb:0403:6001:SERIAL, pcsc:…).")
+        var id: String
+
+        @Flag(help: "Print the daemon's answer ({\"id\", \"usb\", \"path\", \"reenumerated\"}) as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await connection.callAndPrint("devices.reset", ["id": .string(id)], json: json) { answer in
+                let usb = answer["usb"]?.stringValue ?? "?"
+                let path = answer["path"]?.stringValue ?? "?"
+                let again = answer["reenumerated"]?.boolValue == true ? "; it came back as a new USB device" : ""
+                return "\(id) reset (USB \(usb) at \(path))\(again)"
+            }
         }
     }
 

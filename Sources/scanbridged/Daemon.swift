@@ -74,7 +74,8 @@ struct Daemon {
             normalizer: Normalizer(catalog: settings.catalog), spool: ReadSpool(metrics: scanMetrics))
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
-            limits: settings.limits, domain: domain, scanners: scanners, tokens: tokens,
+            limits: settings.limits, domain: domain, scanners: scanners,
+            resets: DeviceResets(registry: bridge.registry, metrics: scanMetrics, logger: logger), tokens: tokens,
             metrics: { [storeGauges = StoreGauges(factory: metrics.factory)] in
                 storeGauges.record(sharedStore?.status ?? .local)
                 return metrics.exposition()

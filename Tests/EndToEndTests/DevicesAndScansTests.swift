@@ -16,7 +16,7 @@ struct DevicesAndScansTests {
         #expect(hello["protocol"] == 1)
         #expect(hello["role"] == "admin")
         #expect(
-            hello["drivers"] == ["mock", "pcsc", "evdev", "hidpos", "serial", "file-camera", "v4l2"],
+            hello["drivers"] == ["mock", "pcsc", "evdev", "hidpos", "serial", "usb", "file-camera", "v4l2"],
             "every built-in driver runs without --drivers")
         let devices = try await client.devices()
         #expect(devices.map(\.id) == ["mock:till-1", "mock:nfc-1"])

@@ -24,6 +24,8 @@ struct RolesTests {
         let inject = try await run("scanbridge", ["inject", "till-1", "123"] + socket, prefix: Self.asNobody)
         #expect(inject.status == 3, "refused by role")
         #expect(inject.err.contains("error -32003"), "\(inject.err)")
+        let reset = try await run("scanbridge", ["devices", "reset", "mock:till-1"] + socket, prefix: Self.asNobody)
+        #expect(reset.status == 3 && reset.err.contains("error -32003"), "a reset needs the operator role: \(reset.err)")
     }
 
     @Test func aReaderSeesCardsMaskedAndNoContactDetails() async throws {

@@ -13,13 +13,16 @@ extension LabSuites {
         /// The FTDI chip's two status bytes start every packet it sends; a long idle, so
         /// that a label cut short by an unplug is not taken whole after a pause.
         static let ftdi = "usb:0403:6001,interface=0,packet_header=2,idle=10000"
+        /// No kernel driver for the chip: udevd reloads its module rules, which it otherwise
+        /// reads again only now and then, and an earlier case's `ftdi_sio` is unloaded.
+        static let keepFTDIAway =
+            "echo 'install ftdi_sio /bin/false' >/etc/modprobe.d/lab-ftdi.conf && udevadm control --reload && { rmmod ftdi_sio 2>/dev/null; true; }"
 
         @Test func aVendorModeDeviceIsClaimedReadAndFollowedAcrossAReplug() async throws {
             let guest = try await Lab.guest()
             let device = LabDevice.usbSerial(id: "ftdi1", serial: "FTDI0001")
             let id = "usb:0403:6001:FTDI0001"
-            try await guest.run(
-                "keep ftdi_sio away", "echo 'install ftdi_sio /bin/false' >/etc/modprobe.d/lab-ftdi.conf")
+            try await guest.run("keep ftdi_sio away", Self.keepFTDIAway)
             let daemon = try await guest.startDaemon(["--drivers", "usb", "--device", Self.ftdi])
             try await guest.plug(device)
             try await daemon.waitForDevice(id, state: "ready")
@@ -61,7 +64,8 @@ extension LabSuites {
             let guest = try await Lab.guest()
             let device = LabDevice.usbSerial(id: "ftdi2", serial: "FTDI0002")
             let id = "usb:0403:6001:FTDI0002"
-            try await guest.run("let ftdi_sio bind", "rm -f /etc/modprobe.d/lab-ftdi.conf && modprobe ftdi_sio")
+            try await guest.run(
+                "let ftdi_sio bind", "rm -f /etc/modprobe.d/lab-ftdi.conf && udevadm control --reload && modprobe ftdi_sio")
             try await guest.plug(device)
             try await guest.waitUntil("ftdi_sio made a ttyUSB port", "ls /sys/bus/usb-serial/devices/ | grep -q ttyUSB")
 
@@ -81,6 +85,62 @@ extension LabSuites {
             try await guest.waitUntil(
                 "ftdi_sio has the interface back once the daemon stopped", "ls /sys/bus/usb-serial/devices/ | grep -q ttyUSB")
             try await guest.unplug(device.id)
+        }
+
+        /// `devices.reset` of a vendor-mode scanner, a wedge scanner and a card reader: each
+        /// is read again under its id.
+        @Test func aResetDeviceIsReadAgainUnderItsId() async throws {
+            let guest = try await Lab.guest()
+            let serial = LabDevice.usbSerial(id: "ftdi3", serial: "FTDI0003")
+            let keyboard = LabDevice.usbKeyboard(id: "kbd3", serial: "RESET0001")
+            let reader = LabDevice.usbCCID(id: "ccid3", serial: "CCID0003")
+            let usbID = "usb:0403:6001:FTDI0003"
+            let keyboardNode = try #require(keyboard.inputByID)
+            let keyboardID = "evdev:" + keyboardNode.dropFirst().replacingOccurrences(of: "/", with: "_")
+            try await guest.run("keep ftdi_sio away", Self.keepFTDIAway)
+            try await guest.plug(serial)
+            try await guest.plug(reader)
+            try await guest.plug(keyboard)
+            let daemon = try await guest.startDaemon([
+                "--drivers", "usb,evdev,pcsc", "--device", Self.ftdi,
+                "--device", "evdev:\(keyboardNode),max_gap=800,idle=3000",
+            ])
+            try await daemon.startPCSCD()
+            try await daemon.waitForDevice(usbID, state: "ready")
+            try await daemon.waitForDevice(keyboardID, state: "ready")
+            let readers = try await daemon.devices().filter { $0["driver"] == "pcsc" }
+            let readerID = try #require(readers.first?["id"]?.stringValue, "pcscd lists the usb-ccid reader")
+
+            let answer = try await daemon.call("devices.reset", #"{"id":"\#(usbID)"}"#)
+            #expect(answer["usb"] == "0403:6001" && answer["path"]?.stringValue?.hasPrefix("/dev/bus/usb/") == true)
+            try await daemon.waitForDevice(usbID, state: "ready")
+            try guest.send("4006381333931\r", to: serial.id)
+            #expect(try await daemon.waitForScans(1).last?["device"]?.stringValue == usbID)
+
+            _ = try await daemon.call("devices.reset", #"{"id":"\#(keyboardID)"}"#)
+            try await daemon.waitForDevice(keyboardID, state: "ready")
+            try await guest.type("5901234123457\n")
+            let typed = try await daemon.waitForScans(2)
+            #expect(typed[1]["device"]?.stringValue == keyboardID && typed[1]["text"] == "5901234123457")
+
+            let resetReader = try await daemon.call("devices.reset", #"{"id":"\#(readerID)"}"#)
+            #expect(resetReader["usb"] == "08e6:4433")
+            // No card can be tapped on QEMU's reader: after the reset, pcscd still serves it,
+            // and the daemon lists it as before.
+            try await guest.waitUntil("pcscd lists the reader after its reset", "pcsc_scan -r 2>/dev/null | grep -q CCID0003")
+            try await daemon.waitForDevice(readerID, state: "ready")
+
+            // The kernel reports a device at address 0 in the middle of a reset: never a device of its own.
+            let notices = daemon.deviceNotifications().compactMap { $0["path"]?.stringValue }
+            #expect(!notices.contains { $0.hasSuffix("/000") }, "\(notices)")
+            let log = try await guest.run("the daemon's log", "cat \(daemon.log)")
+            #expect(!log.contains("/dev/bus/usb/001/000"))
+
+            let metrics = try await guest.run(
+                "the daemon's metrics", "\(daemon.cli) call bridge.hello >/dev/null; grep -c 'USB device .* reset' \(daemon.log)")
+            #expect(metrics.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "each reset is logged")
+            try await daemon.stop()
+            for device in [serial, keyboard, reader] { try await guest.unplug(device.id) }
         }
     }
 }

@@ -17,6 +17,7 @@ struct ExpositionTests {
         scan.readDropped(kind: .barcode, driver: "mock")
         scan.deviceFailed(kind: .barcode, driver: "mock")
         scan.deviceReconnected(kind: .barcode, driver: "mock")
+        scan.deviceReset(driver: "usb", outcome: "reset")
         scan.handlerTimedOut("product-lookup")
         scan.handlerFailed("product-lookup")
         scan.journalSeq.set(7)

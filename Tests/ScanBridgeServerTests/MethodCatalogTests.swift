@@ -8,7 +8,7 @@ struct MethodCatalogTests {
         arguments: [
             ("bridge.hello", Role.reader), ("events.subscribe", .reader), ("events.recent", .reader),
             ("devices.list", .reader), ("products.lookup", .reader), ("orders.lookup", .reader), ("cards.get", .reader),
-            ("cards.link", .operator), ("cards.arm", .operator), ("customers.get", .operator),
+            ("cards.link", .operator), ("cards.arm", .operator), ("customers.get", .operator), ("devices.reset", .operator),
             ("devices.claim", .admin), ("devices.listed", .admin), ("scan.inject", .admin), ("mock.attach", .admin),
             ("products.upsert", .admin), ("orders.upsert", .admin), ("handlers.register", .admin),
             // Unknown names: the group decides, and only a whole ".lookup" suffix makes a read.

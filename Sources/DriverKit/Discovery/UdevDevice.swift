@@ -8,6 +8,9 @@ enum UdevDevice {
             let subsystem = string(udev_device_get_subsystem(device)),
             let sysname = string(udev_device_get_sysname(device))
         else { return nil }
+        // During a port reset the kernel reports the USB device at address 0, where every
+        // device sits while it is being addressed, then at its own again: not a device.
+        if subsystem == "usb", string(udev_device_get_property_value(device, "DEVNUM")) == "000" { return nil }
         var node = DiscoveredNode(subsystem: subsystem, devnode: devnode, sysname: sysname)
         // A USB device's own node (`/dev/bus/usb/001/004`, the `usb` driver's) is its own USB device.
         let usbDevice = subsystem == "usb" ? device : udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device")
@@ -81,11 +84,11 @@ enum UdevDevice {
         return word & letters == letters
     }
 
-    private static func attribute(_ device: OpaquePointer, _ name: String) -> String? {
+    static func attribute(_ device: OpaquePointer, _ name: String) -> String? {
         string(udev_device_get_sysattr_value(device, name))?.trimmingCharacters(in: .whitespaces)
     }
 
-    private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         pointer.map { String(cString: $0) }
     }
 }

@@ -64,6 +64,9 @@ extension MetricSeries {
     package static let deviceReconnects = MetricSeries(
         "scanbridge_device_reconnects_total", .counter, labels: ["kind", "driver"],
         help: "Times a device that was gone came back, by kind and driver.")
+    package static let deviceResets = MetricSeries(
+        "scanbridge_device_resets_total", .counter, labels: ["driver", "outcome"],
+        help: "USB port resets of devices, by driver and outcome (reset, reenumerated, failed).")
     package static let handlerTimeouts = MetricSeries(
         "scanbridge_handler_timeouts_total", .counter, labels: ["handler"],
         help: "Events a handler did not resolve in time, by handler.")
@@ -94,7 +97,7 @@ extension MetricSeries {
     /// Every series, the protocol's first.
     package static let all: [MetricSeries] = [
         scans, scanDuration, journalSeq, devices, connections, subscriptionOverflows, requestsRefused,
-        deviceErrors, deviceReconnects, handlerTimeouts, handlerFailures, journalCommit, readSpoolReads,
+        deviceErrors, deviceReconnects, deviceResets, handlerTimeouts, handlerFailures, journalCommit, readSpoolReads,
         readSpoolBytes, readsDropped, walBytes, storeUp, storeCopyLag,
     ]
 

@@ -100,6 +100,14 @@ package final class ScanMetrics: Sendable {
         deviceReconnects.counter(at: column(kind: kind, driver: driver)).increment()
     }
 
+    /// A device's USB port was reset: `outcome` is `reset`, `reenumerated` or `failed`.
+    package func deviceReset(driver: String, outcome: String) {
+        let driver = driverColumns[driver] == nil ? Self.other : driver
+        Counter(
+            label: MetricSeries.deviceResets.name, dimensions: [("driver", driver), ("outcome", outcome)], factory: factory
+        ).increment()
+    }
+
     /// The devices listed now, counted by kind and state.
     package func devicesListed(_ listed: some Sequence<Device>) {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: devices.count) { counts in

@@ -2,8 +2,8 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 
-/// `devices.list`, and the operator's say over discovered scanners: `devices.candidates`,
-/// `devices.claim`, `devices.release`.
+/// `devices.list`, the operator's say over discovered scanners: `devices.candidates`,
+/// `devices.claim`, `devices.release`, and `devices.reset`.
 enum DeviceMethods {
     static let all: [String: RPCMethod] = [
         "devices.list": { _, connection in
@@ -23,6 +23,13 @@ enum DeviceMethods {
         },
         "devices.release": { params, connection in
             MethodOutcome(try Payload.encoding(try await scanners(connection).release(try params.requiredString("id"))))
+        },
+        "devices.reset": { params, connection in
+            let id = try params.requiredString("id")
+            guard let resets = connection.services.resets else {
+                throw ScanBridgeError.unavailable("this daemon cannot reset USB devices")
+            }
+            return MethodOutcome(try Payload.encoding(try await resets.reset(id)))
         },
     ]
 

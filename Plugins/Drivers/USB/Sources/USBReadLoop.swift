@@ -166,7 +166,7 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
                         logger.warning(
                             "unplugged in the middle of a read: \(bytes.count) byte(s) discarded; scan the label again")
                     }
-                    logger.info("unplugged")
+                    logger.info("unplugged, or reset")
                     return .success(())
                 case .failed(let sentence):
                     failures += 1

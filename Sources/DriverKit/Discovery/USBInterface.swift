@@ -2,18 +2,18 @@ import Foundation
 
 /// A USB device's interfaces as sysfs shows them now: number, class, and the kernel driver
 /// bound to each. Read when asked, never kept: drivers bind after the device is reported.
-struct USBInterface: Sendable, Equatable {
-    var number: UInt8
-    var interfaceClass: UInt8
+package struct USBInterface: Sendable, Equatable {
+    package var number: UInt8
+    package var interfaceClass: UInt8
     /// The kernel driver bound to it (`usbhid`, `cdc_acm`, `ftdi_sio`, `usbfs` for a program's claim).
-    var driver: String?
+    package var driver: String?
 
     /// A vendor-specific interface (class 0xff): a scanner's vendor mode.
-    var isVendorSpecific: Bool { interfaceClass == 0xFF }
+    package var isVendorSpecific: Bool { interfaceClass == 0xFF }
 
     /// The interfaces of the USB device at `port` (`1-2.3`), in number order; empty when sysfs
     /// does not have it.
-    static func of(port: String, sysfs: String = "/sys/bus/usb/devices") -> [USBInterface] {
+    package static func of(port: String, sysfs: String = "/sys/bus/usb/devices") -> [USBInterface] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
         return names.filter { $0.hasPrefix(port + ":") }.compactMap { name in
             let folder = "\(sysfs)/\(name)"
