@@ -21,6 +21,7 @@ extension DaemonConfig {
             ("server.handlers_per_connection", server.handlersPerConnection, 1...1_000),
             ("http.max_connections", http.maxConnections, 1...100_000),
             ("handlers.timeout_ms", handlers.timeoutMs, 10...60_000),
+            ("usb.auto_reset_after_errors", usb.autoResetAfterErrors, 1...100),
         ]
         for (key, value, range) in numbers {
             guard let value, !range.contains(value) else { continue }

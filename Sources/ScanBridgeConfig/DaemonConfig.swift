@@ -25,6 +25,7 @@ package struct DaemonConfig: Decodable, Sendable {
     package var orders = Orders()
     package var handlers = Handlers()
     package var pcsc = PCSC()
+    package var usb = USB()
     package var scanners = Scanners()
     package var mock: [Mock] = []
     /// This daemon's name among the shop's counters; the host name when not given.
@@ -115,6 +116,17 @@ package struct DaemonConfig: Decodable, Sendable {
         enum CodingKeys: String, CodingKey {
             case feedback
             case feedbackReaders = "feedback_readers"
+        }
+    }
+
+    /// USB devices: the port reset of a device that keeps failing.
+    package struct USB: Decodable, Sendable {
+        /// Reset a USB device once it has gone into `error` this many times within ten
+        /// minutes; nil: never by itself.
+        package var autoResetAfterErrors: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case autoResetAfterErrors = "auto_reset_after_errors"
         }
     }
 
@@ -248,7 +260,7 @@ package struct DaemonConfig: Decodable, Sendable {
         case logLevel = "log_level"
         case logFormat = "log_format"
         case journal, server, http, roles
-        case catalog, orders, handlers, pcsc, scanners, mock
+        case catalog, orders, handlers, pcsc, usb, scanners, mock
         case counterId = "counter_id"
         case store
     }
@@ -271,6 +283,7 @@ package struct DaemonConfig: Decodable, Sendable {
         orders = try c.decodeIfPresent(Orders.self, forKey: .orders) ?? Orders()
         handlers = try c.decodeIfPresent(Handlers.self, forKey: .handlers) ?? Handlers()
         pcsc = try c.decodeIfPresent(PCSC.self, forKey: .pcsc) ?? PCSC()
+        usb = try c.decodeIfPresent(USB.self, forKey: .usb) ?? USB()
         scanners = try c.decodeIfPresent(Scanners.self, forKey: .scanners) ?? Scanners()
         mock = try c.decodeIfPresent([Mock].self, forKey: .mock) ?? []
         counterId = try c.decodeIfPresent(String.self, forKey: .counterId)

@@ -72,10 +72,13 @@ struct Daemon {
                 handlers: handlers, logger: logger, metrics: scanMetrics,
                 offline: { sharedStore?.isOffline ?? false }),
             normalizer: Normalizer(catalog: settings.catalog), spool: ReadSpool(metrics: scanMetrics))
+        let resets = DeviceResets(registry: bridge.registry, metrics: scanMetrics, logger: logger)
+        if let errors = settings.autoResetAfterErrors {
+            AutoReset(afterErrors: errors, resets: resets, logger: logger).watch(bridge.registry)
+        }
         let services = ServerServices(
             bridge: bridge, mock: mock, drivers: drivers.map(\.name), version: ScanBridgeDaemon.version,
-            limits: settings.limits, domain: domain, scanners: scanners,
-            resets: DeviceResets(registry: bridge.registry, metrics: scanMetrics, logger: logger), tokens: tokens,
+            limits: settings.limits, domain: domain, scanners: scanners, resets: resets, tokens: tokens,
             metrics: { [storeGauges = StoreGauges(factory: metrics.factory)] in
                 storeGauges.record(sharedStore?.status ?? .local)
                 return metrics.exposition()

@@ -31,6 +31,8 @@ struct DaemonSettings: Sendable {
     var catalog: CatalogSettings
     var orderReferencePattern: String
     var pcsc: PCSCSettings
+    /// Reset a USB device by itself once it has failed this often (`usb.auto_reset_after_errors`); nil: never.
+    var autoResetAfterErrors: Int?
     /// Scanners found through udev; nil when discovery is off.
     var scannerDiscovery: EvdevDiscoverySettings?
     /// The gateway; nil when it is off.
@@ -121,6 +123,7 @@ struct DaemonSettings: Sendable {
         pcsc = PCSCSettings(
             feedback: PCSCFeedbackSettings(
                 enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
+        autoResetAfterErrors = file.usb.autoResetAfterErrors
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
         gateway = try Self.gateway(
             file.http, listen: options.httpListen, passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)

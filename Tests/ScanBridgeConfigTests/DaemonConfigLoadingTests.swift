@@ -59,6 +59,17 @@ struct DaemonConfigLoadingTests {
         #expect(outOfRange?.description.contains("http.max_connections is 0") == true)
     }
 
+    @Test func theUSBSectionTakesTheAutomaticResetInItsRange() throws {
+        #expect(try load("log_level: info\n").usb.autoResetAfterErrors == nil, "off unless configured")
+        #expect(try load("usb:\n  auto_reset_after_errors: 3\n").usb.autoResetAfterErrors == 3)
+        let outOfRange = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("usb:\n  auto_reset_after_errors: 0\n").checkRanges()
+        }
+        #expect(outOfRange?.description == "usb.auto_reset_after_errors is 0; it must be between 1 and 100")
+        let unknown = #expect(throws: DaemonConfig.LoadError.self) { try load("usb:\n  reset: on\n") }
+        #expect(unknown?.description.contains("unknown key 'reset' in 'usb'") == true)
+    }
+
     @Test func theDemoConfigLoads() throws {
         let config = try load("log_level: info\nmock:\n  - kind: barcode\n    id: till-1\n    loop: true\n")
         #expect(config.mock.count == 1 && config.logLevel == "info")

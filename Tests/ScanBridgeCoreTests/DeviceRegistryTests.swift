@@ -1,5 +1,6 @@
 import ScanBridgeCore
 import ScanBridgeModel
+import Synchronization
 import Testing
 
 @Suite("DeviceRegistry")
@@ -11,6 +12,25 @@ struct DeviceRegistryTests {
     init() {
         registry = DeviceRegistry(publisher: publisher)
         _ = publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: false)
+    }
+
+    @Test("a device going into error is told to the failure watcher once per fall")
+    func failuresAreWatched() {
+        let failed = Mutex<[String]>([])
+        registry.watchFailures { device in failed.withLock { $0.append(device.error ?? "") } }
+        var scanner = device("mock:till", name: "Till scanner")
+        registry.update(scanner)
+        scanner.state = .error
+        scanner.error = "cannot open"
+        registry.update(scanner)
+        scanner.error = "cannot open, still"
+        registry.update(scanner)
+        scanner.state = .ready
+        registry.update(scanner)
+        scanner.state = .error
+        scanner.error = "again"
+        registry.update(scanner)
+        #expect(failed.withLock { $0 } == ["cannot open", "again"])
     }
 
     @Test("added, changed, removed, and added again after a replug")

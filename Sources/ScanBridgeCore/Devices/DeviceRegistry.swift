@@ -16,6 +16,7 @@ package final class DeviceRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    private let failureWatcher = Mutex<(@Sendable (Device) -> Void)?>(nil)
     private let publisher: Publisher
     private let metrics: ScanMetrics
     /// How many gone devices stay listed.
@@ -35,6 +36,12 @@ package final class DeviceRegistry: Sendable {
         state.withLock { $0.devices[id] }
     }
 
+    /// Calls `watcher` each time a device goes into `error` (the automatic reset's count).
+    /// It must return at once.
+    package func watchFailures(_ watcher: @escaping @Sendable (Device) -> Void) {
+        failureWatcher.withLock { $0 = watcher }
+    }
+
     /// A device appeared (or came back after being gone) or changed.
     package func update(_ device: Device) {
         let previous: Device? = state.withLock { state in
@@ -49,6 +56,7 @@ package final class DeviceRegistry: Sendable {
         }
         if device.state == .error, previous?.state != .error {
             metrics.deviceFailed(kind: device.kind, driver: device.driver)
+            failureWatcher.withLock { $0 }?(device)
         }
         if previous?.state == .gone, device.state != .gone {
             metrics.deviceReconnected(kind: device.kind, driver: device.driver)
