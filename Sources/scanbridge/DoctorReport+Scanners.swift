@@ -8,10 +8,11 @@ import Musl
 #endif
 
 /// What scanners and cameras need from the machine: the udev rules, the device groups the
-/// daemon's user joins, and no scanner left without a kernel driver by a vendor USB mode.
+/// daemon's user joins, no scanner left without a kernel driver by a vendor USB mode that the
+/// `usb` driver is not told to read, and no scanner another program has claimed.
 extension DoctorReport {
     /// The drivers that read discovered USB scanners.
-    static let scannerDrivers: Set<String> = ["evdev", "hidpos", "serial"]
+    static let scannerDrivers: Set<String> = ["evdev", "hidpos", "serial", "usb"]
     /// The group `udev/70-scanbridge.rules` gives scanners' nodes to, and the one for cameras.
     static let deviceGroup = "scanbridge-devices"
     static let cameraGroup = "video"
@@ -27,16 +28,24 @@ extension DoctorReport {
         var rulesVendors: Set<String> = []
         /// USB devices of those makers none of whose interfaces has a kernel driver.
         var withoutDriver: [USBDevice] = []
+        /// USB devices of those makers with an interface a program has claimed through usbfs.
+        var claimed: [USBDevice] = []
         /// What `devices.candidates` answered: the candidates not read; nil with `candidatesFailure`.
         var candidatesNotRead: [JSONValue]?
         var candidatesFailure: String?
     }
 
-    /// A USB device as sysfs shows it.
+    /// A USB device as sysfs shows it, and the interface of note (the vendor-specific one
+    /// without a driver, or the one claimed).
     struct USBDevice {
         var usb: String
         var name: String
         var path: String
+        var interface: Int
+
+        var json: JSONValue {
+            .object(["usb": .string(usb), "name": .string(name), "sysfs": .string(path), "interface": .int(Int64(interface))])
+        }
     }
 
     /// Reads the rules in `ruleFolders` and the devices in `usbFolder` (sysfs's
@@ -54,7 +63,9 @@ extension DoctorReport {
         if let file = scanners.rulesFile, let text = try? String(contentsOfFile: file, encoding: .utf8) {
             scanners.rulesVendors = ruleVendors(text)
         }
-        scanners.withoutDriver = devicesWithoutDriver(usbFolder: usbFolder, vendors: scanners.rulesVendors)
+        let devices = usbDevices(usbFolder: usbFolder, vendors: scanners.rulesVendors)
+        scanners.withoutDriver = devices.withoutDriver
+        scanners.claimed = devices.claimed
         return scanners
     }
 
@@ -74,27 +85,42 @@ extension DoctorReport {
         return vendors
     }
 
-    /// The devices of `vendors` in `usbFolder` that have interfaces and none bound to a driver:
-    /// a scanner switched to a vendor mode no kernel driver speaks.
-    static func devicesWithoutDriver(usbFolder: String, vendors: Set<String>) -> [USBDevice] {
+    /// The devices of `vendors` in `usbFolder` that have interfaces and none bound to a driver
+    /// (a scanner switched to a vendor mode no kernel driver speaks), and those with an
+    /// interface a program holds through usbfs.
+    static func usbDevices(usbFolder: String, vendors: Set<String>) -> (withoutDriver: [USBDevice], claimed: [USBDevice]) {
         let files = FileManager.default
         let entries = ((try? files.contentsOfDirectory(atPath: usbFolder)) ?? []).sorted()
         func read(_ path: String) -> String? {
             (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        var found: [USBDevice] = []
+        var withoutDriver: [USBDevice] = []
+        var claimed: [USBDevice] = []
         for entry in entries where !entry.contains(":") {
             let folder = usbFolder + "/" + entry
             guard let vendor = read(folder + "/idVendor")?.lowercased(), vendors.contains(vendor) else { continue }
-            let interfaces = entries.filter { $0.hasPrefix(entry + ":") }
-            guard !interfaces.isEmpty,
-                !interfaces.contains(where: { files.fileExists(atPath: usbFolder + "/" + $0 + "/driver") })
-            else { continue }
+            let interfaces = entries.filter { $0.hasPrefix(entry + ":") }.map { name in
+                let path = usbFolder + "/" + name
+                let number = read(path + "/bInterfaceNumber").flatMap { Int($0, radix: 16) } ?? 0
+                let driver = (try? files.destinationOfSymbolicLink(atPath: path + "/driver")).map {
+                    ($0 as NSString).lastPathComponent
+                }
+                return (number: number, vendorSpecific: read(path + "/bInterfaceClass") == "ff", driver: driver)
+            }
+            guard !interfaces.isEmpty else { continue }
             let product = read(folder + "/idProduct") ?? "????"
             let name = [read(folder + "/manufacturer"), read(folder + "/product")].compactMap { $0 }.joined(separator: " ")
-            found.append(USBDevice(usb: vendor + ":" + product, name: name.isEmpty ? "USB device" : name, path: entry))
+            func device(_ interface: Int) -> USBDevice {
+                USBDevice(
+                    usb: vendor + ":" + product, name: name.isEmpty ? "USB device" : name, path: entry, interface: interface)
+            }
+            if interfaces.allSatisfy({ $0.driver == nil }) {
+                withoutDriver.append(device((interfaces.first(where: \.vendorSpecific) ?? interfaces[0]).number))
+            } else if let held = interfaces.first(where: { $0.driver == "usbfs" }) {
+                claimed.append(device(held.number))
+            }
         }
-        return found
+        return (withoutDriver, claimed)
     }
 
     /// The gid of the group named `name`; nil when there is no such group.
@@ -118,8 +144,20 @@ extension DoctorReport {
             for device in scanners.withoutDriver {
                 problems.append(
                     "\(device.name) (USB \(device.usb), \(device.path)) has no kernel driver on any interface: it is in a "
-                        + "vendor USB mode; switch it to USB keyboard (HID), HID POS or USB serial (CDC-ACM) with its "
-                        + "maker's programming barcode, then replug it")
+                        + "vendor USB mode; read it with the usb driver (--device usb:\(device.usb),interface=\(device.interface)), "
+                        + "or switch it to USB keyboard (HID), HID POS or USB serial (CDC-ACM) with its maker's "
+                        + "programming barcode, then replug it")
+            }
+            // The daemon's own usb driver holds what it reads through usbfs too.
+            let readByDaemon = Set(
+                daemon.devices.filter { $0.driver == "usb" && $0.state == .ready }.compactMap { device in
+                    device.vendorId.flatMap { vendor in device.productId.map { vendor + ":" + $0 } }
+                })
+            for device in scanners.claimed where !readByDaemon.contains(device.usb) {
+                problems.append(
+                    "interface \(device.interface) of \(device.name) (USB \(device.usb), \(device.path)) is claimed by another "
+                        + "program through usbfs, so no driver of the daemon can read it; stop that program "
+                        + "(fuser -v /dev/bus/usb/*/* names it)")
             }
         }
         if drivers.contains("v4l2") {
@@ -154,6 +192,7 @@ extension DoctorReport {
                 line += "; the daemon is \(member ? "" : "not ")in \(Self.deviceGroup)"
             }
             if !scanners.withoutDriver.isEmpty { line += "; \(count(scanners.withoutDriver.count, "scanner")) without a driver" }
+            if !scanners.claimed.isEmpty { line += "; \(count(scanners.claimed.count, "scanner")) claimed through usbfs" }
             lines.append(row("scanners", line))
             if let notRead = scanners.candidatesNotRead, !notRead.isEmpty {
                 lines.append(
@@ -180,10 +219,8 @@ extension DoctorReport {
         guard let scanners else { return .null }
         var object: [String: JSONValue] = [
             "udevRules": scanners.rulesFile.map(JSONValue.string) ?? .null,
-            "withoutDriver": .array(
-                scanners.withoutDriver.map {
-                    .object(["usb": .string($0.usb), "name": .string($0.name), "sysfs": .string($0.path)])
-                }),
+            "withoutDriver": .array(scanners.withoutDriver.map(\.json)),
+            "claimed": .array(scanners.claimed.map(\.json)),
         ]
         if let notRead = scanners.candidatesNotRead { object["candidatesNotRead"] = .array(notRead) }
         if let failure = scanners.candidatesFailure { object["candidatesError"] = .string(failure) }

@@ -205,14 +205,15 @@ struct ScriptingTests {
         #expect(json["database"]?["path"]?.stringValue == daemon.databasePath && json["service"]?.stringValue != nil)
     }
 
-    /// With a scanner driver: the udev rules must be installed, and a scanner maker's device
-    /// that no kernel driver took (a vendor USB mode) is named.
+    /// With a scanner driver: the udev rules must be installed, a scanner maker's device that
+    /// no kernel driver took (a vendor USB mode) is named with the usb driver's setting, and
+    /// one whose interface another program claimed through usbfs is named too.
     @Test func doctorFindsMissingRulesAndAScannerWithoutADriver() async throws {
         let daemon = try await startDaemon(["--drivers", "evdev"])
         let rules = daemon.directory.appendingPathComponent("rules.d").path
         let usb = daemon.directory.appendingPathComponent("usb").path
         try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
-        func device(_ name: String, vendor: String, product: String, bound: Bool) throws {
+        func device(_ name: String, vendor: String, product: String, driver: String?) throws {
             let folder = usb + "/" + name
             try FileManager.default.createDirectory(atPath: folder + "/" + name + ":1.0", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(
@@ -220,13 +221,18 @@ struct ScriptingTests {
             for (file, value) in [("idVendor", vendor), ("idProduct", product), ("product", "Scanner \(name)")] {
                 try (value + "\n").write(toFile: folder + "/" + file, atomically: false, encoding: .utf8)
             }
-            if bound {
-                try FileManager.default.createSymbolicLink(atPath: folder + "/" + name + ":1.0/driver", withDestinationPath: "/")
+            for (file, value) in [("bInterfaceNumber", "00"), ("bInterfaceClass", "ff")] {
+                try (value + "\n").write(toFile: folder + "/" + name + ":1.0/" + file, atomically: false, encoding: .utf8)
+            }
+            if let driver {
+                try FileManager.default.createSymbolicLink(
+                    atPath: folder + "/" + name + ":1.0/driver", withDestinationPath: "../../../bus/usb/drivers/" + driver)
             }
         }
-        try device("1-2", vendor: "0c2e", product: "0b61", bound: false)
-        try device("1-3", vendor: "0c2e", product: "0b81", bound: true)
-        try device("1-4", vendor: "046d", product: "c52b", bound: false)
+        try device("1-2", vendor: "0c2e", product: "0b61", driver: nil)
+        try device("1-3", vendor: "0c2e", product: "0b81", driver: "usbhid")
+        try device("1-4", vendor: "046d", product: "c52b", driver: nil)
+        try device("1-5", vendor: "0c2e", product: "0b99", driver: "usbfs")
         let doctor = ["doctor", "--socket", daemon.socketPath, "--udev-rules", rules, "--usb-devices", usb]
 
         let noRules = try await run("scanbridge", doctor)
@@ -243,7 +249,14 @@ struct ScriptingTests {
         let withoutDriver = json["scanners"]?["withoutDriver"]?.arrayValue ?? []
         #expect(withoutDriver.map { $0["usb"]?.stringValue } == ["0c2e:0b61"], "\(result.out)")
         let problems = json["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(problems.count == 1 && problems[0].contains("(USB 0c2e:0b61, 1-2) has no kernel driver"), "\(problems)")
+        #expect(problems.count == 2, "\(problems)")
+        #expect(
+            problems.first?.contains("(USB 0c2e:0b61, 1-2) has no kernel driver") == true
+                && problems.first?.contains("--device usb:0c2e:0b61,interface=0") == true, "\(problems)")
+        #expect(
+            problems.last?.contains("interface 0 of Scanner 1-5 (USB 0c2e:0b99, 1-5) is claimed by another program") == true,
+            "\(problems)")
+        #expect(json["scanners"]?["claimed"]?.arrayValue?.map { $0["usb"]?.stringValue } == ["0c2e:0b99"])
         #expect(json["pcscd"] == .null, "no pcsc driver runs")
     }
 }
