@@ -146,10 +146,11 @@ let package = Package(
             name: "SerialDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", log],
             path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
         // libusb-1.0, for scanners in a vendor USB mode that no kernel driver binds (Debian
-        // package libusb-1.0-0-dev).
+        // package libusb-1.0-0-dev). A boot keyboard read this way is decoded by the evdev
+        // driver's KeyStream.
         .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(
-            name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CLibUSB", log],
+            name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "EvdevDriver", "CLibUSB", log],
             path: "Plugins/Drivers/USB/Sources", swiftSettings: strict),
         // libzbar and libdmtx decode camera frames; libpng reads the file camera's PNG frames
         // (Debian packages libzbar-dev, libdmtx-dev, libpng-dev).

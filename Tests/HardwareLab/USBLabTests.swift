@@ -142,5 +142,30 @@ extension LabSuites {
             try await daemon.stop()
             for device in [serial, keyboard, reader] { try await guest.unplug(device.id) }
         }
+
+        /// QEMU's USB keyboard, a wedge scanner, taken from usbhid (`detach=on`): its boot
+        /// reports decoded into the text evdev would give, in two layouts, and the kernel's
+        /// keyboard back once the daemon lets go.
+        @Test func aBootKeyboardTakenFromUsbhidIsDecodedInItsLayout() async throws {
+            let guest = try await Lab.guest()
+            let keyboard = LabDevice.usbKeyboard(id: "kbd4", serial: "USBKBD01")
+            let node = try #require(keyboard.inputByID)
+            let id = "usb:0627:0001:USBKBD01"
+            try await guest.plug(keyboard)
+            for (layout, text) in [("us", "qwy40"), ("de", "qwz40")] {
+                let daemon = try await guest.startDaemon([
+                    "--drivers", "usb", "--device",
+                    "usb:0627:0001:USBKBD01,interface=0,detach=on,layout=\(layout),max_gap=800,idle=3000",
+                ])
+                try await daemon.waitForDevice(id, state: "ready")
+                try await guest.waitUntil("usbhid let go of the keyboard", "[ ! -e \(node) ]")
+                try await guest.type("qwy40\n")
+                let scans = try await daemon.waitForScans(1)
+                #expect(scans[0]["device"]?.stringValue == id && scans[0]["text"]?.stringValue == text, "layout \(layout)")
+                try await daemon.stop()
+                try await guest.waitUntil("usbhid has the keyboard back", "[ -e \(node) ]")
+            }
+            try await guest.unplug(keyboard.id)
+        }
     }
 }

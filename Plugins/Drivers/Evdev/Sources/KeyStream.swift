@@ -38,6 +38,17 @@ package final class KeyStream {
         burst.reserveCapacity(128)
     }
 
+    /// The stream a device named with `spec` decodes: its layout and timing.
+    package convenience init(_ spec: EvdevDeviceSpec) throws(EvdevError) {
+        try self.init(layout: spec.layout, settings: spec.timing)
+    }
+
+    /// How long without a key ends a burst with no terminator yet.
+    package var idleTime: Duration { settings.idle }
+
+    /// The most characters a scan may have.
+    package var maxLength: Int { settings.maxLength }
+
     /// Decodes `bytes`; `keysDown` gives the keys held now, read back after `SYN_DROPPED`.
     package func feed(_ bytes: some Collection<UInt8>, keysDown: () -> [UInt16] = { [] }) -> [Decoded] {
         var outputs: [Decoded] = []

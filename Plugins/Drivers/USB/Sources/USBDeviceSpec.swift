@@ -1,4 +1,5 @@
 import DriverKit
+import EvdevDriver
 
 /// A USB device to read through libusb, as `--device usb:VID:PID[:SERIAL],interface=N[,KEY=VALUE…]`
 /// names it: a scanner in a vendor mode, which no kernel driver binds, or one whose
@@ -9,6 +10,8 @@ import DriverKit
 /// the interface from a kernel driver that has it, and give it back on release),
 /// `packet_header` (bytes at the start of every packet that are not data, 0 to 64: an FTDI
 /// chip's two status bytes), and the framing of the serial driver: `suffix`, `idle`, `prefix`.
+/// An interface that is a HID boot keyboard is decoded as a wedge scanner's keys instead:
+/// `layout` and `max_gap` as for the evdev driver, with the same `idle`.
 package struct USBDeviceSpec: Sendable, Equatable {
     package var vendorId: UInt16
     package var productId: UInt16
@@ -19,8 +22,11 @@ package struct USBDeviceSpec: Sendable, Equatable {
     package var detach: Bool
     package var packetHeader: Int
     package var framing: ByteFramer.Settings
+    /// How a boot keyboard's keys are decoded, should the interface be one.
+    package var keyboard: EvdevDeviceSpec
 
-    package static let settingNames = ["interface", "endpoint", "detach", "packet_header"] + ByteFramer.Settings.names
+    package static let settingNames =
+        ["interface", "endpoint", "detach", "packet_header"] + ByteFramer.Settings.names + ["layout", "max_gap"]
 
     /// - Parameter path: what follows `usb:` up to the first comma (`0403:6001`, `0403:6001:A1B2C3`).
     package init(path: String, settings: [String: String] = [:]) throws(USBError) {
@@ -47,6 +53,12 @@ package struct USBDeviceSpec: Sendable, Equatable {
             detach = try given.flag("detach", default: false, words: "on or off")
             packetHeader = try given.integer("packet_header", default: 0, in: 0...64, unit: "bytes")
             framing = try ByteFramer.Settings(given)
+        } catch {
+            throw .badSetting(error.description)
+        }
+        let keys = ["layout", "max_gap", "idle"].reduce(into: [String: String]()) { $0[$1] = settings[$1] }
+        do {
+            keyboard = try EvdevDeviceSpec(path: "", settings: keys)
         } catch {
             throw .badSetting(error.description)
         }

@@ -8,6 +8,9 @@ struct USBEndpoint: Equatable {
     /// Bytes a packet holds at most: the size of each transfer, so that one transfer is one
     /// packet and a per-packet header (`packet_header`) is always at its start.
     var maxPacketSize: Int
+    /// The interface is a HID boot keyboard (class 3, subclass 1, protocol 1): its packets
+    /// are keyboard reports, not text.
+    var isBootKeyboard = false
 
     /// `0x81`.
     var name: String { "0x" + String(address, radix: 16) }
@@ -37,11 +40,13 @@ struct USBEndpoint: Equatable {
                 address: endpoint.bEndpointAddress, isInterrupt: type == 3, maxPacketSize: Int(endpoint.wMaxPacketSize & 0x7FF))
         }
         let chosen = spec.endpoint.map { wanted in endpoints.first { $0.address == wanted } } ?? endpoints.first
-        guard let chosen, chosen.maxPacketSize > spec.packetHeader else {
+        guard var chosen, chosen.maxPacketSize > spec.packetHeader else {
             let names = endpoints.isEmpty ? "none" : endpoints.map(\.name).joined(separator: ", ")
             let wanted = spec.endpoint.map { "IN endpoint 0x" + String($0, radix: 16) } ?? "interrupt or bulk IN endpoint"
             return .failure(.failed("interface \(spec.interface) has no \(wanted) to read (it has \(names))"))
         }
+        chosen.isBootKeyboard =
+            interface.bInterfaceClass == 3 && interface.bInterfaceSubClass == 1 && interface.bInterfaceProtocol == 1
         return .success(chosen)
     }
 }

@@ -17,8 +17,8 @@ enum USBFailure: Error, Equatable {
 /// discovery reported is opened and handed to libusb (`libusb_wrap_sys_device`), the
 /// interface claimed (taken from its kernel driver first only with `detach=on`, and given
 /// back after), and its IN endpoint read with asynchronous transfers. The thread sleeps in
-/// `poll` on libusb's descriptors and the stop pipe: nothing is polled on a timer. Bytes are
-/// cut into reads by the serial driver's rules (`ByteFramer`).
+/// `poll` on libusb's descriptors and the stop pipe: nothing is polled on a timer. What the
+/// packets are is `USBDecoding`'s: bytes framed as a serial scanner's, or a boot keyboard's keys.
 ///
 /// Confined to its thread once started (hence `@unchecked Sendable`).
 final class USBReadLoop: DeviceLoop, @unchecked Sendable {
@@ -29,8 +29,8 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
     private let events: AsyncStream<DriverEvent>.Continuation
     private let logger: Logger
     private let running: RunningLoops
-    private var framer: ByteFramer
-    private let start = ContinuousClock.now
+    /// What the operator should change, when a keyboard's reads look like another layout's.
+    private var hint: String?
 
     init(
         spec: USBDeviceSpec, node: DiscoveredNode, id: String, running: RunningLoops,
@@ -45,7 +45,6 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
         var logger = logger
         logger[metadataKey: "device.id"] = "\(id)"
         self.logger = logger
-        framer = ByteFramer(settings: spec.framing)
     }
 
     func run() {
@@ -98,11 +97,14 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
             return .failure(.failed("libusb cannot use \(node.devnode): \(usbErrorText(wrapped))"))
         }
         defer { libusb_close(handle) }
-        let endpoint: USBEndpoint
-        switch USBEndpoint.find(handle, for: spec) {
-        case .success(let found): endpoint = found
-        case .failure(let problem): return .failure(problem)
+        return USBEndpoint.find(handle, for: spec).flatMap { endpoint in
+            claimed(handle) { read(context: context, handle: handle, endpoint: endpoint) }
         }
+    }
+
+    /// Runs `body` with the interface claimed: taken from its kernel driver first only with
+    /// `detach=on`, and released (and given back) after.
+    private func claimed(_ handle: OpaquePointer, _ body: () -> Result<Void, USBFailure>) -> Result<Void, USBFailure> {
         let interface = Int32(spec.interface)
         var detached = false
         if libusb_kernel_driver_active(handle, interface) == 1 {
@@ -129,11 +131,23 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
             return .failure(.failed("cannot claim interface \(spec.interface): \(usbErrorText(claimed))"))
         }
         defer { _ = libusb_release_interface(handle, interface) }
-        return read(context: context, handle: handle, endpoint: endpoint)
+        return body()
     }
 
     /// Reads until unplugged or stopped, the transfers all called back before it returns.
     private func read(context: OpaquePointer, handle: OpaquePointer, endpoint: USBEndpoint) -> Result<Void, USBFailure> {
+        let decoding: USBDecoding
+        do {
+            decoding = try USBDecoding(
+                spec: spec, keyboard: endpoint.isBootKeyboard, id: id, events: events, logger: logger
+            ) { [unowned self] hint in
+                self.hint = hint
+                report(.ready, nil)
+            }
+        } catch {
+            return .failure(.failed("\(error)"))
+        }
+        if endpoint.isBootKeyboard { Self.reportOnChangeOnly(handle, interface: spec.interface) }
         let ring = TransferRing(handle: handle, endpoint: endpoint)
         defer { ring.cancelAll(context: context) }
         let submitted = ring.submitAll()
@@ -141,13 +155,14 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
             return .failure(.failed("cannot read endpoint \(endpoint.name): \(usbErrorText(submitted))"))
         }
         report(.ready, nil)
-        logger.info("reading interface \(spec.interface), endpoint \(endpoint.name)")
+        let keyboard = endpoint.isBootKeyboard ? ", a boot keyboard's keys in layout \(spec.keyboard.layout)" : ""
+        logger.info("reading interface \(spec.interface), endpoint \(endpoint.name)\(keyboard)")
         var descriptors = [pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)] + Self.pollDescriptors(context)
         var failures = 0
         while true {
             var timeout: Int32 = -1
-            if let deadline = framer.deadline {
-                timeout = max(0, Int32((start + deadline - ContinuousClock.now) / .milliseconds(1)) + 1)
+            if let deadline = decoding.deadline {
+                timeout = max(0, Int32((deadline - ContinuousClock.now) / .milliseconds(1)) + 1)
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if stop.isStopped { return .success(()) }
@@ -158,14 +173,11 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
                 switch completion {
                 case .data(let packet):
                     failures = 0
-                    received(packet.dropFirst(spec.packetHeader))
+                    decoding.received(packet[...])
                 case .nothing: break
                 case .stalled: logger.warning("endpoint \(endpoint.name) stalled; cleared")
                 case .unplugged:
-                    if case .read(let bytes)? = framer.flush() {
-                        logger.warning(
-                            "unplugged in the middle of a read: \(bytes.count) byte(s) discarded; scan the label again")
-                    }
+                    decoding.unplugged()
                     logger.info("unplugged, or reset")
                     return .success(())
                 case .failed(let sentence):
@@ -175,29 +187,16 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
                     guard stop.sleep(seconds: 0.01 * Double(1 << failures)) else { return .success(()) }
                 }
             }
-            if let deadline = framer.deadline, start + deadline <= ContinuousClock.now, let output = framer.flush() {
-                emit(output)
-            }
+            if let deadline = decoding.deadline, deadline <= ContinuousClock.now { decoding.idle() }
         }
     }
 
-    private func received(_ bytes: ArraySlice<UInt8>) {
-        guard !bytes.isEmpty else { return }
-        for output in framer.feed(bytes, at: ContinuousClock.now - start) { emit(output) }
-    }
-
-    private func emit(_ output: ByteFramer.Output) {
-        switch output {
-        case .read(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) {
-                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, text: text)))
-            } else {
-                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, bytes: bytes)))
-            }
-        case .tooLong(let length):
-            logger.warning(
-                "dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?"
-            )
+    /// A boot keyboard sends a report when its keys change, not again and again while they
+    /// do not (SET_IDLE 0, as usbhid asks), in the boot format (SET_PROTOCOL 0). Best effort:
+    /// a keyboard that refuses either still sends reports that decode the same.
+    private static func reportOnChangeOnly(_ handle: OpaquePointer, interface: UInt8) {
+        for request: UInt8 in [0x0B, 0x0A] {  // SET_PROTOCOL (boot), SET_IDLE (0: only on change)
+            _ = libusb_control_transfer(handle, 0x21, request, 0, UInt16(interface), nil, 0, 1000)
         }
     }
 
@@ -217,6 +216,7 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
     private func report(_ state: Device.State, _ error: String?) {
         guard !stop.isStopped else { return }
         var device = USBDriver.describe(node, id: id, spec: spec)
+        device.hint = hint
         device.state = state
         device.error = error
         events.yield(.device(device))

@@ -1,0 +1,106 @@
+import DriverKit
+import EvdevDriver
+import Logging
+import ScanBridgeCore
+import ScanBridgeModel
+
+/// What a device's packets are: bytes cut into reads by the serial driver's rules, or, from a
+/// HID boot keyboard, key reports decoded as a wedge scanner's keys in the device's layout.
+/// Confined to the device's thread.
+final class USBDecoding {
+    /// A keyboard's decoding: its reports as key events, the keys as scans.
+    private struct Keys {
+        let stream: KeyStream
+        var reports = BootKeyboardReports()
+        let reads: WedgeReads
+    }
+
+    /// One of the two, by what the interface is.
+    private var framer: ByteFramer?
+    private var keys: Keys?
+    private let id: String
+    private let spec: USBDeviceSpec
+    private let events: AsyncStream<DriverEvent>.Continuation
+    private let logger: Logger
+    private let start = ContinuousClock.now
+    private var lastReceived: ContinuousClock.Instant?
+
+    /// - Parameter hintChanged: reports the device again, with the hint a keyboard's reads
+    ///   give about its layout (`WedgeReads.hint`).
+    init(
+        spec: USBDeviceSpec, keyboard: Bool, id: String, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
+        hintChanged: @escaping (String?) -> Void
+    ) throws(EvdevError) {
+        self.id = id
+        self.spec = spec
+        self.events = events
+        self.logger = logger
+        guard keyboard else {
+            framer = ByteFramer(settings: spec.framing)
+            return
+        }
+        let stream = try KeyStream(spec.keyboard)
+        var reads: WedgeReads?
+        reads = WedgeReads(
+            device: id, driver: USBDriver.driverName, layout: spec.keyboard.layout, maxLength: stream.maxLength,
+            events: events, logger: logger
+        ) { hintChanged(reads?.hint) }
+        keys = Keys(stream: stream, reads: reads!)
+    }
+
+    /// The hint the keyboard's reads give about its layout; nil for bytes.
+    var hint: String? { keys?.reads.hint }
+
+    /// One packet from the endpoint.
+    func received(_ packet: ArraySlice<UInt8>) {
+        lastReceived = .now
+        if keys != nil {
+            let records = keys!.reports.events(packet, microseconds: Self.microseconds(ContinuousClock.now - start))
+            for decoded in keys!.stream.feed(records) { keys!.reads.handle(decoded) }
+        } else if framer != nil {
+            let data = packet.dropFirst(spec.packetHeader)
+            guard !data.isEmpty else { return }
+            for output in framer!.feed(data, at: ContinuousClock.now - start) { emit(output) }
+        }
+    }
+
+    /// When `idle()` is due, if nothing arrives before.
+    var deadline: ContinuousClock.Instant? {
+        if let keys { return keys.stream.isWaiting ? lastReceived.map { $0 + keys.stream.idleTime } : nil }
+        return framer?.deadline.map { start + $0 }
+    }
+
+    func idle() {
+        if let keys { return keys.reads.handle(keys.stream.idle()) }
+        framer?.flush().map(emit)
+    }
+
+    /// The device went away in the middle of whatever was being read.
+    func unplugged() {
+        if let keys {
+            keys.reads.handle(keys.stream.reset())
+            self.keys?.reports = BootKeyboardReports()
+        } else if case .read(let bytes)? = framer?.flush() {
+            logger.warning("unplugged in the middle of a read: \(bytes.count) byte(s) discarded; scan the label again")
+        }
+    }
+
+    private func emit(_ output: ByteFramer.Output) {
+        switch output {
+        case .read(let bytes):
+            if let text = String(validating: bytes, as: UTF8.self) {
+                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, text: text)))
+            } else {
+                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, bytes: bytes)))
+            }
+        case .tooLong(let length):
+            logger.warning(
+                "dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?"
+            )
+        }
+    }
+
+    private static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    }
+}
