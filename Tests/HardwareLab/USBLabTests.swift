@@ -167,5 +167,46 @@ extension LabSuites {
             }
             try await guest.unplug(keyboard.id)
         }
+
+        /// No polling: with a device open and nothing sent for 60 s, its thread never wakes.
+        /// The daemon's CPU over the same minute, beside the same daemon with no USB device
+        /// (the baseline), is printed for docs/performance.md: a figure, not an assertion.
+        @Test func anOpenDeviceThatSendsNothingWakesNoThread() async throws {
+            let guest = try await Lab.guest()
+            let device = LabDevice.usbSerial(id: "ftdi5", serial: "FTDI0005")
+            try await guest.run("keep ftdi_sio away", Self.keepFTDIAway)
+            try await guest.plug(device)
+            var cpu: [String] = []
+            for named in [false, true] {
+                let daemon = try await guest.startDaemon(["--drivers", "usb"] + (named ? ["--device", Self.ftdi] : []))
+                if named { try await daemon.waitForDevice("usb:0403:6001:FTDI0005", state: "ready") }
+                let sample = """
+                    pid=$(cat /run/\(daemon.name)/scanbridged.pid)
+                    ticks() { awk '{print $14 + $15}' /proc/$pid/stat; }
+                    wakes() { for t in /proc/$pid/task/*; do [ "$(cat $t/comm 2>/dev/null)" = scanbridge-usb ] && \
+                        awk '/ctxt_switches/ {n += $2} END {print n}' $t/status 2>/dev/null; done; }
+                    """
+                let output = try await guest.run(
+                    "\(daemon.name): a minute with nothing sent",
+                    sample + "\n"
+                        + """
+                        sleep 5
+                        a=$(ticks); w=$(wakes); sleep 60; b=$(ticks); x=$(wakes)
+                        echo "$((b - a)) $(getconf CLK_TCK) ${w:-none} ${x:-none}"
+                        """, timeout: .seconds(100))
+                let last = output.split(separator: "\n").last ?? ""
+                let fields = last.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+                let ticks = Double(fields[0]) ?? 0
+                let perSecond = Double(fields[1]) ?? 100
+                cpu.append(String(format: "%.3f%%", ticks / perSecond / 60 * 100))
+                if named {
+                    #expect(fields[2] != "none", "the device's thread is named scanbridge-usb")
+                    #expect(fields[2] == fields[3], "the device's thread woke while nothing was sent: \(output)")
+                }
+                try await daemon.stop()
+            }
+            print("usb idle, the daemon's CPU over 60 s in the lab guest: no USB device \(cpu[0]), a device open \(cpu[1])")
+            try await guest.unplug(device.id)
+        }
     }
 }
