@@ -62,7 +62,7 @@ enum BuiltinPlugins {
                         metadata: ["device.path": "\(option.path)"])
                 }
             } catch {
-                throw DaemonConfig.LoadError(description: "--device \(option.driver):\(option.path): \(error)")
+                throw DaemonConfig.LoadError(description: "\(option.origin) \(option.driver):\(option.path): \(error)")
             }
         }
         // These drivers run with no device named too: discovery finds theirs.

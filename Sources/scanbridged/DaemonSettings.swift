@@ -114,12 +114,16 @@ struct DaemonSettings: Sendable {
             adminGroups: try Self.groupIDs(file.roles.adminGroups),
             operatorGroups: try Self.groupIDs(file.roles.operatorGroups),
             readerGroups: try Self.groupIDs(file.roles.readerGroups))
-        deviceOptions = try options.devices.map(DeviceOption.init(parsing:)).map { option in
-            guard option.driver == "evdev" else { return option }
-            var named = option
-            named.settings = file.scanners.namedWedgeSettings(option.settings)
-            return named
-        }
+        deviceOptions =
+            try options.devices.map { try DeviceOption(parsing: $0) }.map { option in
+                guard option.driver == "evdev" else { return option }
+                var named = option
+                named.settings = file.scanners.namedWedgeSettings(option.settings)
+                return named
+            }
+            + Self.usbClaims(file.scanners.claim).map {
+                try DeviceOption(parsing: "usb:" + $0.dropFirst(4), origin: "scanners.claim")
+            }
         pcsc = PCSCSettings(
             feedback: PCSCFeedbackSettings(
                 enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
@@ -166,7 +170,7 @@ struct DaemonSettings: Sendable {
     private static func scannerDiscovery(_ scanners: DaemonConfig.Scanners) throws -> EvdevDiscoverySettings? {
         guard scanners.discover ?? true else { return nil }
         let settings = scanners.wedgeSettings
-        let claimed = try keys(scanners.claim, at: "scanners.claim")
+        let claimed = try keys(scanners.claim?.filter { !usbClaims([$0]).contains($0) }, at: "scanners.claim")
         let released = try keys(scanners.release, at: "scanners.release")
         do {
             return try EvdevDiscoverySettings(
@@ -174,6 +178,12 @@ struct DaemonSettings: Sendable {
         } catch {
             throw DaemonConfig.LoadError(description: "scanners: \(error)")
         }
+    }
+
+    /// The config's claims of USB devices for the `usb` driver: each as `--device` names one
+    /// (`usb:VID:PID[:SERIAL],interface=N,…`), read whatever `scanners.discover` says.
+    private static func usbClaims(_ entries: [String]?) -> [String] {
+        (entries ?? []).filter { $0.lowercased().hasPrefix("usb:") }
     }
 
     /// The claim or release entries of the config, each checked as `devices.claim` checks its id.
@@ -260,11 +270,14 @@ struct DeviceOption: Sendable, Hashable {
     var driver: String
     var path: String
     var settings: [String: String]
+    /// Where it was named, for the messages: `--device`, or the config's `scanners.claim`.
+    var origin: String
 
-    init(parsing text: String) throws {
+    init(parsing text: String, origin: String = "--device") throws {
+        self.origin = origin
         let parts = text.split(separator: ",")
         guard let head = parts.first, let colon = head.firstIndex(of: ":") else {
-            throw DaemonConfig.LoadError(description: "--device takes DRIVER:PATH[,KEY=VALUE...]; got '\(text)'")
+            throw DaemonConfig.LoadError(description: "\(origin) takes DRIVER:PATH[,KEY=VALUE...]; got '\(text)'")
         }
         driver = String(head[..<colon])
         path = String(head[head.index(after: colon)...])
@@ -272,7 +285,7 @@ struct DeviceOption: Sendable, Hashable {
         for pair in parts.dropFirst() {
             let kv = pair.split(separator: "=", maxSplits: 1)
             guard kv.count == 2 else {
-                throw DaemonConfig.LoadError(description: "--device setting '\(pair)' is not KEY=VALUE")
+                throw DaemonConfig.LoadError(description: "\(origin) setting '\(pair)' is not KEY=VALUE")
             }
             settings[String(kv[0])] = String(kv[1])
         }

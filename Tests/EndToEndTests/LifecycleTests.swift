@@ -45,7 +45,8 @@ struct LifecycleTests {
     }
 
     /// A limit out of its range stops the daemon with the key, the value and the range: zero and
-    /// negative limits, a retention whose seconds would overflow, a timeout too long.
+    /// negative limits, a retention whose seconds would overflow, a timeout too long; and a
+    /// USB device named badly, in the config or with --device, with the sentence saying so.
     @Test(arguments: [
         ("journal:\n  retention_days: 0\n", "journal.retention_days is 0; it must be between 1 and 36500"),
         (
@@ -56,11 +57,20 @@ struct LifecycleTests {
         ("server:\n  max_connections: 0\n", "server.max_connections is 0; it must be between 1 and 100000"),
         ("server:\n  pending_requests: -1\n", "server.pending_requests is -1; it must be between 1 and 1000000"),
         ("handlers:\n  timeout_ms: 600000\n", "handlers.timeout_ms is 600000; it must be between 10 and 60000"),
+        ("usb:\n  auto_reset_after_errors: 0\n", "usb.auto_reset_after_errors is 0; it must be between 1 and 100"),
+        (
+            "scanners:\n  claim: [\"usb:0403:6001,interface=0,baud=9600\"]\n",
+            "scanners.claim usb:0403:6001: unknown setting 'baud' for a USB device"
+        ),
+        ("scanners:\n  claim: [\"usb:0403:6001\"]\n", "scanners.claim usb:0403:6001: a USB device needs interface=N"),
+        ("log_level: info\n", "--device usb:403:6001: a USB device is named VID:PID[:SERIAL] in hex"),
     ])
     func aNumberOutOfItsRangeIsAClearError(config text: String, message: String) async throws {
         let harness = try DaemonHarness()
         let config = try harness.write("bad.yaml", text)
-        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])
+        // A config that only sets the log level stands beside a bad --device.
+        let device = text == "log_level: info\n" ? ["--device", "usb:403:6001,interface=0"] : []
+        let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config] + device)
         await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
         #expect(daemon.log.contains(message), "\(daemon.log)")
         #expect(!daemon.log.contains("Fatal error"))

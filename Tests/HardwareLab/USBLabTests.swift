@@ -101,8 +101,11 @@ extension LabSuites {
             try await guest.plug(serial)
             try await guest.plug(reader)
             try await guest.plug(keyboard)
+            // The vendor-mode device claimed in the config this time, as --device names it.
+            try "scanners:\n  claim: [\"USB:0403:6001,interface=0,packet_header=2\"]\n".write(
+                to: guest.share.appendingPathComponent("usb-claim.yaml"), atomically: true, encoding: .utf8)
             let daemon = try await guest.startDaemon([
-                "--drivers", "usb,evdev,pcsc", "--device", Self.ftdi,
+                "--drivers", "usb,evdev,pcsc", "--config", "/lab/usb-claim.yaml",
                 "--device", "evdev:\(keyboardNode),max_gap=800,idle=3000",
             ])
             try await daemon.startPCSCD()
