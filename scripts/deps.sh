@@ -48,8 +48,9 @@ test)
     # The service's units are checked by systemd-analyze and started by
     # systemd-socket-activate; the package by lintian.
     required+=(systemd dpkg-dev lintian)
-    # The hardware lab (Tests/HardwareLab) boots a QEMU guest.
-    optional_groups+=("hardware lab:qemu-system-x86 busybox-static kmod v4l-utils")
+    # The hardware lab (Tests/HardwareLab) boots a QEMU guest; NSS's certutil makes the
+    # certificates of the virtual card QEMU's USB card reader holds.
+    optional_groups+=("hardware lab:qemu-system-x86 busybox-static kmod v4l-utils libnss3-tools")
     # The browser tests drive Debian's headless Chromium through chromedriver.
     optional_groups+=("browser tests:chromium chromium-driver")
     ;;

@@ -99,8 +99,11 @@ struct UdevRulesTests {
     @Test func theRulesNameTheScannerMakersTheDaemonKnows() throws {
         let known = Set(ScannerVendors.all.map { String(format: "%04x", $0.id) })
         let lines = try Self.ruleLines().compactMap { try? Self.parse($0.text) }
-        let vendorLists = lines.compactMap { $0.first { $0.key == "ATTRS" && $0.attribute == "idVendor" }?.value }
-        #expect(vendorLists.count == 3, "input, hidraw and tty")
+        // ATTRS for a node below the USB device; ATTR for the USB device's own node.
+        let vendorLists = lines.compactMap {
+            $0.first { ($0.key == "ATTRS" || $0.key == "ATTR") && $0.attribute == "idVendor" }?.value
+        }
+        #expect(vendorLists.count == 4, "input, hidraw, tty and usb")
         for list in vendorLists { #expect(Set(list.split(separator: "|").map(String.init)) == known) }
         let assignments = lines.flatMap { $0 }.filter { $0.key == "ENV" && $0.op == "=" }.map { $0.attribute ?? "" }
         #expect(assignments.contains("LIBINPUT_IGNORE_DEVICE") && assignments.contains("ID_MM_DEVICE_IGNORE"))
@@ -111,7 +114,7 @@ struct UdevRulesTests {
     @Test func theNodesGoToTheDeviceGroupNotARoleGroup() throws {
         let lines = try Self.ruleLines().compactMap { try? Self.parse($0.text) }
         let groups = lines.flatMap { $0 }.filter { $0.key == "GROUP" }.map(\.value)
-        #expect(groups.count == 3, "input, hidraw and tty")
+        #expect(groups.count == 4, "input, hidraw, tty and usb")
         #expect(Set(groups) == ["scanbridge-devices"])
     }
 

@@ -88,7 +88,7 @@ extension LabSuites {
         }
 
         /// `devices.reset` of a vendor-mode scanner, a wedge scanner and a card reader: each
-        /// is read again under its id.
+        /// is read again under its id, the reader's next card included.
         @Test func aResetDeviceIsReadAgainUnderItsId() async throws {
             let guest = try await Lab.guest()
             let serial = LabDevice.usbSerial(id: "ftdi3", serial: "FTDI0003")
@@ -132,6 +132,13 @@ extension LabSuites {
             // and the daemon lists it as before.
             try await guest.waitUntil("pcscd lists the reader after its reset", "pcsc_scan -r 2>/dev/null | grep -q CCID0003")
             try await daemon.waitForDevice(readerID, state: "ready")
+            // The next card is read: QEMU's virtual card is a contact one, with no contactless
+            // UID, so it refuses the driver's GET DATA, and the reader's error says so.
+            try await guest.plug(.ccidCard(id: "card3", reader: reader.id))
+            try await daemon.waitForDevice(readerID, state: "error")
+            let afterCard = try await daemon.devices().first { $0["id"]?.stringValue == readerID }
+            #expect(afterCard?["error"]?.stringValue?.contains("take it away and tap again") == true, "\(String(describing: afterCard))")
+            try await guest.unplug("card3")
 
             // The kernel reports a device at address 0 in the middle of a reset: never a device of its own.
             let notices = daemon.deviceNotifications().compactMap { $0["path"]?.stringValue }

@@ -19,6 +19,11 @@ enum LabDevice: Sendable, Hashable {
     /// What `Guest.send(_:to:)` writes arrives on its IN endpoint. Plugged over QMP only: its
     /// character device (a pair of FIFOs in the run folder) is made when it is plugged.
     case usbSerial(id: String = "ftdi1", serial: String = "FTDI0001")
+    /// A smart card in the `usb-ccid` reader with id `reader` (QEMU's `ccid-card-emulated`):
+    /// inserting it is plugging it, taking it out unplugging it. A contact card, with
+    /// certificates NSS's certutil makes in the run folder when it is first plugged; it
+    /// answers APDUs, but has no contactless UID. Plugged over QMP only.
+    case ccidCard(id: String = "card1", reader: String = "ccid1")
     /// A disk on the virtio bus (`/dev/vda` for the first), backed by a raw image file on the
     /// host and written through to it: what the guest wrote and flushed is in the file when
     /// QEMU is killed, and what it had not flushed is lost, as in a power cut. Given at boot only.
@@ -30,6 +35,7 @@ enum LabDevice: Sendable, Hashable {
         case .usbKeyboard(let id, _): id
         case .usbCCID(let id, _): id
         case .usbSerial(let id, _): id
+        case .ccidCard(let id, _): id
         case .disk(let id, _): id
         }
     }
@@ -37,7 +43,7 @@ enum LabDevice: Sendable, Hashable {
     /// The udev by-id node of the device's evdev interface, when it has one.
     var inputByID: String? {
         switch self {
-        case .usbController, .usbCCID, .usbSerial, .disk: nil
+        case .usbController, .usbCCID, .usbSerial, .ccidCard, .disk: nil
         case .usbKeyboard(_, let serial): "/dev/input/by-id/usb-QEMU_QEMU_USB_Keyboard_\(serial)-event-kbd"
         }
     }
@@ -51,6 +57,11 @@ enum LabDevice: Sendable, Hashable {
         case .usbCCID(let id, let serial): [("driver", "usb-ccid"), ("id", id), ("bus", "xhci.0"), ("serial", serial)]
         case .usbSerial(let id, let serial):
             [("driver", "usb-serial"), ("id", id), ("bus", "xhci.0"), ("serial", serial), ("chardev", "\(id)-chr")]
+        case .ccidCard(let id, let reader):
+            [
+                ("driver", "ccid-card-emulated"), ("id", id), ("bus", "\(reader).0"), ("backend", "certificates"),
+                ("cert1", "cert1"), ("cert2", "cert2"), ("cert3", "cert3"),
+            ]
         case .disk(let id, _): [("driver", "virtio-blk-pci"), ("id", id), ("drive", "\(id)-drive")]
         }
     }
@@ -64,7 +75,7 @@ enum LabDevice: Sendable, Hashable {
 
     var needsUSBController: Bool {
         switch self {
-        case .usbKeyboard, .usbCCID, .usbSerial: true
+        case .usbKeyboard, .usbCCID, .usbSerial, .ccidCard: true
         case .usbController, .disk: false
         }
     }
@@ -85,6 +96,7 @@ extension Guest {
         if case .usbSerial(let id, _) = device { try await makeCharacterDevice(id) }
         var arguments: [String: any Sendable] = [:]
         for (key, value) in device.properties { arguments[key] = value }
+        if case .ccidCard = device { arguments["db"] = "sql:" + (try await makeCardCertificates()) }
         try await qmp.execute("device_add", arguments)
         if let node = device.inputByID {
             try await waitUntil("the guest sees \(device.id) as \(node)", "[ -e \(node) ]")
@@ -101,6 +113,28 @@ extension Guest {
         }
         let backend: [String: any Sendable] = ["type": "pipe", "data": ["device": base] as [String: any Sendable]]
         try await qmp.execute("chardev-add", ["id": "\(id)-chr", "backend": backend])
+    }
+
+    /// The NSS database of the virtual card's three certificates, made once in the run folder.
+    private func makeCardCertificates() async throws -> String {
+        let database = folder.appendingPathComponent("card-nssdb")
+        guard !FileManager.default.fileExists(atPath: database.appendingPathComponent("cert9.db").path) else {
+            return database.path
+        }
+        try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
+        let noise = database.appendingPathComponent("noise")
+        try Data((0..<64).map { _ in UInt8.random(in: 0...255) }).write(to: noise)
+        let step = "make the virtual card's certificates (certutil, Debian package libnss3-tools)"
+        try await HostCommand.run(
+            ["certutil", "-N", "-d", "sql:" + database.path, "--empty-password"], in: folder, step: step)
+        for number in 1...3 {
+            try await HostCommand.run(
+                [
+                    "certutil", "-S", "-d", "sql:" + database.path, "-n", "cert\(number)", "-s", "CN=ScanBridge lab card \(number)",
+                    "-x", "-t", "CT,C,C", "-k", "rsa", "-g", "1024", "-z", noise.path, "-v", "120",
+                ], in: folder, step: step)
+        }
+        return database.path
     }
 
     /// Sends `text` from the outside into the serial device `id` (`LabDevice.usbSerial`),

@@ -30,7 +30,7 @@ struct USBDeviceSpecTests {
             ("0403:6001", ["interface": "0", "packet_header": "65"], "packet_header takes bytes from 0 to 64, not '65'"),
             (
                 "0403:6001", ["interface": "0", "baud": "9600"],
-                "unknown setting 'baud' for a USB device (known: interface, endpoint, detach, packet_header, suffix, idle, prefix)"
+                "unknown setting 'baud' for a USB device (known: interface, endpoint, detach, packet_header, suffix, idle, prefix, layout, max_gap)"
             ),
         ]
         for (path, settings, sentence) in cases {
