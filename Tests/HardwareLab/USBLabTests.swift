@@ -137,7 +137,9 @@ extension LabSuites {
             try await guest.plug(.ccidCard(id: "card3", reader: reader.id))
             try await daemon.waitForDevice(readerID, state: "error")
             let afterCard = try await daemon.devices().first { $0["id"]?.stringValue == readerID }
-            #expect(afterCard?["error"]?.stringValue?.contains("take it away and tap again") == true, "\(String(describing: afterCard))")
+            #expect(
+                afterCard?["error"]?.stringValue?.contains("take it away and tap again") == true,
+                "\(String(describing: afterCard))")
             try await guest.unplug("card3")
 
             // The kernel reports a device at address 0 in the middle of a reset: never a device of its own.

@@ -130,7 +130,8 @@ extension Guest {
         for number in 1...3 {
             try await HostCommand.run(
                 [
-                    "certutil", "-S", "-d", "sql:" + database.path, "-n", "cert\(number)", "-s", "CN=ScanBridge lab card \(number)",
+                    "certutil", "-S", "-d", "sql:" + database.path, "-n", "cert\(number)", "-s",
+                    "CN=ScanBridge lab card \(number)",
                     "-x", "-t", "CT,C,C", "-k", "rsa", "-g", "1024", "-z", noise.path, "-v", "120",
                 ], in: folder, step: step)
         }
