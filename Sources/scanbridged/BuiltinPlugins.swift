@@ -65,6 +65,11 @@ enum BuiltinPlugins {
                 throw DaemonConfig.LoadError(description: "\(option.origin) \(option.driver):\(option.path): \(error)")
             }
         }
+        do {
+            try USBDeviceSpec.checkOneInterfaceEach(usbDevices)
+        } catch {
+            throw DaemonConfig.LoadError(description: "--device usb: \(error)")
+        }
         // These drivers run with no device named too: discovery finds theirs.
         let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
             (

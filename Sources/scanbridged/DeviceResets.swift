@@ -1,8 +1,9 @@
 import DriverKit
+import Foundation
 import Logging
-import NIOPosix
 import ScanBridgeCore
 import ScanBridgeModel
+import Synchronization
 import USBDriver
 
 /// `devices.reset`: a USB port reset of the device behind a listed device (a scanner, a
@@ -11,10 +12,16 @@ import USBDriver
 /// it again under the same id: a node that stays is read on; one that goes and comes back is
 /// found again by discovery; pcscd's reader comes back to the PC/SC driver as after a pcscd
 /// restart. Logged and counted (`scanbridge_device_resets_total`).
+///
+/// A reset blocks for a while, so each runs on a thread of its own, never the pools others
+/// share; one device is reset once at a time, and at most `maxAtOnce` devices at once, so an
+/// operator's batch of resets cannot pile threads up or reset one device over and over.
 final class DeviceResets: DeviceResetting {
+    static let maxAtOnce = 4
     let registry: DeviceRegistry
     let metrics: ScanMetrics
     let logger: Logger
+    private let underway = Mutex<Set<String>>([])
 
     init(registry: DeviceRegistry, metrics: ScanMetrics, logger: Logger) {
         self.registry = registry
@@ -26,9 +33,20 @@ final class DeviceResets: DeviceResetting {
         guard let device = registry.devices.first(where: { $0.id == id }) else {
             throw ScanBridgeError.notFound("no device \(id); `scanbridge devices` lists them")
         }
+        let refusal: ScanBridgeError? = underway.withLock { underway in
+            if underway.contains(id) { return .conflict("\(id) is being reset already") }
+            if underway.count >= Self.maxAtOnce {
+                return .overloaded("\(underway.count) devices are being reset; try again when they are done")
+            }
+            underway.insert(id)
+            return nil
+        }
+        if let refusal { throw refusal }
+        defer { _ = underway.withLock { $0.remove(id) } }
         // libudev, sysfs and the reset itself block, the reset for a good while.
-        let result = try await NIOThreadPool.singleton.runIfActive { () -> Result<DeviceResetOutcome, ScanBridgeError> in
-            Self.resetBlocking(device)
+        let result = await withCheckedContinuation {
+            (done: CheckedContinuation<Result<DeviceResetOutcome, ScanBridgeError>, Never>) in
+            Thread.detachNewThread { done.resume(returning: Self.resetBlocking(device)) }
         }
         var logger = logger
         logger[metadataKey: "device.id"] = "\(id)"

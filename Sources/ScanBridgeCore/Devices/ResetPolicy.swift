@@ -18,7 +18,7 @@ package struct ResetPolicy: Sendable {
 
     /// Counts a failure of device `id` at `now`; whether to reset it now.
     package mutating func failed(_ id: String, at now: ContinuousClock.Instant) -> Bool {
-        if failures.count + lastReset.count > maxDevices { forgetOld(now) }
+        bound(now)
         var recent = (failures[id] ?? []).filter { now - $0 < window }
         recent.append(now)
         failures[id] = Array(recent.suffix(errors))
@@ -29,8 +29,22 @@ package struct ResetPolicy: Sendable {
         return true
     }
 
-    private mutating func forgetOld(_ now: ContinuousClock.Instant) {
-        failures = failures.filter { now - ($0.value.last ?? now) < window }
-        lastReset = lastReset.filter { now - $0.value < window }
+    /// Keeps each table within `maxDevices`: what is older than the window goes first, then,
+    /// were that not enough (devices coming under new ids all the time), the older half.
+    private mutating func bound(_ now: ContinuousClock.Instant) {
+        if failures.count > maxDevices {
+            failures = failures.filter { now - ($0.value.last ?? now) < window }
+            if failures.count > maxDevices {
+                let newest = failures.sorted { ($0.value.last ?? now) > ($1.value.last ?? now) }.prefix(maxDevices / 2)
+                failures = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
+            }
+        }
+        if lastReset.count > maxDevices {
+            lastReset = lastReset.filter { now - $0.value < window }
+            if lastReset.count > maxDevices {
+                let newest = lastReset.sorted { $0.value > $1.value }.prefix(maxDevices / 2)
+                lastReset = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
+            }
+        }
     }
 }

@@ -27,11 +27,13 @@ package struct BootKeyboardReports {
 
     /// The records one report makes, ended by a `SYN_REPORT`: modifiers first, then the keys
     /// let go, then the keys pressed, in the order usbhid reports them. A short report, or
-    /// the keyboard's "too many keys" report (every slot 0x01), makes none.
+    /// a report with the keyboard's "too many keys" code (0x01) in any slot, makes none, as
+    /// the kernel ignores it; a key in two slots is one key.
     package mutating func events(_ report: some Collection<UInt8>, microseconds: Int64) -> [UInt8] {
         let bytes = Array(report.prefix(8))
-        guard bytes.count == 8, !bytes[2...].allSatisfy({ $0 == 0x01 }) else { return [] }
-        let keys = bytes[2...].filter { $0 >= 0x04 }
+        guard bytes.count == 8, !bytes[2...].contains(0x01) else { return [] }
+        var keys: [UInt8] = []
+        for usage in bytes[2...] where usage >= 0x04 && !keys.contains(usage) { keys.append(usage) }
         var events: [InputEvent] = []
         func key(_ code: UInt16, _ pressed: Bool) {
             events.append(InputEvent(microseconds: microseconds, type: InputEvent.key, code: code, value: pressed ? 1 : 0))
@@ -42,7 +44,7 @@ package struct BootKeyboardReports {
         for usage in down where !keys.contains(usage) { Self.code(usage).map { key($0, false) } }
         for usage in keys where !down.contains(usage) { Self.code(usage).map { key($0, true) } }
         modifiers = bytes[0]
-        down = Array(keys)
+        down = keys
         guard !events.isEmpty else { return [] }
         events.append(
             InputEvent(microseconds: microseconds, type: InputEvent.synchronization, code: InputEvent.report, value: 0))

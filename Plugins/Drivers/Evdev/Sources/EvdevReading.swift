@@ -37,7 +37,7 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
         reads = WedgeReads(
             device: self.id, driver: "evdev", layout: spec.layout, maxLength: spec.timing.maxLength, events: events,
             logger: logger
-        ) { [unowned self] in events.yield(.device(device(identified: true))) }
+        ) { [unowned self] _ in events.yield(.device(device(identified: true))) }
     }
 
     func open() throws(DeviceNodeError) -> DeviceNode {

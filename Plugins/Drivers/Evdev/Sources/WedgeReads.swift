@@ -17,11 +17,11 @@ package final class WedgeReads {
     private let events: AsyncStream<DriverEvent>.Continuation
     private let logger: Logger
     /// Reports the device again, with its new `hint`.
-    private let hintChanged: () -> Void
+    private let hintChanged: (String?) -> Void
 
     package init(
         device: String, driver: String, layout: String, maxLength: Int, events: AsyncStream<DriverEvent>.Continuation,
-        logger: Logger, hintChanged: @escaping () -> Void
+        logger: Logger, hintChanged: @escaping (String?) -> Void
     ) {
         self.device = device
         self.driver = driver
@@ -77,6 +77,6 @@ package final class WedgeReads {
         }
         guard hint != self.hint else { return }
         self.hint = hint
-        hintChanged()
+        hintChanged(hint)
     }
 }

@@ -43,6 +43,8 @@ struct BootKeyboardReportsTests {
         #expect(press.count == 2 * InputEvent.size, "a press and a SYN_REPORT")
         #expect(converter.events([0, 0, 0x04, 0, 0, 0, 0, 0], microseconds: 10).isEmpty, "the same report again: nothing")
         #expect(converter.events([0, 0, 1, 1, 1, 1, 1, 1], microseconds: 20).isEmpty, "too many keys down: no state")
+        #expect(converter.events([0, 0, 0x05, 1, 0, 0, 0, 0], microseconds: 25).isEmpty, "0x01 in any slot")
+        #expect(converter.events([0, 0, 0x04, 0x04, 0, 0, 0, 0], microseconds: 26).isEmpty, "a key in two slots is one key")
         #expect(converter.events([0, 0], microseconds: 30).isEmpty, "a short report")
         let shifted = converter.events([0x02, 0, 0x04, 0x05, 0, 0, 0, 0], microseconds: 40)
         let events = stride(from: 0, to: shifted.count, by: InputEvent.size).map { offset in

@@ -40,12 +40,10 @@ final class USBDecoding {
             return
         }
         let stream = try KeyStream(spec.keyboard)
-        var reads: WedgeReads?
-        reads = WedgeReads(
+        let reads = WedgeReads(
             device: id, driver: USBDriver.driverName, layout: spec.keyboard.layout, maxLength: stream.maxLength,
-            events: events, logger: logger
-        ) { hintChanged(reads?.hint) }
-        keys = Keys(stream: stream, reads: reads!)
+            events: events, logger: logger, hintChanged: hintChanged)
+        keys = Keys(stream: stream, reads: reads)
     }
 
     /// The hint the keyboard's reads give about its layout; nil for bytes.

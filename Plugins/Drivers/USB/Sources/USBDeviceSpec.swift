@@ -56,11 +56,34 @@ package struct USBDeviceSpec: Sendable, Equatable {
         } catch {
             throw .badSetting(error.description)
         }
+        keyboard = try Self.keyboard(settings)
+    }
+
+    /// A keyboard's settings: checked as the evdev driver checks them when `layout` or
+    /// `max_gap` is given; else the evdev defaults, with `idle` when it suits them (an `idle`
+    /// shorter than a keyboard's key gap is a byte device's, and is not refused for it).
+    private static func keyboard(_ settings: [String: String]) throws(USBError) -> EvdevDeviceSpec {
+        let named = settings["layout"] != nil || settings["max_gap"] != nil
         let keys = ["layout", "max_gap", "idle"].reduce(into: [String: String]()) { $0[$1] = settings[$1] }
         do {
-            keyboard = try EvdevDeviceSpec(path: "", settings: keys)
+            return try EvdevDeviceSpec(path: "", settings: keys)
         } catch {
-            throw .badSetting(error.description)
+            guard !named, let defaults = try? EvdevDeviceSpec(path: "") else { throw .badSetting(error.description) }
+            return defaults
+        }
+    }
+
+    /// Refuses two specs that could name one device: the driver reads one interface of a device.
+    package static func checkOneInterfaceEach(_ specs: [USBDeviceSpec]) throws(USBError) {
+        for (index, spec) in specs.enumerated() {
+            for other in specs[..<index]
+            where other.vendorId == spec.vendorId && other.productId == spec.productId
+                && (other.serial == nil || spec.serial == nil || other.serial == spec.serial)
+            {
+                throw .badSetting(
+                    "two USB devices named could be one (\(spec.vendorId.usbID):\(spec.productId.usbID)): the usb driver reads one interface of a device; give each its serial"
+                )
+            }
         }
     }
 

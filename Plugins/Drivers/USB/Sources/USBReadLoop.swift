@@ -97,6 +97,15 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
             return .failure(.failed("libusb cannot use \(node.devnode): \(usbErrorText(wrapped))"))
         }
         defer { libusb_close(handle) }
+        // The node is the device discovery reported, unless it went and another took its
+        // address before this loop heard of it.
+        var descriptor = libusb_device_descriptor()
+        if libusb_get_device_descriptor(libusb_get_device(handle), &descriptor) == 0,
+            descriptor.idVendor != spec.vendorId || descriptor.idProduct != spec.productId
+        {
+            return .failure(
+                .failed("\(node.devnode) is another device now (\(descriptor.idVendor.usbID):\(descriptor.idProduct.usbID))"))
+        }
         return USBEndpoint.find(handle, for: spec).flatMap { endpoint in
             claimed(handle) { read(context: context, handle: handle, endpoint: endpoint) }
         }
@@ -158,7 +167,11 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
         let keyboard = endpoint.isBootKeyboard ? ", a boot keyboard's keys in layout \(spec.keyboard.layout)" : ""
         logger.info("reading interface \(spec.interface), endpoint \(endpoint.name)\(keyboard)")
         var descriptors = [pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)] + Self.pollDescriptors(context)
+        // Failures and stalls in a row, and packets with nothing in them: a device that keeps
+        // failing is given up and opened again, one that sends empty packets without end is
+        // read at most a hundred times a second, so no device can make this thread spin.
         var failures = 0
+        var empty = 0
         while true {
             var timeout: Int32 = -1
             if let deadline = decoding.deadline {
@@ -171,11 +184,18 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
             _ = libusb_handle_events_timeout_completed(context, &now, nil)
             for completion in ring.takeCompletions() {
                 switch completion {
+                case .data(let packet) where packet.isEmpty:
+                    empty += 1
+                    if empty > 100 { guard stop.sleep(seconds: 0.01) else { return .success(()) } }
                 case .data(let packet):
-                    failures = 0
+                    (failures, empty) = (0, 0)
                     decoding.received(packet[...])
                 case .nothing: break
-                case .stalled: logger.warning("endpoint \(endpoint.name) stalled; cleared")
+                case .stalled:
+                    failures += 1
+                    if failures == 1 { logger.warning("endpoint \(endpoint.name) stalled; cleared") }
+                    guard failures < 10 else { return .failure(.failed("endpoint \(endpoint.name) stalls again and again")) }
+                    guard stop.sleep(seconds: 0.01 * Double(1 << failures)) else { return .success(()) }
                 case .unplugged:
                     decoding.unplugged()
                     logger.info("unplugged, or reset")
@@ -188,6 +208,10 @@ final class USBReadLoop: DeviceLoop, @unchecked Sendable {
                 }
             }
             if let deadline = decoding.deadline, deadline <= ContinuousClock.now { decoding.idle() }
+            // Every transfer failed to go out again: nothing would ever wake this loop.
+            if ring.inFlight == 0 {
+                return .failure(.failed("endpoint \(endpoint.name) cannot be read: its transfers could not be submitted again"))
+            }
         }
     }
 

@@ -38,6 +38,26 @@ struct USBDeviceSpecTests {
         }
     }
 
+    @Test func aShortIdleIsABytesDevicesAndAKeyboardsSettingsAreCheckedWhenGiven() throws {
+        #expect(
+            try USBDeviceSpec(path: "0403:6001", settings: ["interface": "0", "idle": "30"]).framing.idle == .milliseconds(30))
+        #expect(throws: USBError.self) {
+            try USBDeviceSpec(path: "0627:0001", settings: ["interface": "0", "idle": "30", "max_gap": "50"])
+        }
+        #expect(throws: USBError.self) {
+            try USBDeviceSpec(path: "0627:0001", settings: ["interface": "0", "layout": "klingon"])
+        }
+    }
+
+    @Test func twoSpecsThatCouldNameOneDeviceAreRefused() throws {
+        let first = try USBDeviceSpec(path: "0403:6001:A", settings: ["interface": "0"])
+        let second = try USBDeviceSpec(path: "0403:6001:B", settings: ["interface": "1"])
+        let any = try USBDeviceSpec(path: "0403:6001", settings: ["interface": "1"])
+        try USBDeviceSpec.checkOneInterfaceEach([first, second])
+        #expect(throws: USBError.self) { try USBDeviceSpec.checkOneInterfaceEach([first, any]) }
+        #expect(throws: USBError.self) { try USBDeviceSpec.checkOneInterfaceEach([first, first]) }
+    }
+
     @Test func aSpecMatchesItsUSBDeviceOnly() throws {
         let spec = try USBDeviceSpec(path: "0403:6001:A1B2", settings: ["interface": "0"])
         var node = DiscoveredNode(
