@@ -153,7 +153,11 @@ struct UnreadAnswersTests {
         // before and after two round trips of another client: the daemon ran meanwhile, and
         // took nothing more from this one. A daemon that kept reading would take every request.
         let other = try await daemon.connect()
-        let stalledAt = try await waitFor("the sends to stall unread (\(sent.count.withLock { $0 }) of \(total) sent)") {
+        // A deadline for a loaded machine: with every suite running at once, the sends can
+        // crawl for a while before both buffers are full.
+        let stalledAt = try await waitFor(
+            "the sends to stall unread (\(sent.count.withLock { $0 }) of \(total) sent)", timeout: .seconds(120)
+        ) {
             () async throws -> Int? in
             let before = sent.count.withLock { $0 }
             guard before < total else { throw Unstalled(total: total) }

@@ -25,10 +25,12 @@ struct DoctorCommandTests {
 
     @Test func allGoodListsTheReadersAndTheDaemonsDevices() async throws {
         let stack = try await PCSCStack()
-        let (daemon, client, _) = try await PCSCEndToEndTests.start(stack)
+        var (daemon, client, notifications) = try await PCSCEndToEndTests.start(stack)
         _ = try await PCSCEndToEndTests.waitForReaders(client, count: 2)
         let tap = try VirtualCardTap(VirtualCard.type2(uid: PCSCEndToEndTests.uid), port: stack.readerPorts[1])
         defer { tap.remove() }
+        // The tap journaled before the doctor asks, so no device read is waiting when it does.
+        _ = try await PCSCEndToEndTests.nextScan(&notifications)
 
         let result = try await Self.doctor(stack, socket: daemon.socketPath, modules: "usbhid 65536 0 - Live 0x0\n")
         #expect(result.status == 0, "\(result.out)\(result.err)")
