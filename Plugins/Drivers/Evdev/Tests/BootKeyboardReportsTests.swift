@@ -13,7 +13,7 @@ struct BootKeyboardReportsTests {
         }
     }
 
-    /// The scans `reports`, 2 ms apart, decode to in `layout`.
+    /// The scans `reports` decode to in `layout`, each report a key's time after the last.
     static func decode(_ reports: [[UInt8]], layout: String) throws -> [String] {
         let stream = try KeyStream(layout: layout)
         var converter = BootKeyboardReports()

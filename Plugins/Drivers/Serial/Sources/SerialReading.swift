@@ -76,17 +76,6 @@ final class SerialReading: NodeReading, @unchecked Sendable {
     }
 
     private func handle(_ output: ByteFramer.Output) {
-        switch output {
-        case .read(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) {
-                events.yield(.read(RawRead(device: id, driver: "serial", kind: .barcode, text: text)))
-            } else {
-                events.yield(.read(RawRead(device: id, driver: "serial", kind: .barcode, bytes: bytes)))
-            }
-        case .tooLong(let length):
-            logger.warning(
-                "dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?"
-            )
-        }
+        framer.deliver(output, device: id, driver: "serial", events: events, logger: logger)
     }
 }

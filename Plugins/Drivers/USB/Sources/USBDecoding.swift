@@ -84,18 +84,7 @@ final class USBDecoding {
     }
 
     private func emit(_ output: ByteFramer.Output) {
-        switch output {
-        case .read(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) {
-                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, text: text)))
-            } else {
-                events.yield(.read(RawRead(device: id, driver: USBDriver.driverName, kind: .barcode, bytes: bytes)))
-            }
-        case .tooLong(let length):
-            logger.warning(
-                "dropped \(length) bytes with no suffix, over the \(spec.framing.maxLength) a scan may have: is the suffix setting (\(spec.framing.suffix.rawValue)) the scanner's?"
-            )
-        }
+        framer?.deliver(output, device: id, driver: USBDriver.driverName, events: events, logger: logger)
     }
 
     private static func microseconds(_ duration: Duration) -> Int64 {
