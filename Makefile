@@ -69,7 +69,7 @@ bench: deps
 	rm -f .build/release/scanbridged
 	SCANBRIDGE_LINK_ORDER=off $(RELEASE) --product scanbridged
 	mkdir -p .build/release/unordered && mv .build/release/scanbridged .build/release/unordered/
-	for product in scanbridged scanbridge scanbridge-bench; do $(RELEASE) --product $$product || exit 1; done
+	for product in scanbridged scanbridge scanbridge-zxing scanbridge-bench; do $(RELEASE) --product $$product || exit 1; done
 	.build/release/scanbridge-bench $(BENCH_ARGS)
 
 # `make install PREFIX=/usr DESTDIR=…`: the release binaries, units, rules, configuration, man
@@ -79,7 +79,7 @@ PREFIX ?= /usr/local
 
 release-products:
 	@scripts/deps.sh package
-	for product in scanbridged scanbridge; do $(RELEASE) --product $$product || exit 1; done
+	for product in scanbridged scanbridge scanbridge-zxing; do $(RELEASE) --product $$product || exit 1; done
 	$(SWIFT) build --product generate-manual
 
 install: release-products

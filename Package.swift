@@ -43,6 +43,7 @@ let package = Package(
     products: [
         .executable(name: "scanbridged", targets: ["scanbridged"]),
         .executable(name: "scanbridge", targets: ["scanbridge"]),
+        .executable(name: "scanbridge-zxing", targets: ["scanbridge-zxing"]),
         .library(name: "ScanBridgeClient", targets: ["ScanBridgeClient"]),
     ],
     dependencies: [
@@ -152,11 +153,15 @@ let package = Package(
         .target(
             name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "EvdevDriver", "CLibUSB", log],
             path: "Plugins/Drivers/USB/Sources", swiftSettings: strict),
-        // libzbar and libdmtx decode camera frames; libpng reads the file camera's PNG frames
-        // (Debian packages libzbar-dev, libdmtx-dev, libpng-dev).
-        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
-        .systemLibrary(name: "CDmtx", pkgConfig: "libdmtx", providers: [.apt(["libdmtx-dev"])]),
+        // libpng reads the file camera's PNG frames (Debian package libpng-dev).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Camera frames are decoded by zxing-cpp (Debian package libzxing-dev; C++17, no C API
+        // before 2.1) in a process of its own, scanbridge-zxing: the format of its pipes is
+        // CFrameDecoding's (docs/architecture.md, Design decisions).
+        .target(name: "CFrameDecoding"),
+        .executableTarget(
+            name: "scanbridge-zxing", dependencies: ["CFrameDecoding"], cxxSettings: [.define("ZX_USE_UTF8")],
+            linkerSettings: [.linkedLibrary("ZXing")]),
         // V4L2 capture: the ioctls Swift cannot import, and libjpeg-turbo's TurboJPEG API for
         // MJPEG frames (Debian package libturbojpeg0-dev).
         .target(name: "CV4L2"),
@@ -164,7 +169,7 @@ let package = Package(
         .target(
             name: "CameraDriver",
             dependencies: [
-                "ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CZBar", "CDmtx", "CPNG",
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CFrameDecoding", "CPNG",
                 "CV4L2", "CTurboJPEG", log,
             ],
             path: "Plugins/Drivers/Camera/Sources", swiftSettings: strict),
@@ -212,12 +217,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // The camera decoder before zxing-cpp (libzbar, libdmtx), for the benchmark and the
+        // corpus test to weigh FrameDecoder against; never in the daemon (Debian packages
+        // libzbar-dev, libdmtx-dev).
+        .systemLibrary(name: "CZBar", path: "Benchmarks/CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CDmtx", path: "Benchmarks/CDmtx", pkgConfig: "libdmtx", providers: [.apt(["libdmtx-dev"])]),
+        // The frames camera decoders are held to (qrencode and zint labels changed as a camera
+        // changes them, and frames with no code), for the camera tests and the benchmark.
+        .target(
+            name: "CameraCorpus", dependencies: ["CameraDriver", "ScanBridgeTesting"], path: "Plugins/Drivers/Camera/Corpus",
+            swiftSettings: strict),
+        .target(
+            name: "ReferenceDecoder", dependencies: ["CameraDriver", "CZBar", "CDmtx"], path: "Benchmarks/ReferenceDecoder",
+            swiftSettings: strict),
         .executableTarget(
             name: "scanbridge-bench",
             dependencies: [
                 "ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes",
                 "ScanBridgeStore",
-                "ProductLookup", "EvdevDriver", "CameraDriver",
+                "ProductLookup", "EvdevDriver", "CameraDriver", "CameraCorpus", "ReferenceDecoder",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ] + nio,
@@ -272,7 +290,11 @@ let package = Package(
             path: "Plugins/Drivers/USB/Tests", swiftSettings: strict),
         .testTarget(
             name: "CameraDriverTests",
-            dependencies: ["CameraDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", "DriverKit", "CTurboJPEG"],
+            dependencies: [
+                "CameraDriver", "CameraCorpus", "ReferenceDecoder", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting",
+                "DriverKit",
+                "CTurboJPEG",
+            ],
             path: "Plugins/Drivers/Camera/Tests", swiftSettings: strict),
         .testTarget(
             name: "PCSCDriverTests", dependencies: ["PCSCDriver", "ScanBridgeModel", "ScanBridgeCore"],
@@ -299,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "HardwareLab", dependencies: ["ScanBridgeTesting", "ScanBridgeModel", "CameraDriver"],
             exclude: ["README.md"], swiftSettings: strict),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // The fuzz targets (docs/testing.md, Fuzzing), declared only when SCANBRIDGE_FUZZ=1 (scripts/fuzz.sh):

@@ -14,7 +14,8 @@ rm -rf "$root"
 mkdir -p "$root/DEBIAN" "$root/usr/share/doc/scanbridge"
 
 PREFIX=/usr DESTDIR="$root" packaging/install.sh >/dev/null
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/scanbridged" "$root/usr/bin/scanbridge"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/scanbridged" "$root/usr/bin/scanbridge" \
+    "$root/usr/lib/scanbridge/scanbridge-zxing"
 
 install -m 0644 packaging/debian/copyright "$root/usr/share/doc/scanbridge/copyright"
 install -D -m 0644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/scanbridge"
@@ -29,6 +30,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 printf 'Source: scanbridge\n\nPackage: scanbridge\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/scanbridged" "$root/usr/bin/scanbridge" \
+    "$root/usr/lib/scanbridge/scanbridge-zxing" \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 

@@ -36,14 +36,16 @@ else
     polkitdir=/etc/polkit-1/rules.d
 fi
 
-for binary in scanbridged scanbridge; do
+for binary in scanbridged scanbridge scanbridge-zxing; do
     [ -x "$BIN/$binary" ] || { echo "install: no $BIN/$binary; build it first (make install does)" >&2; exit 1; }
 done
 
 root=$DESTDIR
-install -d "$root$PREFIX/bin" "$root$PREFIX/share/scanbridge/web" "$root$unitdir" "$root$sysusersdir" \
+install -d "$root$PREFIX/bin" "$root$PREFIX/lib/scanbridge" "$root$PREFIX/share/scanbridge/web" "$root$unitdir" "$root$sysusersdir" \
     "$root$tmpfilesdir" "$root$modulesloaddir" "$root$udevdir" "$root$modprobedir" "$root$polkitdir" "$root/etc/scanbridge"
 install -m 0755 "$BIN/scanbridged" "$BIN/scanbridge" "$root$PREFIX/bin/"
+# The cameras' decoder process: the daemon looks for it in ../lib/scanbridge from its own folder.
+install -m 0755 "$BIN/scanbridge-zxing" "$root$PREFIX/lib/scanbridge/"
 install -m 0644 Web/* "$root$PREFIX/share/scanbridge/web/"
 
 # The units name the binary by its installed path.

@@ -14,12 +14,13 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 # Build: GRDB links the system's SQLite. The PC/SC driver links libpcsclite. The
 # keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and xkb-data's
 # layouts. Scanners (and cameras) are found and followed through libudev; the usb driver reads
-# scanners in a vendor USB mode through libusb. The camera driver
-# decodes frames with libzbar (barcodes, QR) and libdmtx (Data Matrix), its file camera reads
-# PNG frames with libpng, and its v4l2 driver decodes USB cameras' MJPEG frames with
-# libjpeg-turbo's TurboJPEG API.
-required=(libsqlite3-dev libpcsclite-dev libxkbcommon-dev xkb-data libudev-dev libusb-1.0-0-dev libzbar-dev libdmtx-dev
-    libpng-dev libturbojpeg0-dev)
+# scanners in a vendor USB mode through libusb. The camera driver's decoder process
+# (scanbridge-zxing) decodes frames with zxing-cpp, its file camera reads PNG frames with
+# libpng, and its v4l2 driver decodes USB cameras' MJPEG frames with libjpeg-turbo's TurboJPEG
+# API. libzbar and libdmtx build the decoder cameras had before, which the camera benchmark
+# and tests weigh zxing-cpp against; the daemon does not link them.
+required=(libsqlite3-dev libpcsclite-dev libxkbcommon-dev xkb-data libudev-dev libusb-1.0-0-dev libzxing-dev
+    libzbar-dev libdmtx-dev libpng-dev libturbojpeg0-dev)
 # Optional groups: installed when they can be; when they cannot, what needs them is skipped
 # with the reason, not failed.
 optional_groups=()

@@ -23,7 +23,7 @@ enum CameraScenarios {
     /// exactly what the scene holds. Blocks: call it on a thread of its own.
     static func decode(_ scene: CameraScene, symbologies: CameraSymbologies, iterations: Int) throws -> DecodeFigures {
         let decoder = FrameDecoder(symbologies: symbologies)
-        let found = decoder.decode(scene.frame).map { $0.text ?? "(binary)" }
+        let found = try decoder.decode(scene.frame).map { $0.text ?? "(binary)" }
         guard found == (scene.expected.map { [$0] } ?? []) else {
             throw BenchmarkFailure(
                 description: "FrameDecoder read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
@@ -32,7 +32,7 @@ enum CameraScenarios {
         var cpu: UInt64 = 0
         for index in 0..<(iterations + iterations / 10) {
             let (cpuStart, started) = (threadCPU(), Nanos.now())
-            _ = decoder.decode(scene.frame)
+            _ = try decoder.decode(scene.frame)
             let (elapsed, used) = (Nanos.now() - started, threadCPU() - cpuStart)
             guard index >= iterations / 10 else { continue }
             _ = wall.record(elapsed)

@@ -41,7 +41,7 @@ extension ScanBridgeBench {
         let withDataMatrix = try CameraSymbologies(parsing: "qr+ean+code-128+data-matrix")
         var rows: [(name: String, value: String, target: String)] = []
         for scene in try CameraFrames.scenes(width: width, height: height, directory: folder) {
-            let ours = try CameraScenarios.decode(scene, symbologies: .default, iterations: iterations)
+            let ours = try CameraScenarios.decode(scene, symbologies: .all, iterations: iterations)
             let p50 = ours.wall.valueAtPercentile(50)
             rows.append(
                 (

@@ -37,6 +37,17 @@ public enum GS1ElementString {
         return elements
     }
 
+    /// The element string of `elements`, as a symbol carries it: each AI and its value, a GS
+    /// after variable-length data that is not last.
+    public static func encode(_ elements: [GS1Element]) -> String {
+        var text = ""
+        for (index, element) in elements.enumerated() {
+            text += element.ai + element.value
+            if index < elements.count - 1, element.identifier?.isFixedLength != true { text.append(groupSeparator) }
+        }
+        return text
+    }
+
     /// Splits the AIM symbology identifier (`]` + code letter + modifier, ISO/IEC 15424)
     /// off scanned text; `aim` is nil when the text does not start with one.
     public static func strippingSymbologyIdentifier(_ text: String) -> (aim: String?, body: Substring) {

@@ -9,17 +9,42 @@ package enum CodeImages {
     }
 
     /// zint's barcode types (`zint -t` lists them).
-    package enum Kind: Sendable {
-        case qr, ean13, upcA, code128, gs1128, dataMatrix, gs1DataMatrix
+    package enum Kind: Sendable, CaseIterable {
+        case qr
+        case dataMatrix
+        case gs1DataMatrix
+        case aztec
+        case pdf417
+        case ean13
+        case ean8
+        case upcA
+        case upcE
+        case code128
+        case gs1128
+        case code39
+        case code93
+        case itf
+        case codabar
+        case dataBar
+        case dataBarExpanded
 
         var zintType: String {
             switch self {
             case .qr: "58"
-            case .ean13: "13"
+            case .dataMatrix, .gs1DataMatrix: "71"
+            case .aztec: "92"
+            case .pdf417: "55"
+            case .ean13, .ean8: "13"
             case .upcA: "34"
+            case .upcE: "37"
             case .code128: "20"
             case .gs1128: "16"
-            case .dataMatrix, .gs1DataMatrix: "71"
+            case .code39: "8"
+            case .code93: "25"
+            case .itf: "3"
+            case .codabar: "18"
+            case .dataBar: "29"
+            case .dataBarExpanded: "31"
             }
         }
     }

@@ -23,6 +23,8 @@ final class CameraFeed {
     private let start = ContinuousClock.now
     /// The sentence of the last `error` reported, so a problem that lasts is said once.
     private var lastProblem: String?
+    /// Frames the decoder process ended or hung on, told to the log at most every 10 s.
+    private var undecoded = SkippedFrames()
 
     init(
         id: String, driver: String, name: String, path: String, settings: CameraSettings,
@@ -36,7 +38,7 @@ final class CameraFeed {
         var logger = logger
         logger[metadataKey: "device.id"] = "\(id)"
         self.logger = logger
-        decoder = FrameDecoder(symbologies: settings.symbologies, dataMatrixTimeLimit: settings.dataMatrixTimeLimit)
+        decoder = FrameDecoder(symbologies: settings.symbologies)
         filter = SightingFilter(outOfView: settings.outOfView)
     }
 
@@ -44,10 +46,25 @@ final class CameraFeed {
     /// the view is one read.
     func show(_ frame: GrayFrame) {
         let time = ContinuousClock.now - start
-        if gate.shouldDecode(frame, at: time) { inView = decoder.decode(frame) }
+        if gate.shouldDecode(frame, at: time) { inView = decode(frame, at: time) }
         for code in filter.frame(inView, at: time) {
             events.yield(.read(code.rawRead(device: id, driver: driver)))
         }
+    }
+
+    /// The frame's codes; none when the decoder failed on it. A decoder that cannot start at
+    /// all makes the camera `error` until it can.
+    private func decode(_ frame: GrayFrame, at time: Duration) -> [DecodedCode] {
+        do throws(DecoderFailure) {
+            let codes = try decoder.decode(frame)
+            if lastProblem != nil { ready() }
+            return codes
+        } catch .cannotStart(let sentence) {
+            problem(sentence)
+        } catch {
+            if let warning = undecoded.skipped("\(error)", at: time) { logger.warning("\(warning)") }
+        }
+        return []
     }
 
     func ready() {

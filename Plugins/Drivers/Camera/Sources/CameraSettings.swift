@@ -2,14 +2,14 @@ import DriverKit
 
 /// What every camera takes in its `--device` settings, whatever its frames come from (files
 /// or V4L2): `fps` (frames decoded a second at most, 0.1 to 120, default 10), `symbologies`
-/// (`+`-separated, default `qr+ean+code-128`; add `data-matrix`), `out-of-view` (milliseconds
-/// a code must be gone before it counts again, default 1000), `datamatrix-ms` (libdmtx's
-/// time per frame, default 100).
+/// (`+`-separated, default all), `out-of-view` (milliseconds a code must be gone before it
+/// counts again, default 1000). `datamatrix-ms`, the time cap of the Data Matrix decoder
+/// cameras had before, is still taken, and checked, so a camera's older settings start; no
+/// decoder needs it now.
 package struct CameraSettings: Sendable, Equatable {
     var fps: Double = 10
-    var symbologies = CameraSymbologies.default
+    var symbologies = CameraSymbologies.all
     var outOfView: Duration = .seconds(1)
-    var dataMatrixTimeLimit: Duration = .milliseconds(100)
 
     package static let names = ["fps", "symbologies", "out-of-view", "datamatrix-ms"]
 
@@ -34,7 +34,7 @@ package struct CameraSettings: Sendable, Equatable {
         if let value = settings["symbologies"] { symbologies = try CameraSymbologies(parsing: value) }
         do throws(DeviceSettingError) {
             outOfView = try settings.milliseconds("out-of-view", default: outOfView, in: 0...600_000)
-            dataMatrixTimeLimit = try settings.milliseconds("datamatrix-ms", default: dataMatrixTimeLimit)
+            _ = try settings.milliseconds("datamatrix-ms", default: .milliseconds(100))
         } catch {
             throw .unreadable(error.description)
         }

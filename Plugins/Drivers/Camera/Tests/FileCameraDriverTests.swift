@@ -1,3 +1,4 @@
+import CameraCorpus
 import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
@@ -10,7 +11,7 @@ import Testing
 /// test waits for (no timing assertions: the stream is read until the expected event).
 struct FileCameraDriverTests {
     static func folder(_ frames: [(String, (String) throws -> Void)]) throws -> String {
-        let path = TestFrames.directory + "/camera-" + UUID().uuidString
+        let path = CodeFrames.directory + "/camera-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for (name, make) in frames { try make(path + "/" + name) }
         return path
@@ -61,7 +62,7 @@ struct FileCameraDriverTests {
     }
 
     @Test func aY4MFile() async throws {
-        let qr = try TestFrames.qr("FROM-Y4M")
+        let qr = try CodeFrames.qr("FROM-Y4M")
         let path = try FrameFilesTests.write(
             FrameFilesTests.y4m([GrayFrame.make(width: qr.width, height: qr.height), qr, qr]), "cam.y4m")
         #expect(try await Self.reads(try FileCameraSpec(path: path), count: 1).map(\.text) == ["FROM-Y4M"])

@@ -1,3 +1,4 @@
+import CameraCorpus
 import Foundation
 import ScanBridgeTesting
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 struct FrameFilesTests {
     static func write(_ bytes: [UInt8], _ name: String) throws -> String {
-        let path = TestFrames.directory + "/" + UUID().uuidString + "-" + name
+        let path = CodeFrames.directory + "/" + UUID().uuidString + "-" + name
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -16,7 +17,7 @@ struct FrameFilesTests {
     }
 
     @Test func aPGMWithCommentsAndA16BitOne() throws {
-        let qr = try TestFrames.qr("RO-2024-0042")
+        let qr = try CodeFrames.qr("RO-2024-0042")
         let commented = Self.pgm(qr, header: "P5\n# a camera frame\n\(qr.width)  # width\n\(qr.height)\n255\n")
         #expect(try FrameFiles.read(path: try Self.write(commented, "a.pgm")) == qr)
         let wide = Array("P5 \(qr.width) \(qr.height) 65535\n".utf8) + qr.bytes.flatMap { [$0, 0x55] }
@@ -24,7 +25,7 @@ struct FrameFilesTests {
     }
 
     @Test func truncatedAndGarbageFilesAreErrors() throws {
-        let qr = try TestFrames.qr("RO-2024-0042")
+        let qr = try CodeFrames.qr("RO-2024-0042")
         let cases: [[UInt8]] = [
             Array(Self.pgm(qr).dropLast(10)),
             Array("P5\n12".utf8),
@@ -42,7 +43,7 @@ struct FrameFilesTests {
     }
 
     static func pngFile() throws -> String {
-        let path = TestFrames.path("whole")
+        let path = CodeFrames.path("whole")
         try CodeImages.qr("A LONGER TEXT SO THE PNG IS OVER 200 BYTES 0123456789", to: path)
         return path
     }
@@ -52,7 +53,7 @@ struct FrameFilesTests {
     }
 
     @Test func aY4MFileFrameByFrameAndRewound() throws {
-        let a = try TestFrames.qr("FRAME-A")
+        let a = try CodeFrames.qr("FRAME-A")
         let b = GrayFrame.make(width: a.width, height: a.height, fill: 200)
         let reader = try Y4MReader(path: try Self.write(Self.y4m([a, b]), "a.y4m"))
         #expect(reader.frameRate == 10)
@@ -66,7 +67,7 @@ struct FrameFilesTests {
     }
 
     @Test func aBadY4MFileIsAnError() throws {
-        let a = try TestFrames.qr("FRAME-A")
+        let a = try CodeFrames.qr("FRAME-A")
         #expect(throws: FrameError.self) { try Y4MReader(path: try Self.write(Array("YUV4MPEG2 W0 H10\n".utf8), "z.y4m")) }
         #expect(throws: FrameError.self) {
             try Y4MReader(path: try Self.write(Array("YUV4MPEG2 W10 H10 Cweird\n".utf8), "c.y4m"))

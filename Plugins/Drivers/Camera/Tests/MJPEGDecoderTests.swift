@@ -1,4 +1,5 @@
 import CTurboJPEG
+import CameraCorpus
 import Testing
 
 @testable import CameraDriver
@@ -33,20 +34,20 @@ struct MJPEGDecoderTests {
     }
 
     @Test func aColourAndAGrayFrameDecodeToTheLabel() async throws {
-        let qr = try TestFrames.qr(Self.label)
+        let qr = try CodeFrames.qr(Self.label)
         let texts = try await onAThreadOfItsOwn {
             let decoder = MJPEGDecoder()
             return try [true, false].map { colour in
                 let frame = try Self.decode(decoder, try Self.jpeg(qr, colour: colour))
                 #expect(frame.width == qr.width && frame.height == qr.height)
-                return FrameDecoder().decode(frame).map(\.text)
+                return try FrameDecoder().decode(frame).map(\.text)
             }
         }
         #expect(texts == [[Self.label], [Self.label]])
     }
 
     @Test func truncatedAndGarbledFramesAreErrorsAndTheNextFrameDecodes() async throws {
-        let qr = try TestFrames.qr(Self.label)
+        let qr = try CodeFrames.qr(Self.label)
         let results = try await onAThreadOfItsOwn {
             let decoder = MJPEGDecoder()
             let good = try Self.jpeg(qr)
@@ -69,7 +70,7 @@ struct MJPEGDecoderTests {
                     #expect("\(error)".hasPrefix("malformed frame"), "\(what): \(error)")
                 }
                 // The decoder is as good as new after each bad frame.
-                let next = FrameDecoder().decode(try Self.decode(decoder, good)).map(\.text)
+                let next = try FrameDecoder().decode(try Self.decode(decoder, good)).map(\.text)
                 if next != [Self.label] { failures.append("\(what): the next frame gave \(next)") }
             }
             return failures

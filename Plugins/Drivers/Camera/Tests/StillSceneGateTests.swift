@@ -1,3 +1,4 @@
+import CameraCorpus
 import Testing
 
 @testable import CameraDriver
@@ -26,7 +27,7 @@ struct StillSceneGateTests {
     }
 
     @Test func aCodeShownIsDecodedAtOnceAndWhileItSettles() throws {
-        let label = try TestFrames.qr("RO-2024-0042", moduleSize: 3)
+        let label = try CodeFrames.qr("RO-2024-0042", moduleSize: 3)
         let still = (0..<20).map { Self.scene(seed: UInt64($0 + 1)) }
         let shown = (20..<40).map { Self.scene(seed: UInt64($0 + 1)).placing(label, x: 20, y: 20) }
         let decoded = Self.decodedTimes(still + shown)
@@ -38,7 +39,7 @@ struct StillSceneGateTests {
     /// A code carried in is blurred while it moves; the sharp frames once it stops may be too
     /// like the blurred ones in block means to count as a change, so they are decoded anyway.
     @Test func framesAlikeToTheLastAreDecodedWhileTheSceneSettles() throws {
-        let label = try TestFrames.qr("RO-2024-0042", moduleSize: 3)
+        let label = try CodeFrames.qr("RO-2024-0042", moduleSize: 3)
         let background = GrayFrame.make(width: 320, height: 240, fill: 140)
         let shown = background.placing(label, x: 20, y: 20)
         var gate = StillSceneGate()

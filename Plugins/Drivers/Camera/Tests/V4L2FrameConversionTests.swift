@@ -1,3 +1,4 @@
+import CameraCorpus
 import Testing
 
 @testable import CameraDriver
@@ -37,7 +38,7 @@ struct V4L2FrameConversionTests {
     }
 
     @Test func aQRCodeInYUYVIsDecoded() async throws {
-        let qr = try TestFrames.qr("https://app.repairminder.com/orders/ord_1001")
+        let qr = try CodeFrames.qr("https://app.repairminder.com/orders/ord_1001")
         var bytes = [UInt8](repeating: 128, count: qr.width * 2 * qr.height)
         for (index, luma) in qr.packed.enumerated() { bytes[2 * index] = luma }
         let yuyv = bytes
@@ -45,7 +46,7 @@ struct V4L2FrameConversionTests {
             let frame = try yuyv.withUnsafeBytes { bytes throws(FrameError) in
                 try V4L2FrameConversion.gray(bytes, format: .yuyv, width: qr.width, height: qr.height, bytesPerLine: 2 * qr.width)
             }
-            return FrameDecoder().decode(frame).map(\.text)
+            return try FrameDecoder().decode(frame).map(\.text)
         }
         #expect(codes == ["https://app.repairminder.com/orders/ord_1001"])
     }

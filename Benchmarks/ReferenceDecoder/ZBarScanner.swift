@@ -1,8 +1,9 @@
 import CZBar
+import CameraDriver
 
 /// zbar's image scanner, configured for the wanted symbologies only. One per decoding
 /// thread: not thread-safe (hence not Sendable).
-final class ZBarScanner {
+package final class ZBarScanner {
     private let scanner: OpaquePointer
     private let symbologies: CameraSymbologies
 

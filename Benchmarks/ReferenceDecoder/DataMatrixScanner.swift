@@ -1,9 +1,10 @@
 import CDmtx
+import CameraDriver
 
 /// libdmtx's Data Matrix decoder over a frame. Looking for a Data Matrix in a frame with
 /// none scans the whole frame, which takes long on a big one: each frame gets at most
 /// `timeLimit` (what was found by then is kept). Not thread-safe.
-final class DataMatrixScanner {
+package final class DataMatrixScanner {
     let timeLimit: Duration
     let maxCodes: Int
     static let minSide = 10

@@ -1,0 +1,160 @@
+import CFrameDecoding
+import Glibc
+
+/// scanbridge-zxing, the process that runs zxing-cpp over a camera's frames, and the socket
+/// the camera's thread speaks to it through (`Sources/CFrameDecoding`). Started on the first
+/// frame, and again on the frame after it ended: a frame that makes it abort, crash or hang
+/// costs that frame. Blocking: used on the camera's own thread only (not Sendable).
+final class DecoderProcess {
+    let executable: String
+    /// How long one frame may take: a decoder that has not answered by then is killed.
+    let timeout: Duration
+    private var child: (pid: pid_t, socket: Int32)?
+
+    init(executable: String, timeout: Duration = .seconds(5)) {
+        self.executable = executable
+        self.timeout = timeout
+    }
+
+    deinit { stop() }
+
+    /// A code as the decoder process reported it.
+    struct Found {
+        var format: UInt32
+        var aim: String
+        var bytes: [UInt8]
+    }
+
+    /// The codes of `formats` in `frame`, at most `maxCodes` (none for no format: zxing-cpp
+    /// takes no format for every one).
+    func decode(_ frame: GrayFrame, formats: UInt32, maxCodes: Int) throws(DecoderFailure) -> [Found] {
+        guard formats != 0 else { return [] }
+        let child = try running()
+        let deadline = ContinuousClock.now + timeout
+        do throws(DecoderFailure) {
+            let request = scanbridge_decode_request(
+                magic: SCANBRIDGE_DECODE_MAGIC, width: UInt32(frame.width), height: UInt32(frame.height), formats: formats,
+                max_codes: UInt32(maxCodes))
+            try withUnsafeBytes(of: request) { send($0, to: child.socket) }.get()
+            try frame.packed.withUnsafeBytes { send($0, to: child.socket) }.get()
+            var reply = scanbridge_decode_reply()
+            try withUnsafeMutableBytes(of: &reply) { receive(into: $0, from: child.socket, by: deadline) }.get()
+            guard reply.magic == SCANBRIDGE_DECODE_MAGIC, reply.count <= maxCodes else {
+                throw DecoderFailure.ended("answered out of turn")
+            }
+            return try (0..<Int(reply.count)).map { _ throws(DecoderFailure) in
+                try receiveCode(from: child.socket, by: deadline)
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// The decoder process's CPU time so far (nil when none runs), for the benchmark.
+    var cpuTime: Duration? {
+        guard let child else { return nil }
+        var clock = clockid_t()
+        var time = timespec()
+        guard clock_getcpuclockid(child.pid, &clock) == 0, clock_gettime(clock, &time) == 0 else { return nil }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    /// Ends the decoder process (it would end by itself at end of input) and reaps it.
+    func stop() {
+        guard let child else { return }
+        self.child = nil
+        close(child.socket)
+        kill(child.pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    private func running() throws(DecoderFailure) -> (pid: pid_t, socket: Int32) {
+        if let child { return child }
+        var pid = pid_t()
+        var socket: Int32 = -1
+        let failed = scanbridge_decoder_spawn(executable, &pid, &socket)
+        guard failed == 0 else {
+            throw .cannotStart("cannot start the frame decoder \(executable): \(String(cString: strerror(failed)))")
+        }
+        child = (pid, socket)
+        return (pid, socket)
+    }
+
+    private func receiveCode(from socket: Int32, by deadline: ContinuousClock.Instant) throws(DecoderFailure) -> Found {
+        var code = scanbridge_decode_code()
+        try withUnsafeMutableBytes(of: &code) { receive(into: $0, from: socket, by: deadline) }.get()
+        guard code.length <= SCANBRIDGE_DECODE_MAX_CODE_BYTES else { throw .ended("sent a code of \(code.length) bytes") }
+        var bytes = [UInt8](repeating: 0, count: Int(code.length))
+        try bytes.withUnsafeMutableBytes { receive(into: $0, from: socket, by: deadline) }.get()
+        let aim = withUnsafeBytes(of: code.aim) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return Found(format: code.format, aim: aim, bytes: bytes)
+    }
+
+    // Results, not typed throws: the buffers come from `withUnsafe…Bytes`, whose closures
+    // cannot throw a typed error.
+    private func send(_ buffer: UnsafeRawBufferPointer, to socket: Int32) -> Result<Void, DecoderFailure> {
+        var offset = 0
+        while offset < buffer.count {
+            let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { return .failure(.ended(exitDescription())) }
+            offset += sent
+        }
+        return .success(())
+    }
+
+    private func receive(
+        into buffer: UnsafeMutableRawBufferPointer, from socket: Int32, by deadline: ContinuousClock.Instant
+    ) -> Result<Void, DecoderFailure> {
+        var offset = 0
+        while offset < buffer.count {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return .failure(.hung("gave no answer in \(timeout)")) }
+            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(left / .milliseconds(1) + 1, 60_000))
+            if poll(&ready, 1, milliseconds) <= 0 { continue }
+            let got = recv(socket, buffer.baseAddress! + offset, buffer.count - offset, 0)
+            if got < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard got > 0 else { return .failure(.ended(exitDescription())) }
+            offset += got
+        }
+        return .success(())
+    }
+
+    /// How the decoder ended, once its socket closed: reaped here, so `stop` finds nothing to wait for.
+    private func exitDescription() -> String {
+        guard let child else { return "ended" }
+        var status: Int32 = 0
+        var reaped = waitpid(child.pid, &status, WNOHANG)
+        // Its socket closes as it exits: give the kernel a moment to make it a zombie.
+        for _ in 0..<100 where reaped == 0 {
+            usleep(1000)
+            reaped = waitpid(child.pid, &status, WNOHANG)
+        }
+        guard reaped == child.pid else { return "closed its socket" }
+        close(child.socket)
+        self.child = nil
+        let signal = status & 0x7f
+        return signal == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(signal)"
+    }
+}
+
+/// Why a frame was not decoded.
+package enum DecoderFailure: Error, Equatable, CustomStringConvertible {
+    /// The decoder could not be started at all (not installed?): the camera cannot read.
+    case cannotStart(String)
+    /// It ended or broke the format on this frame; the next frame starts a new one.
+    case ended(String)
+    /// It took longer than its timeout and was killed.
+    case hung(String)
+
+    package var description: String {
+        switch self {
+        case .cannotStart(let sentence): sentence
+        case .ended(let how): "the frame decoder \(how) on this frame"
+        case .hung(let how): "the frame decoder \(how), and was stopped"
+        }
+    }
+}

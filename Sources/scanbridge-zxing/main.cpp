@@ -1,0 +1,143 @@
+// scanbridge-zxing: a camera's decoder process. Reads frames on standard input and answers
+// each with the codes zxing-cpp (Debian's libzxing-dev, 1.4) finds in it, on standard
+// output (Sources/CFrameDecoding has the format). It ends at end of input, or on a request it
+// cannot take, after saying why on standard error. The daemon starts one per camera.
+#include <scanbridge_frame_decoding.h>
+
+#include <ZXing/ReadBarcode.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+bool readAll(void *buffer, size_t size) {
+    auto *bytes = static_cast<uint8_t *>(buffer);
+    while (size > 0) {
+        ssize_t got = read(STDIN_FILENO, bytes, size);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        bytes += got;
+        size -= static_cast<size_t>(got);
+    }
+    return true;
+}
+
+bool writeAll(const void *buffer, size_t size) {
+    const auto *bytes = static_cast<const uint8_t *>(buffer);
+    while (size > 0) {
+        ssize_t put = write(STDOUT_FILENO, bytes, size);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return false;
+        bytes += put;
+        size -= static_cast<size_t>(put);
+    }
+    return true;
+}
+
+/// Data Matrix and Aztec codes are looked for again when the first search found none, with a
+/// global threshold, in the whole frame and then in nine overlapping tiles (each half the
+/// frame's width and height, a quarter apart). zxing-cpp 1.4's local threshold loses them on
+/// faded labels (grey ink on grey paper), and it looks for them from the middle of the image
+/// outward, missing one off the middle of a large frame. These looks cost about half the
+/// first search.
+constexpr uint32_t secondLook =
+    static_cast<uint32_t>(ZXing::BarcodeFormat::DataMatrix) | static_cast<uint32_t>(ZXing::BarcodeFormat::Aztec);
+
+ZXing::BarcodeFormats formatsOf(uint32_t bits) { return ZXing::BarcodeFormats(static_cast<ZXing::BarcodeFormat>(bits)); }
+
+/// The codes of `formats` (ZXing::BarcodeFormat bits) in the `width` × `height` `luma`, at
+/// most `maxCodes`.
+ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats, int maxCodes) {
+    ZXing::DecodeHints hints;
+    hints.setFormats(formatsOf(formats));
+    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(maxCodes));
+    ZXing::Results results = ZXing::ReadBarcodes({luma, width, height, ZXing::ImageFormat::Lum}, hints);
+    uint32_t again = formats & secondLook;
+    for (const auto &result : results) again &= ~static_cast<uint32_t>(result.format());
+    if (again == 0) return results;
+    hints.setFormats(formatsOf(again));
+    hints.setBinarizer(ZXing::Binarizer::GlobalHistogram);
+    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::max(1, maxCodes - static_cast<int>(results.size()))));
+    // The whole frame (step 0), then the nine tiles, until one finds a code. A frame too
+    // small for tiles of 32 pixels a side has none.
+    int steps = width >= 64 && height >= 64 ? 10 : 1;
+    for (int step = 0; step < steps; step++) {
+        bool whole = step == 0;
+        int x = whole ? 0 : ((step - 1) % 3) * width / 4, y = whole ? 0 : ((step - 1) / 3) * height / 4;
+        ZXing::ImageView tile(luma + static_cast<size_t>(y) * width + x, whole ? width : width / 2,
+                              whole ? height : height / 2, ZXing::ImageFormat::Lum, width);
+        ZXing::Results found = ZXing::ReadBarcodes(tile, hints);
+        if (found.empty()) continue;
+        for (auto &result : found) {
+            auto corners = result.position();
+            for (auto &corner : corners) corner = {corner.x + x, corner.y + y};
+            result.setPosition(corners);
+            results.push_back(std::move(result));
+        }
+        break;
+    }
+    return results;
+}
+
+/// The codes of `request`'s formats in `luma`, as one reply.
+std::vector<uint8_t> decode(const scanbridge_decode_request &request, const std::vector<uint8_t> &luma) {
+    ZXing::Results results = read(luma.data(), static_cast<int>(request.width), static_cast<int>(request.height),
+                                  request.formats, static_cast<int>(request.max_codes));
+
+    scanbridge_decode_reply reply = {SCANBRIDGE_DECODE_MAGIC, 0};
+    std::vector<uint8_t> out(sizeof reply);
+    for (const auto &result : results) {
+        const ZXing::ByteArray &content = result.bytes();
+        if (!result.isValid() || content.size() > SCANBRIDGE_DECODE_MAX_CODE_BYTES || reply.count == request.max_codes)
+            continue;
+        scanbridge_decode_code code = {};
+        code.format = static_cast<uint32_t>(result.format());
+        std::strncpy(code.aim, result.symbologyIdentifier().c_str(), sizeof code.aim - 1);
+        for (int corner = 0; corner < 4; corner++) {
+            code.corners[2 * corner] = result.position()[corner].x;
+            code.corners[2 * corner + 1] = result.position()[corner].y;
+        }
+        code.length = static_cast<uint32_t>(content.size());
+        const auto *header = reinterpret_cast<const uint8_t *>(&code);
+        out.insert(out.end(), header, header + sizeof code);
+        out.insert(out.end(), content.begin(), content.end());
+        reply.count++;
+    }
+    std::memcpy(out.data(), &reply, sizeof reply);
+    return out;
+}
+
+}  // namespace
+
+int main() {
+    std::vector<uint8_t> luma;
+    scanbridge_decode_request request;
+    while (readAll(&request, sizeof request)) {
+        if (request.magic != SCANBRIDGE_DECODE_MAGIC || request.width == 0 || request.height == 0 ||
+            request.width > SCANBRIDGE_DECODE_MAX_SIDE || request.height > SCANBRIDGE_DECODE_MAX_SIDE ||
+            request.max_codes == 0 || request.max_codes > SCANBRIDGE_DECODE_MAX_CODES) {
+            std::fprintf(stderr, "scanbridge-zxing: a request it cannot take (%ux%u, %u codes)\n", request.width,
+                         request.height, request.max_codes);
+            return 2;
+        }
+        luma.resize(static_cast<size_t>(request.width) * request.height);
+        if (!readAll(luma.data(), luma.size())) return 1;
+        std::vector<uint8_t> reply;
+        try {
+            reply = decode(request, luma);
+        } catch (const std::exception &error) {
+            std::fprintf(stderr, "scanbridge-zxing: zxing-cpp failed on a frame: %s\n", error.what());
+            scanbridge_decode_reply none = {SCANBRIDGE_DECODE_MAGIC, 0};
+            const auto *bytes = reinterpret_cast<const uint8_t *>(&none);
+            reply.assign(bytes, bytes + sizeof none);
+        }
+        if (!writeAll(reply.data(), reply.size())) return 1;
+    }
+    return 0;
+}
