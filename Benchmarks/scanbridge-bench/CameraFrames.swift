@@ -20,8 +20,9 @@ enum CameraFrames {
     static let qrText = "https://repair.example.com/orders/ord_1001"
     static let eanData = "590123412345"
     static let eanText = "5901234123457"
+    static let dataMatrixText = "PN 4711-A SN 20261127"
 
-    /// The QR, EAN-13 and no-code scenes of one frame size. Labels are larger on the larger
+    /// The QR, EAN-13, Data Matrix and no-code scenes of one frame size. Labels are larger on the larger
     /// frame, as the same label held at the same distance is to a camera of more pixels.
     static func scenes(width: Int, height: Int, directory: String) throws -> [CameraScene] {
         let scale = width >= 1280 ? 3 : 2
@@ -29,6 +30,8 @@ enum CameraFrames {
         let eanFile = directory + "/label-ean-\(width).png"
         try CodeImages.qr(qrText, to: qrFile, moduleSize: 2 * scale)
         try CodeImages.zint(.ean13, eanData, to: eanFile, scale: scale)
+        let dataMatrixFile = directory + "/label-dm-\(width).png"
+        try CodeImages.zint(.dataMatrix, dataMatrixText, to: dataMatrixFile, scale: 2 * scale)
         return [
             CameraScene(
                 name: "QR", frame: compose(width: width, height: height, label: try FrameFiles.read(path: qrFile)),
@@ -36,6 +39,10 @@ enum CameraFrames {
             CameraScene(
                 name: "EAN-13", frame: compose(width: width, height: height, label: try FrameFiles.read(path: eanFile)),
                 expected: eanText),
+            CameraScene(
+                name: "Data Matrix",
+                frame: compose(width: width, height: height, label: try FrameFiles.read(path: dataMatrixFile)),
+                expected: dataMatrixText),
             CameraScene(name: "no code", frame: compose(width: width, height: height, label: nil), expected: nil),
         ]
     }

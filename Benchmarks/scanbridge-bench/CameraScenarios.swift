@@ -1,7 +1,9 @@
+import CameraCorpus
 import CameraDriver
 import Foundation
 import Glibc
 import Histogram
+import ReferenceDecoder
 import ScanBridgeClient
 import ScanBridgeCore
 import ScanBridgeModel
@@ -10,35 +12,75 @@ import ScanBridgeTesting
 /// QR cameras: what decoding a frame costs (FrameDecoder beside zbarimg on the same frames),
 /// and what a camera streaming 720p with no code in view costs the daemon.
 enum CameraScenarios {
-    /// FrameDecoder's time over many decodes of one frame.
+    /// A decoder's time over many decodes of one frame.
     struct DecodeFigures: Sendable {
         /// Wall time of each decode, nanoseconds.
         var wall: Histogram<UInt64>
-        /// CPU time of the decoding thread, nanoseconds a frame on average.
+        /// CPU time of the decoding thread and of its decoder process, nanoseconds a frame on average.
         var cpuPerFrame: UInt64
     }
 
+    /// A decoder under test: how it decodes a frame, and the CPU it spends outside the
+    /// calling thread so far (FrameDecoder's decoder process), nanoseconds.
+    struct Decoder {
+        var decode: (GrayFrame) throws -> [DecodedCode]
+        var otherCPU: () -> UInt64 = { 0 }
+
+        static func frameDecoder(_ symbologies: CameraSymbologies) -> Decoder {
+            let decoder = FrameDecoder(symbologies: symbologies)
+            return Decoder(
+                decode: { try decoder.decode($0) },
+                otherCPU: { UInt64((decoder.decoderCPUTime ?? .zero) / .nanoseconds(1)) })
+        }
+
+        static func zbarDmtx(_ symbologies: CameraSymbologies) -> Decoder {
+            let decoder = ZBarDmtxDecoder(symbologies: symbologies)
+            return Decoder(decode: { decoder.decode($0) })
+        }
+    }
+
     /// Decodes `scene`'s frame `iterations` times (after a tenth more as warm-up), each timed
-    /// by the monotonic clock and by the thread's own CPU clock. The first decode must read
-    /// exactly what the scene holds. Blocks: call it on a thread of its own.
-    static func decode(_ scene: CameraScene, symbologies: CameraSymbologies, iterations: Int) throws -> DecodeFigures {
-        let decoder = FrameDecoder(symbologies: symbologies)
+    /// by the monotonic clock and by the CPU clocks of the thread and the decoder process.
+    /// The first decode must read exactly what the scene holds. Blocks: call it on a thread
+    /// of its own.
+    static func decode(_ scene: CameraScene, with decoder: Decoder, named name: String, iterations: Int) throws -> DecodeFigures {
         let found = try decoder.decode(scene.frame).map { $0.text ?? "(binary)" }
         guard found == (scene.expected.map { [$0] } ?? []) else {
             throw BenchmarkFailure(
-                description: "FrameDecoder read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
+                description: "\(name) read \(found) in the \(scene.name) frame, not \(scene.expected ?? "nothing")")
         }
         var wall = Histogram<UInt64>.nanoseconds()
         var cpu: UInt64 = 0
         for index in 0..<(iterations + iterations / 10) {
-            let (cpuStart, started) = (threadCPU(), Nanos.now())
+            let (cpuStart, otherStart, started) = (threadCPU(), decoder.otherCPU(), Nanos.now())
             _ = try decoder.decode(scene.frame)
-            let (elapsed, used) = (Nanos.now() - started, threadCPU() - cpuStart)
+            let elapsed = Nanos.now() - started
+            // A decoder process started again during the decode counts from zero.
+            let other = decoder.otherCPU()
+            let used = threadCPU() - cpuStart + (other >= otherStart ? other - otherStart : other)
             guard index >= iterations / 10 else { continue }
             _ = wall.record(elapsed)
             cpu += used
         }
         return DecodeFigures(wall: wall, cpuPerFrame: cpu / UInt64(iterations))
+    }
+
+    /// Each decoder's read rate over the corpus (CameraCorpus): frames read whole of those
+    /// holding codes, and codes reported that a frame does not hold.
+    static func corpusScores(_ decoders: [(String, Decoder)]) throws -> [(
+        name: String, readWhole: Int, holding: Int, falsePositives: Int
+    )] {
+        let cases = try CameraCorpus.cases()
+        let holding = cases.filter { !$0.holds.isEmpty }.count
+        return try decoders.map { name, decoder in
+            var (readWhole, falsePositives) = (0, 0)
+            for item in cases {
+                let score = item.score(try decoder.decode(item.frame))
+                if score.readAll, !item.holds.isEmpty { readWhole += 1 }
+                falsePositives += score.falsePositives.count
+            }
+            return (name, readWhole, holding, falsePositives)
+        }
     }
 
     /// zbarimg on `scene`'s frame, written as a PGM into `directory`.
@@ -69,7 +111,7 @@ enum CameraScenarios {
         return ZBarImgFigures(whole: median(whole), reading: median(reading), sparse: median(sparse), sparseReads: sparseReads)
     }
 
-    /// The daemon's CPU, in % of one core, while a file camera plays a 1280×720 Y4M of
+    /// The daemon's CPU (its decoder processes' included), in % of one core, while a file camera plays a 1280×720 Y4M of
     /// `frames` no-code frames at 10 fps in a loop, and the same daemon idle with no camera
     /// (the baseline): utime + stime of all its threads from /proc over `seconds`, after
     /// `settle` seconds.
@@ -100,12 +142,14 @@ enum CameraScenarios {
         do {
             try await TapScenarios.waitUntil("the file camera is ready") { await allReady() }
             try await Task.sleep(for: settle)
-            guard let pid = daemon.pid, let before = ProcessStat.cpuSeconds(of: pid) else {
+            guard let pid = daemon.pid, let before = ProcessStat.cpuSecondsWithChildren(of: pid) else {
                 throw BenchmarkFailure(description: "scanbridged is not running")
             }
             let started = Nanos.now()
             try await Task.sleep(for: .seconds(seconds))
-            guard let after = ProcessStat.cpuSeconds(of: pid) else { throw BenchmarkFailure(description: "scanbridged ended") }
+            guard let after = ProcessStat.cpuSecondsWithChildren(of: pid) else {
+                throw BenchmarkFailure(description: "scanbridged ended")
+            }
             let elapsed = Double(Nanos.now() - started) / 1e9
             guard await allReady() else { throw BenchmarkFailure(description: "the file camera stopped being ready") }
             measured = .success((after - before) / elapsed * 100)

@@ -20,6 +20,21 @@ package enum ProcessStat {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// `cpuSeconds` of the process and of its children: those it waited for (fields 16 and
+    /// 17) and those still running, such as a camera's decoder process.
+    package static func cpuSecondsWithChildren(of pid: Int32) -> Double? {
+        guard let own = cpuSeconds(of: pid), let fields = fields(of: pid), fields.count > 14,
+            let waited = Double(fields[13]), let waitedSystem = Double(fields[14])
+        else { return nil }
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let children = tasks.flatMap { task in
+            (procFile("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { Int32($0) }
+        }
+        return children.reduce(own + (waited + waitedSystem) / Double(sysconf(Int32(_SC_CLK_TCK)))) {
+            $0 + (cpuSeconds(of: $1) ?? 0)
+        }
+    }
+
     /// A memory figure of `/proc/<pid>/status` in MB (`VmRSS`, `VmHWM`, `RssAnon`…); 0 when
     /// the process or the line is gone.
     package static func megabytes(_ key: String, of pid: Int32) -> Double {

@@ -39,13 +39,14 @@ package struct CameraSymbologies: Sendable, Equatable {
     /// zxing-cpp's `LinearCodes`: every 1D symbology.
     static let linear: UInt32 = 0b1100_0111_0111_1110
     static let dataBar: UInt32 = 1 << 5
+    static let itf: UInt32 = 1 << 10
     static let dataBarExpanded: UInt32 = 1 << 6
 
     /// zxing-cpp's `BarcodeFormat` bits, and the protocol's name for each.
     private static let formats: [(bit: UInt32, name: String)] = [
         (1 << 0, "aztec"), (1 << 1, "codabar"), (1 << 2, "code-39"), (1 << 3, "code-93"), (1 << 4, "code-128"),
         (dataBar, "databar"), (dataBarExpanded, "databar"), (1 << 7, "data-matrix"), (1 << 8, "ean-8"), (1 << 9, "ean-13"),
-        (1 << 10, "itf"), (1 << 12, "pdf417"), (1 << 13, "qr"), (1 << 14, "upc-a"), (1 << 15, "upc-e"),
+        (itf, "itf"), (1 << 12, "pdf417"), (1 << 13, "qr"), (1 << 14, "upc-a"), (1 << 15, "upc-e"),
     ]
 
     /// The formats zxing-cpp is asked to look for.

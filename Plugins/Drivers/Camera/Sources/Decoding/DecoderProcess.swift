@@ -19,7 +19,7 @@ final class DecoderProcess {
     deinit { stop() }
 
     /// A code as the decoder process reported it.
-    struct Found {
+    struct Found: Equatable {
         var format: UInt32
         var aim: String
         var bytes: [UInt8]

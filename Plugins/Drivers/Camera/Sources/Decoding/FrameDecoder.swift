@@ -39,11 +39,13 @@ package final class FrameDecoder {
 
     /// A code as the protocol has it. zxing-cpp gives a DataBar's GTIN without its AI, and a
     /// DataBar Expanded's data in the human-readable form, `(01)…(10)…`: both become the
-    /// element string a scanner sends (`01…`, GS after variable-length data).
+    /// element string a scanner sends (`01…`, GS after variable-length data). An ITF is an
+    /// ITF-14: a line across a tilted one can read fewer digits that still pass the check.
     static func code(_ found: DecoderProcess.Found) -> DecodedCode? {
         guard let name = CameraSymbologies.name(zxingFormat: found.format, aim: found.aim) else { return nil }
         var bytes = found.bytes
         switch found.format {
+        case CameraSymbologies.itf where bytes.count != 14: return nil
         case CameraSymbologies.dataBar where bytes.count == 14: bytes = Array("01".utf8) + bytes
         case CameraSymbologies.dataBarExpanded:
             if let text = String(validating: bytes, as: UTF8.self),

@@ -1,0 +1,71 @@
+import CameraCorpus
+import Foundation
+import Testing
+
+@testable import CameraDriver
+
+/// The decoder process failing every way it can: each failure is that frame's, said in
+/// words, and the next frame gets a new process.
+@Suite(.serialized)
+struct DecoderProcessTests {
+    /// A stand-in decoder: a shell script of `body`.
+    static func decoder(_ body: String) throws -> String {
+        let path = CodeFrames.path("decoder") + ".sh"
+        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    /// What `frames` decodes of a blank frame gave, one process for all, and whether a
+    /// decoder process was left running after them.
+    static func decode(
+        with executable: String, timeout: Duration = .seconds(5), frames: Int = 2
+    ) async throws -> (results: [Result<[DecoderProcess.Found], DecoderFailure>], running: Bool) {
+        try await onAThreadOfItsOwn {
+            let process = DecoderProcess(executable: executable, timeout: timeout)
+            let frame = GrayFrame.make(width: 64, height: 48)
+            var results: [Result<[DecoderProcess.Found], DecoderFailure>] = []
+            for _ in 0..<frames {
+                do throws(DecoderFailure) {
+                    results.append(.success(try process.decode(frame, formats: 1 << 13, maxCodes: 4)))
+                } catch {
+                    results.append(.failure(error))
+                }
+            }
+            return (results, process.cpuTime != nil)
+        }
+    }
+
+    @Test func aDecoderThatDiesCostsThatFrame() async throws {
+        let outcome = try await Self.decode(with: try Self.decoder("head -c 10 >/dev/null; kill -ABRT $$"))
+        // A new process for the second frame, which dies the same way.
+        #expect(outcome.results == Array(repeating: .failure(.ended("was killed by signal 6")), count: 2))
+        #expect(!outcome.running)
+    }
+
+    @Test func aDecoderThatHangsIsKilled() async throws {
+        let outcome = try await Self.decode(with: try Self.decoder("exec sleep 600"), timeout: .milliseconds(300), frames: 1)
+        #expect(outcome.results == [.failure(.hung("gave no answer in 0.3 seconds"))])
+        #expect(!outcome.running)
+    }
+
+    @Test func aDecoderThatSaysNonsenseIsStopped() async throws {
+        let outcome = try await Self.decode(with: try Self.decoder("printf 'garbage, not a reply'; exec sleep 600"), frames: 1)
+        #expect(outcome.results == [.failure(.ended("answered out of turn"))])
+        #expect(!outcome.running)
+    }
+
+    @Test func aMissingDecoderCannotStart() async throws {
+        let outcome = try await Self.decode(with: "/nonexistent/scanbridge-zxing", frames: 1)
+        #expect(
+            outcome.results == [
+                .failure(.cannotStart("cannot start the frame decoder /nonexistent/scanbridge-zxing: No such file or directory"))
+            ])
+    }
+
+    @Test func theRealDecoderAnswersFrameAfterFrame() async throws {
+        let outcome = try await Self.decode(with: FrameDecoder.executable, frames: 3)
+        #expect(outcome.results == Array(repeating: .success([]), count: 3))
+        #expect(outcome.running)
+    }
+}
