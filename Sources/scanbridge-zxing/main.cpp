@@ -1,4 +1,5 @@
-// scanbridge-zxing: a camera's decoder process. Reads frames on standard input and answers
+// scanbridge-zxing: a camera's decoder process. Says hello (an empty reply) once it runs,
+// then reads frames on standard input and answers
 // each with the codes zxing-cpp (Debian's libzxing-dev, 1.4) finds in it, on standard
 // output (Sources/CFrameDecoding has the format). It ends at end of input, or on a request it
 // cannot take, after saying why on standard error. The daemon starts one per camera.
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -125,6 +127,12 @@ std::vector<uint8_t> decode(const scanbridge_decode_request &request, const std:
 }  // namespace
 
 int main() {
+    // An abort on a frame is expected (see the header): no core file for each.
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    // Said once, at start: a decoder that cannot run (a library missing) ends before this.
+    scanbridge_decode_reply hello = {SCANBRIDGE_DECODE_MAGIC, 0};
+    if (!writeAll(&hello, sizeof hello)) return 1;
     std::vector<uint8_t> luma;
     scanbridge_decode_request request;
     while (readAll(&request, sizeof request)) {

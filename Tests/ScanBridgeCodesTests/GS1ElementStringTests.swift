@@ -6,6 +6,19 @@ private let gs = "\u{1D}"
 @Suite("GS1 element strings")
 struct GS1ElementStringTests {
     @Test(
+        "encodes as a symbol carries it: GS after variable-length data not last",
+        arguments: [
+            ("(01)09506000134352(10)ABC1", "0109506000134352" + "10ABC1"),
+            ("(10)ABC1(01)09506000134352", "10ABC1\(gs)0109506000134352"),
+            ("(01)09506000134352(17)251231(10)AB(21)XYZ", "0109506000134352" + "17251231" + "10AB\(gs)21XYZ"),
+        ])
+    func encodes(humanReadable: String, elementString: String) throws {
+        let elements = try GS1ElementString.parseHumanReadable(humanReadable)
+        #expect(GS1ElementString.encode(elements) == elementString)
+        #expect(try GS1ElementString.parse(elementString) == elements)
+    }
+
+    @Test(
         "parses in order",
         arguments: [
             ("0107032069804988100329\(gs)15210525", "(01)07032069804988(10)0329(15)210525"),

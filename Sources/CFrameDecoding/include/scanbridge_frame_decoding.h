@@ -29,6 +29,8 @@ typedef struct scanbridge_decode_request {
 
 /// The answer: this header, then `count` codes, each a `scanbridge_decode_code` and its
 /// `length` content bytes.
+/// The decoder sends one empty reply as it starts, before any request: a decoder that
+/// cannot run (a library missing) ends without it.
 typedef struct scanbridge_decode_reply {
     uint32_t magic;
     uint32_t count;

@@ -26,7 +26,8 @@ package struct GrayFrame: Sendable, Equatable {
 
     /// The pixels with no padding between rows, as zbar and libdmtx take them.
     package var packed: [UInt8] {
-        guard bytesPerLine != width else { return bytes }
+        // A driver's buffer may run past the last row.
+        guard bytesPerLine != width else { return bytes.count == width * height ? bytes : Array(bytes.prefix(width * height)) }
         var rows = [UInt8]()
         rows.reserveCapacity(width * height)
         for row in 0..<height { rows += bytes[row * bytesPerLine..<(row * bytesPerLine + width)] }

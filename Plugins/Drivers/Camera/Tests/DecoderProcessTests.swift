@@ -8,10 +8,12 @@ import Testing
 /// words, and the next frame gets a new process.
 @Suite(.serialized)
 struct DecoderProcessTests {
-    /// A stand-in decoder: a shell script of `body`.
-    static func decoder(_ body: String) throws -> String {
+    /// A stand-in decoder: a shell script that says hello (`helloFirst`), then runs `body`.
+    static func decoder(_ body: String, helloFirst: Bool = true) throws -> String {
         let path = CodeFrames.path("decoder") + ".sh"
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        // The magic in native (little-endian) order, and a count of 0.
+        let hello = helloFirst ? "printf '\\106\\104\\102\\123\\000\\000\\000\\000'\n" : ""
+        try ("#!/bin/sh\n" + hello + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
         return path
     }
@@ -52,6 +54,13 @@ struct DecoderProcessTests {
     @Test func aDecoderThatSaysNonsenseIsStopped() async throws {
         let outcome = try await Self.decode(with: try Self.decoder("printf 'garbage, not a reply'; exec sleep 600"), frames: 1)
         #expect(outcome.results == [.failure(.ended("answered out of turn"))])
+        #expect(!outcome.running)
+    }
+
+    @Test func aDecoderThatEndsAsItStartsCannotStart() async throws {
+        let script = try Self.decoder("exit 127", helloFirst: false)
+        let outcome = try await Self.decode(with: script, frames: 1)
+        #expect(outcome.results == [.failure(.cannotStart("the frame decoder \(script) does not run: exited with status 127"))])
         #expect(!outcome.running)
     }
 

@@ -18,7 +18,7 @@ struct FrameDecoderTests {
     static func decode(
         _ symbologies: CameraSymbologies = .all, _ make: @escaping @Sendable () throws -> GrayFrame
     ) async throws -> [DecodedCode] {
-        try await onAThreadOfItsOwn { try FrameDecoder(symbologies: symbologies).decode(try make()) }
+        try await onAThreadOfItsOwn { try FrameDecoder(symbologies: symbologies, timeout: .seconds(120)).decode(try make()) }
     }
 
     static func texts(
@@ -179,6 +179,18 @@ struct FrameDecoderTests {
                 for row in 0..<qr.height { padded += qr.bytes[row * qr.width..<(row + 1) * qr.width] + [0, 0, 0, 0, 0, 0, 0, 0] }
                 return try GrayFrame(width: qr.width, height: qr.height, bytesPerLine: qr.width + 8, bytes: padded)
             } == ["PADDED"])
+    }
+
+    /// A driver's buffer may hold more than the frame: only the frame goes to the decoder.
+    /// (Sent whole, the extra bytes would be taken for the next frame's header.)
+    @Test func bytesPastTheLastRowAreLeftOut() async throws {
+        let texts = try await onAThreadOfItsOwn {
+            let qr = try CodeFrames.qr("PAST THE END")
+            let frame = try GrayFrame(width: qr.width, height: qr.height, bytes: qr.bytes + [UInt8](repeating: 0, count: 37))
+            let decoder = FrameDecoder(timeout: .seconds(120))
+            return try (0..<3).map { _ in try decoder.decode(frame).map(\.text) }
+        }
+        #expect(texts == Array(repeating: ["PAST THE END"], count: 3))
     }
 
     @Test func badFrameGeometryIsAnError() {

@@ -40,7 +40,7 @@ struct MJPEGDecoderTests {
             return try [true, false].map { colour in
                 let frame = try Self.decode(decoder, try Self.jpeg(qr, colour: colour))
                 #expect(frame.width == qr.width && frame.height == qr.height)
-                return try FrameDecoder().decode(frame).map(\.text)
+                return try FrameDecoder(timeout: .seconds(120)).decode(frame).map(\.text)
             }
         }
         #expect(texts == [[Self.label], [Self.label]])
@@ -70,7 +70,7 @@ struct MJPEGDecoderTests {
                     #expect("\(error)".hasPrefix("malformed frame"), "\(what): \(error)")
                 }
                 // The decoder is as good as new after each bad frame.
-                let next = try FrameDecoder().decode(try Self.decode(decoder, good)).map(\.text)
+                let next = try FrameDecoder(timeout: .seconds(120)).decode(try Self.decode(decoder, good)).map(\.text)
                 if next != [Self.label] { failures.append("\(what): the next frame gave \(next)") }
             }
             return failures

@@ -46,7 +46,7 @@ struct V4L2FrameConversionTests {
             let frame = try yuyv.withUnsafeBytes { bytes throws(FrameError) in
                 try V4L2FrameConversion.gray(bytes, format: .yuyv, width: qr.width, height: qr.height, bytesPerLine: 2 * qr.width)
             }
-            return try FrameDecoder().decode(frame).map(\.text)
+            return try FrameDecoder(timeout: .seconds(120)).decode(frame).map(\.text)
         }
         #expect(codes == ["https://app.repairminder.com/orders/ord_1001"])
     }

@@ -35,8 +35,8 @@ final class DecoderProcess {
             let request = scanbridge_decode_request(
                 magic: SCANBRIDGE_DECODE_MAGIC, width: UInt32(frame.width), height: UInt32(frame.height), formats: formats,
                 max_codes: UInt32(maxCodes))
-            try withUnsafeBytes(of: request) { send($0, to: child.socket) }.get()
-            try frame.packed.withUnsafeBytes { send($0, to: child.socket) }.get()
+            try withUnsafeBytes(of: request) { send($0, to: child.socket, by: deadline) }.get()
+            try frame.packed.withUnsafeBytes { send($0, to: child.socket, by: deadline) }.get()
             var reply = scanbridge_decode_reply()
             try withUnsafeMutableBytes(of: &reply) { receive(into: $0, from: child.socket, by: deadline) }.get()
             guard reply.magic == SCANBRIDGE_DECODE_MAGIC, reply.count <= maxCodes else {
@@ -70,6 +70,7 @@ final class DecoderProcess {
         while waitpid(child.pid, &status, 0) < 0, errno == EINTR {}
     }
 
+    /// The decoder process, started (and its hello awaited) if none runs.
     private func running() throws(DecoderFailure) -> (pid: pid_t, socket: Int32) {
         if let child { return child }
         var pid = pid_t()
@@ -79,6 +80,18 @@ final class DecoderProcess {
             throw .cannotStart("cannot start the frame decoder \(executable): \(String(cString: strerror(failed)))")
         }
         child = (pid, socket)
+        var hello = scanbridge_decode_reply()
+        let said = withUnsafeMutableBytes(of: &hello) { receive(into: $0, from: socket, by: .now + timeout) }
+        guard case .success = said, hello.magic == SCANBRIDGE_DECODE_MAGIC, hello.count == 0 else {
+            var how = "answered out of turn"
+            if case .failure(let failure) = said {
+                switch failure {
+                case .ended(let sentence), .hung(let sentence), .cannotStart(let sentence): how = sentence
+                }
+            }
+            stop()
+            throw .cannotStart("the frame decoder \(executable) does not run: \(how)")
+        }
         return (pid, socket)
     }
 
@@ -94,11 +107,19 @@ final class DecoderProcess {
 
     // Results, not typed throws: the buffers come from `withUnsafe…Bytes`, whose closures
     // cannot throw a typed error.
-    private func send(_ buffer: UnsafeRawBufferPointer, to socket: Int32) -> Result<Void, DecoderFailure> {
+    private func send(
+        _ buffer: UnsafeRawBufferPointer, to socket: Int32, by deadline: ContinuousClock.Instant
+    ) -> Result<Void, DecoderFailure> {
         var offset = 0
         while offset < buffer.count {
+            // A decoder that is alive but reads nothing fills the socket: wait no longer than the frame may take.
+            switch wait(for: Int16(POLLOUT), on: socket, by: deadline) {
+            case .failure(let failure): return .failure(failure)
+            case .success(false): continue
+            case .success(true): break
+            }
             let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0, errno == EINTR { continue }
+            if sent < 0, errno == EINTR || errno == EAGAIN { continue }
             guard sent > 0 else { return .failure(.ended(exitDescription())) }
             offset += sent
         }
@@ -110,17 +131,28 @@ final class DecoderProcess {
     ) -> Result<Void, DecoderFailure> {
         var offset = 0
         while offset < buffer.count {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return .failure(.hung("gave no answer in \(timeout)")) }
-            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(left / .milliseconds(1) + 1, 60_000))
-            if poll(&ready, 1, milliseconds) <= 0 { continue }
+            switch wait(for: Int16(POLLIN), on: socket, by: deadline) {
+            case .failure(let failure): return .failure(failure)
+            case .success(false): continue
+            case .success(true): break
+            }
             let got = recv(socket, buffer.baseAddress! + offset, buffer.count - offset, 0)
             if got < 0, errno == EINTR || errno == EAGAIN { continue }
             guard got > 0 else { return .failure(.ended(exitDescription())) }
             offset += got
         }
         return .success(())
+    }
+
+    /// Whether `socket` is ready for `events` (false: wait again); `hung` past the deadline.
+    private func wait(for events: Int16, on socket: Int32, by deadline: ContinuousClock.Instant) -> Result<Bool, DecoderFailure> {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { return .failure(.hung("gave no answer in \(timeout)")) }
+        var ready = pollfd(fd: socket, events: events, revents: 0)
+        let milliseconds = Int32(min(left / .milliseconds(1) + 1, 60_000))
+        let polled = poll(&ready, 1, milliseconds)
+        if polled < 0, errno != EINTR { return .failure(.ended("left a socket that cannot be polled (errno \(errno))")) }
+        return .success(polled > 0)
     }
 
     /// How the decoder ended, once its socket closed: reaped here, so `stop` finds nothing to wait for.

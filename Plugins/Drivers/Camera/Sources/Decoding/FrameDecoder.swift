@@ -10,9 +10,12 @@ package final class FrameDecoder {
     package static let maxCodes = 64
     private let process: DecoderProcess
 
-    package init(symbologies: CameraSymbologies = .all, executable: String = FrameDecoder.executable) {
+    /// `timeout`: how long one frame may take before the decoder is taken for hung.
+    package init(
+        symbologies: CameraSymbologies = .all, executable: String = FrameDecoder.executable, timeout: Duration = .seconds(5)
+    ) {
         self.symbologies = symbologies
-        process = DecoderProcess(executable: executable)
+        process = DecoderProcess(executable: executable, timeout: timeout)
     }
 
     /// Every code found in the frame, each distinct code once.
@@ -25,8 +28,15 @@ package final class FrameDecoder {
             // zxing-cpp 1.4 fails an assertion while merging the lines of a tilted 1D barcode
             // (it aborts, as Debian builds it) when several codes are looked for: the frame is
             // searched again, for the 2D codes, and for one 1D code, which takes another path.
-            found = try process.decode(frame, formats: formats & ~CameraSymbologies.linear, maxCodes: Self.maxCodes)
-            found += try process.decode(frame, formats: formats & CameraSymbologies.linear, maxCodes: 1)
+            // Each search keeps what it found should the other end the decoder too.
+            let twoD = Result { () throws(DecoderFailure) in
+                try process.decode(frame, formats: formats & ~CameraSymbologies.linear, maxCodes: Self.maxCodes)
+            }
+            let oneD = Result { () throws(DecoderFailure) in
+                try process.decode(frame, formats: formats & CameraSymbologies.linear, maxCodes: 1)
+            }
+            if case .failure(let failure) = twoD, case .failure = oneD { throw failure }
+            found = ((try? twoD.get()) ?? []) + ((try? oneD.get()) ?? [])
         }
         var seen = Set<DecodedCode>()
         return found.compactMap { found in
