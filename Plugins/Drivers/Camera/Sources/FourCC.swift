@@ -1,4 +1,4 @@
-/// Four-character codes, as V4L2 (and zbar) name pixel formats: `v4l2_fourcc('Y','U','Y','V')`,
+/// Four-character codes, as V4L2 names pixel formats: `v4l2_fourcc('Y','U','Y','V')`,
 /// the first character in the lowest byte.
 package enum FourCC {
     package static func code(_ name: String) -> UInt32 {

@@ -24,7 +24,7 @@ package struct GrayFrame: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// The pixels with no padding between rows, as zbar and libdmtx take them.
+    /// The pixels with no padding between rows, as the decoder takes them.
     package var packed: [UInt8] {
         // A driver's buffer may run past the last row.
         guard bytesPerLine != width else { return bytes.count == width * height ? bytes : Array(bytes.prefix(width * height)) }

@@ -1,5 +1,5 @@
 /// Which frames are worth decoding. A camera at a counter looks at the same still scene most of
-/// the day, and zbar's scan of a frame costs much the same CPU whatever it holds: decoding
+/// the day, and searching a frame for codes costs much the same CPU whatever it holds: decoding
 /// every frame of an empty view would spend a large share of a core on nothing
 /// (docs/architecture.md, Design decisions). A frame that looks like the last decoded one
 /// (the mean of every 16×16 block within a few grey levels of it, after taking out a change

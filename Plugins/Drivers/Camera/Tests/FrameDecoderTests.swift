@@ -39,7 +39,6 @@ struct FrameDecoderTests {
         #expect(
             try await Self.decode { try CodeFrames.zint(.ean13, "590123412345") } == [Self.code("ean-13", "]E0", "5901234123457")]
         )
-        // zbar reads a UPC-A as an EAN-13 with a leading 0: it is a UPC-A again.
         #expect(
             try await Self.decode { try CodeFrames.zint(.upcA, "03600029145") } == [Self.code("upc-a", "]E0", "036000291452")])
     }
@@ -115,8 +114,6 @@ struct FrameDecoderTests {
         #expect(
             try await Self.texts { try CodeFrames.qr("RO-2024-0042", moduleSize: 6).noisy(amplitude: 60) } == ["RO-2024-0042"])
         #expect(try await Self.texts { try CodeFrames.zint(.ean13, "590123412345").noisy(amplitude: 40) } == ["5901234123457"])
-        // zbar's Code 128 reader (0.23.92) gives up from ±10 of per-pixel noise, where EAN
-        // and QR take ±40 and more (README, "Quirk Use").
         #expect(
             try await Self.texts { try CodeFrames.zint(.code128, "RO-2024-0042").blurred(radius: 1).noisy(amplitude: 5) } == [
                 "RO-2024-0042"

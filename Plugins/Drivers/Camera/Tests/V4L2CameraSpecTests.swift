@@ -21,7 +21,7 @@ struct V4L2CameraSpecTests {
             ])
         #expect(spec.width == 640 && spec.height == 480 && spec.camera.fps == 5)
         #expect(spec.camera.symbologies == (try CameraSymbologies(parsing: "qr+data-matrix")))
-        // `datamatrix-ms` was libdmtx's time cap: taken and checked, so older settings start.
+        // `datamatrix-ms` was the old Data Matrix decoder's time cap: taken and checked, so older settings start.
         #expect(spec.camera.outOfView == .milliseconds(2500))
     }
 

@@ -2,8 +2,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 /// A code found in a frame, as the decoder read it: the symbology in the protocol's names,
-/// the AIM identifier the decoder's modifiers imply (zbar and libdmtx send none), and the
-/// content's exact bytes (GS separators as 0x1D).
+/// its AIM identifier, and the content's exact bytes (GS separators as 0x1D).
 package struct DecodedCode: Sendable, Hashable {
     package var symbology: String
     package var aim: String

@@ -143,7 +143,7 @@ final class V4L2CaptureLoop: DeviceLoop, @unchecked Sendable {
                     gray = luma(of: frame.bytes, from: stream, jpeg: jpeg)
                     due = max(due + period, lastFrame)
                 }
-                // The buffer goes back before decoding: the camera keeps filling while zbar works.
+                // The buffer goes back before decoding: the camera keeps filling while the decoder works.
                 try stream.requeue(frame.index)
                 if let gray { feed.show(gray) }
             } catch {
