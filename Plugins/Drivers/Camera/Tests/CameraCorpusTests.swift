@@ -6,7 +6,7 @@ import Testing
 
 /// FrameDecoder over the whole corpus (CameraCorpus): every label of every symbology read
 /// as printed, no code that a frame does not hold, and every frame the decoder before it
-/// (zbar and libdmtx, Data Matrix capped at 100 ms a frame as it ran) read whole read whole.
+/// (zbar and libdmtx, with the Data Matrix cap it ran with) read whole.
 /// The benchmark reports the read rates. The decoder has two minutes a frame: this thread,
 /// and the decoder it starts, run at the lowest priority beside the other suites.
 @Suite(.serialized)

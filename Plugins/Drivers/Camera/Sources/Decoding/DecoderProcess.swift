@@ -110,36 +110,36 @@ final class DecoderProcess {
     private func send(
         _ buffer: UnsafeRawBufferPointer, to socket: Int32, by deadline: ContinuousClock.Instant
     ) -> Result<Void, DecoderFailure> {
-        var offset = 0
-        while offset < buffer.count {
-            // A decoder that is alive but reads nothing fills the socket: wait no longer than the frame may take.
-            switch wait(for: Int16(POLLOUT), on: socket, by: deadline) {
-            case .failure(let failure): return .failure(failure)
-            case .success(false): continue
-            case .success(true): break
-            }
-            let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard sent > 0 else { return .failure(.ended(exitDescription())) }
-            offset += sent
+        // A decoder that is alive but reads nothing fills the socket: no longer than the frame may take.
+        transfer(buffer.count, when: Int16(POLLOUT), on: socket, by: deadline) { offset in
+            Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
         }
-        return .success(())
     }
 
     private func receive(
         into buffer: UnsafeMutableRawBufferPointer, from socket: Int32, by deadline: ContinuousClock.Instant
     ) -> Result<Void, DecoderFailure> {
+        transfer(buffer.count, when: Int16(POLLIN), on: socket, by: deadline) { offset in
+            recv(socket, buffer.baseAddress! + offset, buffer.count - offset, 0)
+        }
+    }
+
+    /// Moves `count` bytes, `step` moving those from an offset on, each time `socket` is
+    /// ready for `events`, by `deadline`.
+    private func transfer(
+        _ count: Int, when events: Int16, on socket: Int32, by deadline: ContinuousClock.Instant, step: (Int) -> Int
+    ) -> Result<Void, DecoderFailure> {
         var offset = 0
-        while offset < buffer.count {
-            switch wait(for: Int16(POLLIN), on: socket, by: deadline) {
+        while offset < count {
+            switch wait(for: events, on: socket, by: deadline) {
             case .failure(let failure): return .failure(failure)
             case .success(false): continue
             case .success(true): break
             }
-            let got = recv(socket, buffer.baseAddress! + offset, buffer.count - offset, 0)
-            if got < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard got > 0 else { return .failure(.ended(exitDescription())) }
-            offset += got
+            let moved = step(offset)
+            if moved < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard moved > 0 else { return .failure(.ended(exitDescription())) }
+            offset += moved
         }
         return .success(())
     }
