@@ -42,23 +42,30 @@ bool writeAll(const void *buffer, size_t size) {
     return true;
 }
 
-/// Data Matrix and Aztec codes are looked for again when the first search found none, with a
-/// global threshold, in the whole frame and then in nine overlapping tiles (each half the
-/// frame's width and height, a quarter apart). zxing-cpp 1.4's local threshold loses them on
-/// faded labels (grey ink on grey paper), and it looks for them from the middle of the image
-/// outward, missing one off the middle of a large frame. These looks cost about half the
-/// first search.
+/// The 2D codes are searched for in the whole frame, at every pixel. Data Matrix and Aztec
+/// codes are looked for again when that found none, with a global threshold, at half the
+/// frame's resolution, in the whole frame and then in each quarter: zxing-cpp 1.4's local
+/// threshold loses them on faded labels (grey ink on grey paper), and it looks for them from
+/// the middle of the image outward, missing one off the middle of a frame. Half the
+/// resolution costs a quarter; a label small enough to be lost by it is read by the first
+/// search unless it is faded too.
 constexpr uint32_t secondLook =
     static_cast<uint32_t>(ZXing::BarcodeFormat::DataMatrix) | static_cast<uint32_t>(ZXing::BarcodeFormat::Aztec);
 
+/// Linear codes are read along every third row, and along every third column for codes on
+/// end: zxing-cpp's thorough search reads every line, both ways, and costs two thirds of a
+/// frame; a label is many lines tall, so a third of them keeps every read of the corpus,
+/// the tilted ITF-14 included, at a third of the cost.
+constexpr int lineStep = 3;
+
+constexpr uint32_t linearFormats = static_cast<uint32_t>(ZXing::BarcodeFormat::LinearCodes);
+
 ZXing::BarcodeFormats formatsOf(uint32_t bits) { return ZXing::BarcodeFormats(static_cast<ZXing::BarcodeFormat>(bits)); }
 
-/// The codes of `formats` (ZXing::BarcodeFormat bits) in the `width` × `height` `luma`, at
-/// most `maxCodes`.
-ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats, int maxCodes) {
+ZXing::DecodeHints hintsFor(uint32_t formats, int maxCodes) {
     ZXing::DecodeHints hints;
     hints.setFormats(formatsOf(formats));
-    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(maxCodes));
+    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::clamp(maxCodes, 1, 255)));
     // No search of a scaled-down copy: it costs a third more on a frame with no code, and
     // merging what it found with the full-size search is where zxing-cpp 1.4 asserts on
     // barcodes of a 720p frame.
@@ -68,31 +75,63 @@ ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats
     // check digit: a code whose check fails is not taken (nor one of another length, by
     // FrameDecoder).
     hints.setValidateITFCheckSum(true);
-    ZXing::Results results = ZXing::ReadBarcodes({luma, width, height, ZXing::ImageFormat::Lum}, hints);
-    uint32_t again = formats & secondLook;
-    for (const auto &result : results) again &= ~static_cast<uint32_t>(result.format());
-    if (again == 0) return results;
-    hints.setFormats(formatsOf(again));
-    hints.setBinarizer(ZXing::Binarizer::GlobalHistogram);
-    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::max(1, maxCodes - static_cast<int>(results.size()))));
-    // The whole frame (step 0), then the nine tiles, until one finds a code. A frame too
-    // small for tiles of 32 pixels a side has none.
-    int steps = width >= 64 && height >= 64 ? 10 : 1;
-    for (int step = 0; step < steps; step++) {
-        bool whole = step == 0;
-        int x = whole ? 0 : ((step - 1) % 3) * width / 4, y = whole ? 0 : ((step - 1) / 3) * height / 4;
-        ZXing::ImageView tile(luma + static_cast<size_t>(y) * width + x, whole ? width : width / 2,
-                              whole ? height : height / 2, ZXing::ImageFormat::Lum, width);
-        ZXing::Results found = ZXing::ReadBarcodes(tile, hints);
-        if (found.empty()) continue;
-        for (auto &result : found) {
-            auto corners = result.position();
-            for (auto &corner : corners) corner = {corner.x + x, corner.y + y};
-            result.setPosition(corners);
-            results.push_back(std::move(result));
-        }
-        break;
+    return hints;
+}
+
+/// Adds `found` to `results`, its corners mapped from the searched view's (x, y) to the
+/// frame's by `place`, leaving out a code `results` already holds (a tilted barcode is read
+/// by the rows and by the columns).
+template <typename Place> void add(ZXing::Results &found, ZXing::Results &results, Place place) {
+    for (auto &result : found) {
+        bool known = std::any_of(results.begin(), results.end(), [&](const ZXing::Result &other) {
+            return other.format() == result.format() && other.bytes() == result.bytes();
+        });
+        if (known) continue;
+        auto corners = result.position();
+        for (auto &corner : corners) corner = place(corner);
+        result.setPosition(corners);
+        results.push_back(std::move(result));
     }
+}
+
+/// The codes of `formats` (ZXing::BarcodeFormat bits) in the `width` × `height` `luma`, at
+/// most `maxCodes`.
+ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats, int maxCodes) {
+    ZXing::Results results;
+    auto same = [](ZXing::PointI point) { return point; };
+    if (uint32_t matrix = formats & ~linearFormats) {
+        ZXing::ImageView frame(luma, width, height, ZXing::ImageFormat::Lum);
+        ZXing::Results found = ZXing::ReadBarcodes(frame, hintsFor(matrix, maxCodes));
+        add(found, results, same);
+        uint32_t again = matrix & secondLook;
+        for (const auto &result : results) again &= ~static_cast<uint32_t>(result.format());
+        if (again != 0) {
+            auto hints = hintsFor(again, maxCodes - static_cast<int>(results.size()));
+            hints.setBinarizer(ZXing::Binarizer::GlobalHistogram);
+            // The whole frame (part 0), then its quarters, until one gives a code.
+            for (int part = 0; part < 5; part++) {
+                int x = part == 0 ? 0 : (part - 1) % 2 * (width / 2), y = part == 0 ? 0 : (part - 1) / 2 * (height / 2);
+                auto view = frame.cropped(x, y, part == 0 ? width : width / 2, part == 0 ? height : height / 2).subsampled(2);
+                if (view.width() < 16 || view.height() < 16) break;
+                found = ZXing::ReadBarcodes(view, hints);
+                add(found, results, [x, y](ZXing::PointI point) { return ZXing::PointI(x + 2 * point.x, y + 2 * point.y); });
+                if (!found.empty()) break;
+            }
+        }
+    }
+    uint32_t linear = formats & linearFormats;
+    int left = maxCodes - static_cast<int>(results.size());
+    if (linear == 0 || left <= 0) return results;
+    auto hints = hintsFor(linear, left);
+    hints.setTryRotate(false);
+    // Every third row; then every third column, as the rows of a view that turns the frame
+    // about its diagonal (a barcode read mirrored is still read).
+    ZXing::ImageView rows(luma, width, (height + lineStep - 1) / lineStep, ZXing::ImageFormat::Lum, width * lineStep, 1);
+    ZXing::Results found = ZXing::ReadBarcodes(rows, hints);
+    add(found, results, [](ZXing::PointI point) { return ZXing::PointI(point.x, point.y * lineStep); });
+    ZXing::ImageView columns(luma, height, (width + lineStep - 1) / lineStep, ZXing::ImageFormat::Lum, lineStep, width);
+    found = ZXing::ReadBarcodes(columns, hints);
+    add(found, results, [](ZXing::PointI point) { return ZXing::PointI(point.y * lineStep, point.x); });
     return results;
 }
 
