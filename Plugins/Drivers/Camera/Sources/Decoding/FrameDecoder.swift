@@ -1,8 +1,8 @@
 import Foundation
 import ScanBridgeCodes
 
-/// Grayscale frames in, codes out: zxing-cpp searches each frame for every wanted symbology
-/// at once, in a process of its own (`DecoderProcess`). One per camera thread (not Sendable).
+/// Grayscale frames in, codes out: zxing-cpp searches each frame for every wanted symbology,
+/// in a process of its own (`DecoderProcess`). One per camera thread (not Sendable).
 package final class FrameDecoder {
     package let symbologies: CameraSymbologies
     /// The most codes one frame gives: a sheet of labels is read whole, a frame of noise
