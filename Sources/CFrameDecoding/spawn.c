@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,7 +34,25 @@ int scanbridge_decoder_spawn(const char *path, pid_t *pid, int *socket) {
     posix_spawnattr_setsigdefault(&attributes, &all);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     char *const argv[] = {(char *)path, NULL};
-    int result = posix_spawn(pid, path, &actions, &attributes, argv, environ);
+    // The daemon's environment, but for Swift's crash backtracer, which SwiftPM's runtime
+    // would start on each abort zxing-cpp's assertion causes: it costs time and writes a
+    // backtrace of pages into the daemon's log for a frame the daemon already reports.
+    size_t count = 0;
+    while (environ[count] != NULL) count++;
+    char **environment = calloc(count + 2, sizeof *environment);
+    if (environment == NULL) {
+        close(pair[0]);
+        close(pair[1]);
+        posix_spawnattr_destroy(&attributes);
+        posix_spawn_file_actions_destroy(&actions);
+        return ENOMEM;
+    }
+    size_t kept = 0;
+    for (size_t index = 0; index < count; index++)
+        if (strncmp(environ[index], "SWIFT_BACKTRACE=", 16) != 0) environment[kept++] = environ[index];
+    environment[kept] = (char *)"SWIFT_BACKTRACE=enable=no";
+    int result = posix_spawn(pid, path, &actions, &attributes, argv, environment);
+    free(environment);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     close(pair[1]);

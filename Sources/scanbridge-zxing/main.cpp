@@ -1,17 +1,17 @@
 // scanbridge-zxing: a camera's decoder process. Says hello (an empty reply) once it runs,
-// then reads frames on standard input and answers
-// each with the codes zxing-cpp (Debian's libzxing-dev, 1.4) finds in it, on standard
-// output (Sources/CFrameDecoding has the format). It ends at end of input, or on a request it
-// cannot take, after saying why on standard error. The daemon starts one per camera.
+// then reads frames on standard input and answers each with the codes zxing-cpp (Debian's
+// libzxing-dev, 1.4) finds in it, on standard output (Sources/CFrameDecoding has the
+// format). It ends at end of input, or on a request it cannot take (status 2). The daemon
+// starts one per camera.
 #include <scanbridge_frame_decoding.h>
 
 #include <ZXing/ReadBarcode.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
@@ -172,14 +172,19 @@ int main() {
     // Said once, at start: a decoder that cannot run (a library missing) ends before this.
     scanbridge_decode_reply hello = {SCANBRIDGE_DECODE_MAGIC, 0};
     if (!writeAll(&hello, sizeof hello)) return 1;
+    // From here on a failure is the daemon's to report, at most one warning every 10 s: the
+    // assertion's own line, once for each frame it ends, would fill the daemon's log.
+    int discard = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (discard >= 0) {
+        dup2(discard, STDERR_FILENO);
+        close(discard);
+    }
     std::vector<uint8_t> luma;
     scanbridge_decode_request request;
     while (readAll(&request, sizeof request)) {
         if (request.magic != SCANBRIDGE_DECODE_MAGIC || request.width == 0 || request.height == 0 ||
             request.width > SCANBRIDGE_DECODE_MAX_SIDE || request.height > SCANBRIDGE_DECODE_MAX_SIDE ||
             request.max_codes == 0 || request.max_codes > SCANBRIDGE_DECODE_MAX_CODES) {
-            std::fprintf(stderr, "scanbridge-zxing: a request it cannot take (%ux%u, %u codes)\n", request.width,
-                         request.height, request.max_codes);
             return 2;
         }
         luma.resize(static_cast<size_t>(request.width) * request.height);
@@ -187,8 +192,8 @@ int main() {
         std::vector<uint8_t> reply;
         try {
             reply = decode(request, luma);
-        } catch (const std::exception &error) {
-            std::fprintf(stderr, "scanbridge-zxing: zxing-cpp failed on a frame: %s\n", error.what());
+        } catch (const std::exception &) {
+            // A frame zxing-cpp cannot take gives no code; the next is searched as usual.
             scanbridge_decode_reply none = {SCANBRIDGE_DECODE_MAGIC, 0};
             const auto *bytes = reinterpret_cast<const uint8_t *>(&none);
             reply.assign(bytes, bytes + sizeof none);

@@ -72,6 +72,14 @@ struct DecoderProcessTests {
             ])
     }
 
+    /// The decoder links Swift's runtime (SwiftPM's executables do), whose crash backtracer
+    /// would run on every abort: it is started with the backtracer off.
+    @Test func aDecoderRunsWithoutSwiftsCrashBacktracer() async throws {
+        let script = try Self.decoder("[ \"$SWIFT_BACKTRACE\" = enable=no ] || exit 3", helloFirst: false)
+        let outcome = try await Self.decode(with: script, frames: 1)
+        #expect(outcome.results == [.failure(.cannotStart("the frame decoder \(script) does not run: exited with status 0"))])
+    }
+
     @Test func theRealDecoderAnswersFrameAfterFrame() async throws {
         let outcome = try await Self.decode(with: FrameDecoder.executable, frames: 3)
         #expect(outcome.results == Array(repeating: .success([]), count: 3))
