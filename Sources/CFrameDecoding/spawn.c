@@ -38,7 +38,7 @@ int scanbridge_decoder_spawn(const char *path, pid_t *pid, int *socket) {
     // would start on each abort zxing-cpp's assertion causes: it costs time and writes a
     // backtrace of pages into the daemon's log for a frame the daemon already reports.
     size_t count = 0;
-    while (environ[count] != NULL) count++;
+    while (environ != NULL && environ[count] != NULL) count++;
     char **environment = calloc(count + 2, sizeof *environment);
     if (environment == NULL) {
         close(pair[0]);

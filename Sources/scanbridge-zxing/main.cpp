@@ -44,11 +44,13 @@ bool writeAll(const void *buffer, size_t size) {
 
 /// The 2D codes are searched for in the whole frame, at every pixel. Data Matrix and Aztec
 /// codes are looked for again when that found none, with a global threshold, at half the
-/// frame's resolution, in the whole frame and then in each quarter: zxing-cpp 1.4's local
-/// threshold loses them on faded labels (grey ink on grey paper), and it looks for them from
-/// the middle of the image outward, missing one off the middle of a frame. Half the
-/// resolution costs a quarter; a label small enough to be lost by it is read by the first
-/// search unless it is faded too.
+/// frame's resolution, in the whole frame and then in four corner tiles, each five eighths
+/// of the frame's width and height (a code up to an eighth of the frame across a centre line
+/// lies wholly in one): zxing-cpp 1.4's local threshold loses them on faded labels (grey ink
+/// on grey paper), and it looks for them from the middle of the image outward, missing one
+/// off the middle of a frame. Half the resolution costs a quarter; a label small enough to
+/// be lost by it is read by the first search unless it is faded too. A frame under 64
+/// pixels a side is looked at again whole, at full size.
 constexpr uint32_t secondLook =
     static_cast<uint32_t>(ZXing::BarcodeFormat::DataMatrix) | static_cast<uint32_t>(ZXing::BarcodeFormat::Aztec);
 
@@ -108,13 +110,17 @@ ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats
         if (again != 0) {
             auto hints = hintsFor(again, maxCodes - static_cast<int>(results.size()));
             hints.setBinarizer(ZXing::Binarizer::GlobalHistogram);
-            // The whole frame (part 0), then its quarters, until one gives a code.
-            for (int part = 0; part < 5; part++) {
-                int x = part == 0 ? 0 : (part - 1) % 2 * (width / 2), y = part == 0 ? 0 : (part - 1) / 2 * (height / 2);
-                auto view = frame.cropped(x, y, part == 0 ? width : width / 2, part == 0 ? height : height / 2).subsampled(2);
-                if (view.width() < 16 || view.height() < 16) break;
+            bool large = width >= 64 && height >= 64;
+            int scale = large ? 2 : 1, tileWidth = width * 5 / 8, tileHeight = height * 5 / 8;
+            // The whole frame (part 0), then the corner tiles, until one gives a code.
+            for (int part = 0; part < (large ? 5 : 1); part++) {
+                bool whole = part == 0, right = part % 2 == 0, bottom = part > 2;
+                int x = whole || !right ? 0 : width - tileWidth, y = whole || !bottom ? 0 : height - tileHeight;
+                auto view =
+                    frame.cropped(x, y, whole ? width : tileWidth, whole ? height : tileHeight).subsampled(scale);
                 found = ZXing::ReadBarcodes(view, hints);
-                add(found, results, [x, y](ZXing::PointI point) { return ZXing::PointI(x + 2 * point.x, y + 2 * point.y); });
+                add(found, results,
+                    [=](ZXing::PointI point) { return ZXing::PointI(x + scale * point.x, y + scale * point.y); });
                 if (!found.empty()) break;
             }
         }
@@ -130,6 +136,9 @@ ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats
     ZXing::Results found = ZXing::ReadBarcodes(rows, hints);
     add(found, results, [](ZXing::PointI point) { return ZXing::PointI(point.x, point.y * lineStep); });
     ZXing::ImageView columns(luma, height, (width + lineStep - 1) / lineStep, ZXing::ImageFormat::Lum, lineStep, width);
+    left = maxCodes - static_cast<int>(results.size());
+    if (left <= 0) return results;
+    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::min(left, 255)));
     found = ZXing::ReadBarcodes(columns, hints);
     add(found, results, [](ZXing::PointI point) { return ZXing::PointI(point.y * lineStep, point.x); });
     return results;
@@ -175,7 +184,7 @@ int main() {
     // From here on a failure is the daemon's to report, at most one warning every 10 s: the
     // assertion's own line, once for each frame it ends, would fill the daemon's log.
     int discard = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (discard >= 0) {
+    if (discard > STDERR_FILENO) {
         dup2(discard, STDERR_FILENO);
         close(discard);
     }
