@@ -110,6 +110,9 @@ ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats
         if (again != 0) {
             auto hints = hintsFor(again, maxCodes - static_cast<int>(results.size()));
             hints.setBinarizer(ZXing::Binarizer::GlobalHistogram);
+            // zxing-cpp's quick search: its thorough one also follows the bars of any barcode
+            // in view as a Data Matrix's edges, and reads no more of the corpus.
+            hints.setTryHarder(false);
             bool large = width >= 64 && height >= 64;
             int scale = large ? 2 : 1, tileWidth = width * 5 / 8, tileHeight = height * 5 / 8;
             // The whole frame (part 0), then the corner tiles, until one gives a code.
