@@ -64,10 +64,13 @@ constexpr uint32_t linearFormats = static_cast<uint32_t>(ZXing::BarcodeFormat::L
 
 ZXing::BarcodeFormats formatsOf(uint32_t bits) { return ZXing::BarcodeFormats(static_cast<ZXing::BarcodeFormat>(bits)); }
 
+/// zxing-cpp's limit on the codes of one search, for `maxCodes` (one at least).
+uint8_t symbolLimit(int maxCodes) { return static_cast<uint8_t>(std::clamp(maxCodes, 1, 255)); }
+
 ZXing::DecodeHints hintsFor(uint32_t formats, int maxCodes) {
     ZXing::DecodeHints hints;
     hints.setFormats(formatsOf(formats));
-    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::clamp(maxCodes, 1, 255)));
+    hints.setMaxNumberOfSymbols(symbolLimit(maxCodes));
     // No search of a scaled-down copy: it costs a third more on a frame with no code, and
     // merging what it found with the full-size search is where zxing-cpp 1.4 asserts on
     // barcodes of a 720p frame.
@@ -100,11 +103,10 @@ template <typename Place> void add(ZXing::Results &found, ZXing::Results &result
 /// most `maxCodes`.
 ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats, int maxCodes) {
     ZXing::Results results;
-    auto same = [](ZXing::PointI point) { return point; };
     if (uint32_t matrix = formats & ~linearFormats) {
         ZXing::ImageView frame(luma, width, height, ZXing::ImageFormat::Lum);
         ZXing::Results found = ZXing::ReadBarcodes(frame, hintsFor(matrix, maxCodes));
-        add(found, results, same);
+        add(found, results, [](ZXing::PointI point) { return point; });
         uint32_t again = matrix & secondLook;
         for (const auto &result : results) again &= ~static_cast<uint32_t>(result.format());
         if (again != 0) {
@@ -141,7 +143,7 @@ ZXing::Results read(const uint8_t *luma, int width, int height, uint32_t formats
     ZXing::ImageView columns(luma, height, (width + lineStep - 1) / lineStep, ZXing::ImageFormat::Lum, lineStep, width);
     left = maxCodes - static_cast<int>(results.size());
     if (left <= 0) return results;
-    hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::min(left, 255)));
+    hints.setMaxNumberOfSymbols(symbolLimit(left));
     found = ZXing::ReadBarcodes(columns, hints);
     add(found, results, [](ZXing::PointI point) { return ZXing::PointI(point.y * lineStep, point.x); });
     return results;
