@@ -89,7 +89,7 @@ struct ExpositionTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let protocolText = try String(contentsOf: root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
-        let operations = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let operations = try String(contentsOf: root.appendingPathComponent("docs/troubleshooting.md"), encoding: .utf8)
         for series in MetricSeries.all {
             let row = protocolText.split(separator: "\n").first { $0.hasPrefix("| `\(series.name)` |") }
             let cells = row?.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
@@ -97,7 +97,7 @@ struct ExpositionTests {
             for label in series.labels {
                 #expect(cells.count >= 3 && cells[2].contains("`\(label)`"), "\(series.name)'s \(label)")
             }
-            #expect(operations.contains("`\(series.name)`"), "\(series.name) in docs/operations.md")
+            #expect(operations.contains("`\(series.name)`"), "\(series.name) in docs/troubleshooting.md")
         }
     }
 }
