@@ -132,16 +132,18 @@ let package = Package(
             path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
         // libxkbcommon, for the keyboard-wedge driver's layouts (Debian package libxkbcommon-dev).
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
-        // The evdev and hidraw ioctls Swift cannot import.
-        .target(name: "CLinuxInput"),
+        // The evdev ioctls Swift cannot import.
+        .target(name: "CEvdev", path: "Plugins/Drivers/Evdev/CEvdev"),
         .target(
             name: "EvdevDriver",
             dependencies: [
-                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CXKBCommon", "CLinuxInput", log,
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CXKBCommon", "CEvdev", log,
             ],
             path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
+        // The hidraw ioctls Swift cannot import.
+        .target(name: "CHidraw", path: "Plugins/Drivers/HIDPOS/CHidraw"),
         .target(
-            name: "HIDPOSDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CLinuxInput", log],
+            name: "HIDPOSDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CHidraw", log],
             path: "Plugins/Drivers/HIDPOS/Sources", swiftSettings: strict),
         .target(
             name: "SerialDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", log],
@@ -149,23 +151,28 @@ let package = Package(
         // libusb-1.0, for scanners in a vendor USB mode that no kernel driver binds (Debian
         // package libusb-1.0-0-dev). A boot keyboard read this way is decoded by the evdev
         // driver's KeyStream.
-        .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+        .systemLibrary(
+            name: "CLibUSB", path: "Plugins/Drivers/USB/CLibUSB", pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(
             name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "EvdevDriver", "CLibUSB", log],
             path: "Plugins/Drivers/USB/Sources", swiftSettings: strict),
         // libpng reads the file camera's PNG frames (Debian package libpng-dev).
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Plugins/Drivers/Camera/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Camera frames are decoded by zxing-cpp (Debian package libzxing-dev; C++17, no C API
         // before 2.1) in a process of its own, scanbridge-zxing: the format of its pipes is
         // CFrameDecoding's (docs/architecture.md, Design decisions).
-        .target(name: "CFrameDecoding"),
+        .target(name: "CFrameDecoding", path: "Plugins/Drivers/Camera/CFrameDecoding"),
         .executableTarget(
-            name: "scanbridge-zxing", dependencies: ["CFrameDecoding"], cxxSettings: [.define("ZX_USE_UTF8")],
-            linkerSettings: [.linkedLibrary("ZXing")]),
+            name: "scanbridge-zxing", dependencies: ["CFrameDecoding"], path: "Plugins/Drivers/Camera/Decoder",
+            cxxSettings: [.define("ZX_USE_UTF8")], linkerSettings: [.linkedLibrary("ZXing")]),
         // V4L2 capture: the ioctls Swift cannot import, and libjpeg-turbo's TurboJPEG API for
         // MJPEG frames (Debian package libturbojpeg0-dev).
-        .target(name: "CV4L2"),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(name: "CV4L2", path: "Plugins/Drivers/Camera/CV4L2"),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Plugins/Drivers/Camera/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "CameraDriver",
             dependencies: [

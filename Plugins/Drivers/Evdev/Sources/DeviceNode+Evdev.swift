@@ -1,4 +1,4 @@
-import CLinuxInput
+import CEvdev
 import DriverKit
 import Glibc
 

@@ -1,4 +1,4 @@
-import CLinuxInput
+import CHidraw
 import DriverKit
 import Glibc
 import Logging

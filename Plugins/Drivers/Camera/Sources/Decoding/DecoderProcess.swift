@@ -2,7 +2,7 @@ import CFrameDecoding
 import Glibc
 
 /// scanbridge-zxing, the process that runs zxing-cpp over a camera's frames, and the socket
-/// the camera's thread speaks to it through (`Sources/CFrameDecoding`). Started on the first
+/// the camera's thread speaks to it through (`Plugins/Drivers/Camera/CFrameDecoding`). Started on the first
 /// frame, and again on the frame after it ended: a frame that makes it abort, crash or hang
 /// costs that frame. Blocking: used on the camera's own thread only (not Sendable).
 final class DecoderProcess {

@@ -1,5 +1,5 @@
-// The evdev and hidraw ioctls Swift cannot import (function-like macros in linux/input.h
-// and linux/hidraw.h), for the keyboard-wedge and HID POS drivers. Each returns what ioctl returns: -1 with errno on failure,
+// The evdev ioctls Swift cannot import (function-like macros in linux/input.h), for the
+// keyboard-wedge driver. Each returns what ioctl returns: -1 with errno on failure,
 // which is what a FIFO or pty fed by a test gives, and the driver takes softly.
 #include <stdint.h>
 #include <stddef.h>
@@ -20,9 +20,3 @@ int cevdev_keys_down(int fd, uint8_t *bits, size_t size);
 int cevdev_key_bits(int fd, uint8_t *bits, size_t size);
 /// EVIOCSCLOCKID(CLOCK_MONOTONIC): event times from the monotonic clock, not wall time.
 int cevdev_monotonic_clock(int fd);
-
-/// HIDIOCGRDESCSIZE + HIDIOCGRDESC: the report descriptor into `descriptor` (up to 4096
-/// bytes). Returns its length, or -1 with errno.
-int chidraw_descriptor(int fd, uint8_t *descriptor, size_t size);
-/// HIDIOCGRAWINFO: bus type, vendor and product.
-int chidraw_info(int fd, uint32_t *bustype, uint16_t *vendor, uint16_t *product);

@@ -1,6 +1,4 @@
-#include "CLinuxInput.h"
-#include <linux/hidraw.h>
-#include <string.h>
+#include "CEvdev.h"
 #include <linux/input.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -32,27 +30,4 @@ int cevdev_key_bits(int fd, uint8_t *bits, size_t size) { return ioctl(fd, EVIOC
 int cevdev_monotonic_clock(int fd) {
     int clock = CLOCK_MONOTONIC;
     return ioctl(fd, EVIOCSCLOCKID, &clock);
-}
-
-int chidraw_descriptor(int fd, uint8_t *descriptor, size_t size) {
-    int length = 0;
-    if (ioctl(fd, HIDIOCGRDESCSIZE, &length) < 0) return -1;
-    struct hidraw_report_descriptor report;
-    memset(&report, 0, sizeof report);
-    report.size = length;
-    if (ioctl(fd, HIDIOCGRDESC, &report) < 0) return -1;
-    size_t copied = report.size < size ? report.size : size;
-    memcpy(descriptor, report.value, copied);
-    return (int)copied;
-}
-
-int chidraw_info(int fd, uint32_t *bustype, uint16_t *vendor, uint16_t *product) {
-    struct hidraw_devinfo info;
-    int result = ioctl(fd, HIDIOCGRAWINFO, &info);
-    if (result >= 0) {
-        *bustype = info.bustype;
-        *vendor = (uint16_t)info.vendor;
-        *product = (uint16_t)info.product;
-    }
-    return result;
 }

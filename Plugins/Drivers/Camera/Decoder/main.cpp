@@ -1,6 +1,6 @@
 // scanbridge-zxing: a camera's decoder process. Says hello (an empty reply) once it runs,
 // then reads frames on standard input and answers each with the codes zxing-cpp (Debian's
-// libzxing-dev, 1.4) finds in it, on standard output (Sources/CFrameDecoding has the
+// libzxing-dev, 1.4) finds in it, on standard output (CFrameDecoding, beside this folder, has the
 // format). It ends at end of input, or on a request it cannot take (status 2). The daemon
 // starts one per camera.
 #include <scanbridge_frame_decoding.h>
