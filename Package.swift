@@ -116,8 +116,12 @@ let package = Package(
         // What drivers share: device nodes read on threads of their own (evdev, hidraw, tty),
         // their settings, and finding them through libudev (Debian package libudev-dev).
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Keys are decoded in the scanner's layout with libxkbcommon and xkb-data's layouts
+        // (Debian package libxkbcommon-dev), for the evdev driver and the usb driver's boot keyboards.
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .target(
-            name: "DriverKit", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "CUdev", log],
+            name: "DriverKit",
+            dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "CUdev", "CXKBCommon", log],
             exclude: ["README.md"], swiftSettings: strict),
         // libpcsclite, as it is (Debian package libpcsclite-dev; include/shim.h says why this
         // is not a pkg-config system library), behind thin wrappers the PC/SC driver and
@@ -130,14 +134,12 @@ let package = Package(
             name: "PCSCDriver",
             dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "PCSCKit", "CPCSCLite", log],
             path: "Plugins/Drivers/PCSC/Sources", swiftSettings: strict),
-        // libxkbcommon, for the keyboard-wedge driver's layouts (Debian package libxkbcommon-dev).
-        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // The evdev ioctls Swift cannot import.
         .target(name: "CEvdev", path: "Plugins/Drivers/Evdev/CEvdev"),
         .target(
             name: "EvdevDriver",
             dependencies: [
-                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CXKBCommon", "CEvdev", log,
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "DriverKit", "CEvdev", log,
             ],
             path: "Plugins/Drivers/Evdev/Sources", swiftSettings: strict),
         // The hidraw ioctls Swift cannot import.
@@ -149,13 +151,13 @@ let package = Package(
             name: "SerialDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", log],
             path: "Plugins/Drivers/Serial/Sources", swiftSettings: strict),
         // libusb-1.0, for scanners in a vendor USB mode that no kernel driver binds (Debian
-        // package libusb-1.0-0-dev). A boot keyboard read this way is decoded by the evdev
-        // driver's KeyStream.
+        // package libusb-1.0-0-dev). A boot keyboard read this way is decoded by DriverKit's
+        // KeyStream, as the evdev driver decodes a wedge scanner.
         .systemLibrary(
             name: "CLibUSB", path: "Plugins/Drivers/USB/CLibUSB", pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(
-            name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "EvdevDriver", "CLibUSB", log],
+            name: "USBDriver", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "DriverKit", "CLibUSB", log],
             path: "Plugins/Drivers/USB/Sources", swiftSettings: strict),
         // libpng reads the file camera's PNG frames (Debian package libpng-dev).
         .systemLibrary(
@@ -242,7 +244,7 @@ let package = Package(
             dependencies: [
                 "ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes",
                 "ScanBridgeStore",
-                "ProductLookup", "EvdevDriver", "CameraDriver", "CameraCorpus", "ReferenceDecoder",
+                "ProductLookup", "DriverKit", "CameraDriver", "CameraCorpus", "ReferenceDecoder",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ] + nio,
@@ -277,14 +279,14 @@ let package = Package(
                 "ScanBridgeRPC", "ScanBridgeTesting", "MockDriver", log,
             ],
             swiftSettings: strict),
-        .testTarget(name: "DriverKitTests", dependencies: ["DriverKit"], swiftSettings: strict),
+        .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "ScanBridgeTesting"], swiftSettings: strict),
         .testTarget(name: "PCSCKitTests", dependencies: ["PCSCKit"], swiftSettings: strict),
         .testTarget(
             name: "MockDriverTests",
             dependencies: ["MockDriver", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting"],
             path: "Plugins/Drivers/Mock/Tests", swiftSettings: strict),
         .testTarget(
-            name: "EvdevDriverTests", dependencies: ["EvdevDriver", "ScanBridgeModel", "ScanBridgeTesting"],
+            name: "EvdevDriverTests", dependencies: ["EvdevDriver", "DriverKit"],
             path: "Plugins/Drivers/Evdev/Tests", swiftSettings: strict),
         .testTarget(
             name: "HIDPOSDriverTests", dependencies: ["HIDPOSDriver", "ScanBridgeModel", "ScanBridgeTesting"],
@@ -349,7 +351,7 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
         ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
         ("FuzzFrames", ["CameraDriver"]),
         ("FuzzSerial", ["DriverKit"]),
-        ("FuzzKeystrokes", ["EvdevDriver"]),
+        ("FuzzKeystrokes", ["DriverKit"]),
         ("FuzzMockScript", ["MockDriver"]),
         ("FuzzConfig", ["ScanBridgeConfig"]),
     ]

@@ -1,4 +1,4 @@
-import EvdevDriver
+import DriverKit
 import Foundation
 import Glibc
 import Histogram

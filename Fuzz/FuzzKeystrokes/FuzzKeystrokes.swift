@@ -1,6 +1,6 @@
 import FuzzSupport
 
-@testable import EvdevDriver
+@testable import DriverKit
 
 /// A keyboard-wedge device's keys, as the assembler gets them from the key decoder: each
 /// pair of input bytes is one event (a character, a key with no character, a terminator, a

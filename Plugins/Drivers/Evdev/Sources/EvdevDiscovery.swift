@@ -10,7 +10,7 @@ package struct EvdevDiscoverySettings: Sendable {
     package var choices: ScannerChoices
 
     /// Checks `deviceSettings` as `--device` settings are checked.
-    package init(deviceSettings: [String: String] = [:], choices: ScannerChoices = ScannerChoices()) throws(EvdevError) {
+    package init(deviceSettings: [String: String] = [:], choices: ScannerChoices = ScannerChoices()) throws(KeyboardError) {
         _ = try EvdevDeviceSpec(path: "", settings: deviceSettings)
         self.deviceSettings = deviceSettings
         self.choices = choices
@@ -19,7 +19,7 @@ package struct EvdevDiscoverySettings: Sendable {
 
 extension EvdevDiscoverySettings {
     /// How a keyboard node discovery found is read: with `deviceSettings`, as if named with `--device`.
-    package func spec(path: String) throws(EvdevError) -> EvdevDeviceSpec {
+    package func spec(path: String) throws(KeyboardError) -> EvdevDeviceSpec {
         try EvdevDeviceSpec(path: path, settings: deviceSettings)
     }
 

@@ -25,17 +25,18 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
 
     /// - Parameter id: the device id; by default, from the path.
     init(spec: EvdevDeviceSpec, id: String? = nil, events: AsyncStream<DriverEvent>.Continuation, logger: Logger)
-        throws(EvdevError)
+        throws(KeyboardError)
     {
         self.spec = spec
         self.id = id ?? DeviceNode.deviceID(driver: "evdev", path: spec.path)
-        self.keys = try KeyStream(layout: spec.layout, settings: spec.timing)
+        self.keys = try KeyStream(spec.keyboard)
         self.events = events
         var logger = logger
         logger[metadataKey: "device.id"] = "\(self.id)"
         self.logger = logger
         reads = WedgeReads(
-            device: self.id, driver: "evdev", layout: spec.layout, maxLength: spec.timing.maxLength, events: events,
+            device: self.id, driver: "evdev", layout: spec.keyboard.layout, maxLength: spec.keyboard.timing.maxLength,
+            events: events,
             logger: logger
         ) { [unowned self] _ in events.yield(.device(device(identified: true))) }
     }
@@ -78,7 +79,7 @@ final class EvdevReading: NodeReading, @unchecked Sendable {
 
     var deadline: ContinuousClock.Instant? {
         guard keys.isWaiting, let lastReceived else { return nil }
-        return lastReceived + spec.timing.idle
+        return lastReceived + spec.keyboard.timing.idle
     }
 
     func idle() {

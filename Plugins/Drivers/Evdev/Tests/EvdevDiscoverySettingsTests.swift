@@ -1,3 +1,4 @@
+import DriverKit
 import Testing
 
 @testable import EvdevDriver
@@ -18,6 +19,6 @@ struct EvdevDiscoverySettingsTests {
     }
 
     @Test func aBadGrabWordIsRefusedWhenTheSettingsAreMade() {
-        #expect(throws: EvdevError.self) { try EvdevDiscoverySettings(deviceSettings: ["grab": "maybe"]) }
+        #expect(throws: KeyboardError.self) { try EvdevDiscoverySettings(deviceSettings: ["grab": "maybe"]) }
     }
 }

@@ -1,5 +1,4 @@
 import DriverKit
-import EvdevDriver
 import Logging
 import ScanBridgeCore
 import ScanBridgeModel
@@ -30,7 +29,7 @@ final class USBDecoding {
     init(
         spec: USBDeviceSpec, keyboard: Bool, id: String, events: AsyncStream<DriverEvent>.Continuation, logger: Logger,
         hintChanged: @escaping (String?) -> Void
-    ) throws(EvdevError) {
+    ) throws(KeyboardError) {
         self.id = id
         self.spec = spec
         self.events = events

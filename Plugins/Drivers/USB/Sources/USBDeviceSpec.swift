@@ -1,5 +1,4 @@
 import DriverKit
-import EvdevDriver
 
 /// A USB device to read through libusb, as `--device usb:VID:PID[:SERIAL],interface=N[,KEY=VALUE…]`
 /// names it: a scanner in a vendor mode, which no kernel driver binds, or one whose
@@ -23,7 +22,7 @@ package struct USBDeviceSpec: Sendable, Equatable {
     package var packetHeader: Int
     package var framing: ByteFramer.Settings
     /// How a boot keyboard's keys are decoded, should the interface be one.
-    package var keyboard: EvdevDeviceSpec
+    package var keyboard: KeyboardSpec
 
     package static let settingNames =
         ["interface", "endpoint", "detach", "packet_header"] + ByteFramer.Settings.names + ["layout", "max_gap"]
@@ -60,16 +59,16 @@ package struct USBDeviceSpec: Sendable, Equatable {
     }
 
     /// A keyboard's settings: checked as the evdev driver checks them when `layout` or
-    /// `max_gap` is given; else the evdev defaults, with `idle` when it suits them (an `idle`
+    /// `max_gap` is given; else the defaults, with `idle` when it suits them (an `idle`
     /// shorter than a keyboard's key gap is a byte device's, and is not refused for it).
-    private static func keyboard(_ settings: [String: String]) throws(USBError) -> EvdevDeviceSpec {
+    private static func keyboard(_ settings: [String: String]) throws(USBError) -> KeyboardSpec {
         let named = settings["layout"] != nil || settings["max_gap"] != nil
-        let keys = ["layout", "max_gap", "idle"].reduce(into: [String: String]()) { $0[$1] = settings[$1] }
+        let keys = KeyboardSpec.settingNames.reduce(into: [String: String]()) { $0[$1] = settings[$1] }
         do {
-            return try EvdevDeviceSpec(path: "", settings: keys)
+            return try KeyboardSpec(DeviceSettings(keys, known: KeyboardSpec.settingNames, device: "a USB device"))
         } catch {
-            guard !named, let defaults = try? EvdevDeviceSpec(path: "") else { throw .badSetting(error.description) }
-            return defaults
+            guard !named else { throw .badSetting("\(error)") }
+            return KeyboardSpec()
         }
     }
 

@@ -22,8 +22,8 @@ final class XKBKeymap: @unchecked Sendable {
 
     /// The keymap of `layout`, an XKB layout name with an optional variant in parentheses
     /// (`de`, `de(nodeadkeys)`); compiled the first time it is asked for.
-    static func named(_ layout: String) throws(EvdevError) -> XKBKeymap {
-        try compiled.withLock { (keymaps: inout [String: XKBKeymap]) throws(EvdevError) -> XKBKeymap in
+    static func named(_ layout: String) throws(KeyboardError) -> XKBKeymap {
+        try compiled.withLock { (keymaps: inout [String: XKBKeymap]) throws(KeyboardError) -> XKBKeymap in
             if let keymap = keymaps[layout] { return keymap }
             let keymap = try compile(layout)
             keymaps[layout] = keymap
@@ -31,7 +31,7 @@ final class XKBKeymap: @unchecked Sendable {
         }
     }
 
-    private static func compile(_ layout: String) throws(EvdevError) -> XKBKeymap {
+    private static func compile(_ layout: String) throws(KeyboardError) -> XKBKeymap {
         let (name, variant) = split(layout)
         guard !name.isEmpty, layout.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "()_-".contains($0)) }) else {
             throw .unknownLayout(layout)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevDriver
+@testable import DriverKit
 
 struct InputEventTests {
     @Test func recordsRoundTripThroughTheKernelLayout() {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevDriver
+@testable import DriverKit
 
 /// Key codes → text through the real libxkbcommon and xkb-data layouts.
 struct KeyDecoderTests {
@@ -101,8 +101,8 @@ struct KeyDecoderTests {
     }
 
     @Test func unknownLayoutsAreAClearError() throws {
-        #expect(throws: EvdevError.unknownLayout("xx-nope")) { try XKBKeymap.named("xx-nope") }
-        #expect(throws: EvdevError.unknownLayout("us; rm")) { try XKBKeymap.named("us; rm") }
+        #expect(throws: KeyboardError.unknownLayout("xx-nope")) { try XKBKeymap.named("xx-nope") }
+        #expect(throws: KeyboardError.unknownLayout("us; rm")) { try XKBKeymap.named("us; rm") }
         #expect((try? XKBKeymap.named("de(nodeadkeys)")) != nil)
         #expect(try XKBKeymap.named("us") === (try XKBKeymap.named("us")))
     }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevDriver
+@testable import DriverKit
 
 struct KeystrokeAssemblerTests {
     /// Feeds `text` one character every `gap` from `start`, then a terminator after one more gap.

@@ -1,5 +1,6 @@
-/// What can go wrong with an input device, in words an operator can act on.
-package enum EvdevError: Error, Equatable, CustomStringConvertible {
+/// What can go wrong with a scanner that types (its layout, its settings), in words an
+/// operator can act on.
+package enum KeyboardError: Error, Equatable, CustomStringConvertible {
     case unknownLayout(String)
     case badSetting(String)
 

@@ -26,11 +26,11 @@ package final class KeyStream {
     private var burstKept = true
     private static let maxKeptKeys = 1024
 
-    package convenience init(layout: String = "us") throws(EvdevError) {
+    package convenience init(layout: String = "us") throws(KeyboardError) {
         try self.init(layout: layout, settings: KeystrokeAssembler.Settings())
     }
 
-    init(layout: String, settings: KeystrokeAssembler.Settings) throws(EvdevError) {
+    init(layout: String, settings: KeystrokeAssembler.Settings) throws(KeyboardError) {
         self.layout = layout
         self.settings = settings
         decoder = KeyDecoder(keymap: try XKBKeymap.named(layout))
@@ -38,8 +38,8 @@ package final class KeyStream {
         burst.reserveCapacity(128)
     }
 
-    /// The stream a device named with `spec` decodes: its layout and timing.
-    package convenience init(_ spec: EvdevDeviceSpec) throws(EvdevError) {
+    /// The stream a device's keyboard settings decode: its layout and timing.
+    package convenience init(_ spec: KeyboardSpec) throws(KeyboardError) {
         try self.init(layout: spec.layout, settings: spec.timing)
     }
 

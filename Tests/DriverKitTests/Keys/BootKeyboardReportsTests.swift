@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevDriver
+@testable import DriverKit
 
 /// A boot keyboard's reports, as the `usb` driver reads them over libusb, decoded by the same
 /// `KeyStream` as an evdev node's events.

@@ -1,7 +1,7 @@
 import ScanBridgeTesting
 import Testing
 
-@testable import EvdevDriver
+@testable import DriverKit
 
 /// A scanner set to another layout than declared: its reads come out as decoded, with a
 /// layout in which they read well, through the real libxkbcommon layouts.

@@ -3,19 +3,19 @@
 /// with gaps of a tenth of a second and more. A pure state machine: times are the kernel's
 /// event times, passed in; the driver calls `flush(at:)` when `deadline` passes with no key.
 package struct KeystrokeAssembler {
-    struct Settings: Equatable, Sendable {
+    package struct Settings: Equatable, Sendable {
         /// The longest gap between two keys of one scan. A scanner at USB full speed with a
         /// 10 ms polling interval takes about 20 ms a character (press and release in two
         /// reports); people rarely type under 60 ms.
-        var maxGap: Duration = .milliseconds(50)
+        package var maxGap: Duration = .milliseconds(50)
         /// A burst with no terminator is taken as complete after this long without a key.
-        var idle: Duration = .milliseconds(100)
+        package var idle: Duration = .milliseconds(100)
         /// An unterminated burst shorter than this is a stray keypress, not a scan.
-        var minUnterminatedLength = 4
+        package var minUnterminatedLength = 4
         /// A burst longer than this is cut (the rest is counted, not kept) and reported.
-        var maxLength = 10_000
+        package var maxLength = 10_000
 
-        init() {}
+        package init() {}
     }
 
     package enum Output: Equatable, Sendable {
