@@ -11,12 +11,13 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOPosix", package: "swift-nio"),
 ]
 let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
-// The gateway's HTTP/1.1, WebSocket and TLS (docs/architecture.md, Design decisions).
+// HTTP/1.1 and WebSocket framing: the gateway's, and the connection layer's writer for them.
 let web: [Target.Dependency] = [
     .product(name: "NIOHTTP1", package: "swift-nio"),
     .product(name: "NIOWebSocket", package: "swift-nio"),
-    .product(name: "NIOSSL", package: "swift-nio-ssl"),
 ]
+let tls: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 // Library code records through swift-metrics' API with a factory handed to it; only the daemon
 // (and tests) know that Prometheus stores and renders what is recorded.
 let metrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
@@ -76,13 +77,27 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(name: "ScanBridgeRPC", dependencies: ["ScanBridgeModel"], swiftSettings: strict),
+        // The daemon's life under a service manager: sockets systemd passes, its notify
+        // socket and watchdog, and log lines as journald or a JSON reader wants them.
+        .target(
+            name: "ScanBridgeService", dependencies: ["ScanBridgeModel", "ScanBridgeRPC", log, lifecycle],
+            swiftSettings: strict),
+        // The Unix socket: connections, their outboxes, the dispatcher and the methods.
         .target(
             name: "ScanBridgeServer",
             dependencies: [
-                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "CSocketBind", log,
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), metrics,
+                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeService", "CSocketBind", log,
+                .product(name: "DequeModule", package: "swift-collections"), lifecycle, metrics,
                 .product(name: "Crypto", package: "swift-crypto"),
+            ] + nio + web,
+            swiftSettings: strict),
+        // The web gateway: HTTP, WebSocket and Server-Sent Events over TCP or TLS, token access,
+        // origins, the web root; each connection served by the socket server's connection layer.
+        .target(
+            name: "ScanBridgeGateway",
+            dependencies: [
+                "ScanBridgeServer", "ScanBridgeService", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", log,
+                lifecycle, tls,
             ] + nio + web,
             swiftSettings: strict),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
@@ -109,7 +124,7 @@ let package = Package(
         .target(
             name: "ScanBridgeTesting",
             // NIOHTTP1 also serves the WebDriver client's HTTP (WebDriver.swift says why not URLSession).
-            dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport"] + nio + web,
+            dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport", log, tls] + nio + web,
             swiftSettings: strict),
         .target(name: "CTestSupport"),
 
@@ -209,7 +224,8 @@ let package = Package(
         .executableTarget(
             name: "scanbridged",
             dependencies: [
-                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeServer", "ScanBridgeStore",
+                "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeServer", "ScanBridgeGateway",
+                "ScanBridgeService", "ScanBridgeStore",
                 "ScanBridgeSharedStore",
                 "ScanBridgeConfig", "ScanBridgeMetrics", "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDriver", "CameraDriver",
@@ -269,6 +285,12 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ] + nio,
             swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeGatewayTests", dependencies: ["ScanBridgeGateway", "ScanBridgeCore", "ScanBridgeModel"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeServiceTests",
+            dependencies: ["ScanBridgeService", "ScanBridgeModel", "ScanBridgeTesting", log], swiftSettings: strict),
         .testTarget(name: "ScanBridgeSharedStoreTests", dependencies: ["ScanBridgeSharedStore"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig", "ScanBridgeCodes"], swiftSettings: strict),

@@ -20,11 +20,11 @@ typealias RPCMethod = @Sendable (Params, Connection) async throws -> MethodOutco
 typealias RPCBatchMethod = @Sendable ([Params], Connection) async -> [Result<MethodOutcome, any Error>]
 /// What answering a message gives: the answer to send (nil for notifications and responses),
 /// and work to run after it is queued.
-typealias Answer = (payload: Payload?, afterResponse: (@Sendable () async -> Void)?)
+package typealias Answer = (payload: Payload?, afterResponse: (@Sendable () async -> Void)?)
 
 /// Finds the method, checks the caller's role, runs it, and turns any error into the
 /// JSON-RPC error the protocol names.
-struct RPCDispatcher: Sendable {
+package struct RPCDispatcher: Sendable {
     let methods: [String: RPCMethod]
     /// Methods whose calls in one batch run together (each also in `methods`).
     var batched: [String: RPCBatchMethod] = [:]
@@ -45,7 +45,7 @@ struct RPCDispatcher: Sendable {
         batched: MockMethods.batched)
 
     /// The answer to one message.
-    func answer(_ message: IncomingMessage, on connection: Connection) async -> Answer {
+    package func answer(_ message: IncomingMessage, on connection: Connection) async -> Answer {
         switch message {
         case .request(let id, let method, let params):
             return answer(id: id, method: method, await outcome(method, params, on: connection), on: connection)
@@ -65,7 +65,7 @@ struct RPCDispatcher: Sendable {
     /// The answers to a batch's messages, in its order. The calls to a method with a batch
     /// form run together, in one task; every other message runs in a task of its own, all
     /// concurrently (their journal writes share commits).
-    func answer(batch messages: [IncomingMessage], on connection: Connection) async -> [Answer] {
+    package func answer(batch messages: [IncomingMessage], on connection: Connection) async -> [Answer] {
         var together: [String: [(position: Int, id: JSONValue?, params: Params)]] = [:]
         var alone: [Int] = []
         for (position, message) in messages.enumerated() {

@@ -5,6 +5,7 @@ import NIOPosix
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
+import ScanBridgeService
 import ServiceLifecycle
 import Synchronization
 

@@ -67,7 +67,7 @@ package struct ServerServices: Sendable {
     package let counter: String
     /// The copies of this counter's events in the shop's shared store; nil without one.
     package let sharedStore: (any SharedStoreControl)?
-    let dispatcher: RPCDispatcher
+    package let dispatcher: RPCDispatcher
 
     package init(
         bridge: Bridge, mock: (any MockDeviceControl)?, drivers: [String], version: String, limits: ServerLimits,

@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import ScanBridgeGateway
 import ScanBridgeServer
+import ScanBridgeService
 import ScanBridgeStore
 
 extension Daemon {

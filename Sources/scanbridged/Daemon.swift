@@ -2,9 +2,11 @@ import Foundation
 import Logging
 import NIOPosix
 import ScanBridgeCore
+import ScanBridgeGateway
 import ScanBridgeMetrics
 import ScanBridgeModel
 import ScanBridgeServer
+import ScanBridgeService
 import ScanBridgeSharedStore
 import ScanBridgeStore
 import ServiceLifecycle

@@ -1,3 +1,4 @@
+import ScanBridgeGateway
 import Synchronization
 
 /// Says the daemon is ready once its socket listens and, when the gateway is on, every

@@ -8,9 +8,11 @@ import PCSCDriver
 import ScanBridgeCodes
 import ScanBridgeConfig
 import ScanBridgeCore
+import ScanBridgeGateway
 import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
+import ScanBridgeService
 import ScanBridgeSharedStore
 import ScanBridgeStore
 

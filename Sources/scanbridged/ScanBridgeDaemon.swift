@@ -7,6 +7,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
+import ScanBridgeService
 import ScanBridgeStore
 import ServiceLifecycle
 

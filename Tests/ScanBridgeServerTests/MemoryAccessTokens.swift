@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import ScanBridgeCore
 import Synchronization
 
@@ -50,29 +49,4 @@ final class ManualNow: Sendable {
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { time = Mutex(start) }
     func advance(by seconds: TimeInterval) { time.withLock { $0 += seconds } }
     var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
-}
-
-/// Every log line, message and metadata, as text.
-final class CapturedLog: Sendable {
-    let lines = Mutex<[String]>([])
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    var logger: Logger {
-        var logger = Logger(label: "test") { _ in Handler(log: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            log.lines.withLock { $0.append("\(event.level) \(event.message) \(metadata) \(event.metadata ?? [:])") }
-        }
-    }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// The transport only frames and writes (`SocketWriter`) and reads (`RequestReader`). Requests run concurrently (bounded); their answers, the
 /// notifications and daemon requests share one ordered outbox, which the socket writer
 /// empties on the event loop.
-final class Connection: Sendable {
+package final class Connection: Sendable {
     let id: Int
     let role: Role
     let identity: ConnectionIdentity
@@ -46,7 +46,7 @@ final class Connection: Sendable {
     private let executor: EventLoopTaskExecutor
 
     /// - Parameter writer: the transport's; nil for a connection that lives for one HTTP call.
-    init(
+    package init(
         id: Int, role: Role, identity: ConnectionIdentity, services: ServerServices, channel: any Channel,
         writer: SocketWriter?, logger: Logger
     ) {
@@ -73,7 +73,7 @@ final class Connection: Sendable {
     /// Serves the connection until the client closes its side, breaks the framing, or the
     /// server stops; lets running requests finish, then flushes what is queued (for at most
     /// `drainTimeout`).
-    func run(drainTimeout: Duration = .seconds(2)) async {
+    package func run(drainTimeout: Duration = .seconds(2)) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ended = state.withLock { state in

@@ -33,12 +33,12 @@ final class LongLineParser: Sendable {
 }
 
 /// A line as the connection receives it: blank, a batch refused unread, or parsed.
-enum ReceivedLine: Sendable {
+package enum ReceivedLine: Sendable {
     case blank
     case batchTooLarge
     case parsed(IncomingMessage.Line)
 
-    init(_ bytes: ByteBufferView, maxBatch: Int) {
+    package init(_ bytes: ByteBufferView, maxBatch: Int) {
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
             self = .blank
         } else if IncomingMessage.isBatch(bytes, longerThan: maxBatch) {

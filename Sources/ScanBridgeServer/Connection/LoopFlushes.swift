@@ -8,7 +8,7 @@ import Synchronization
 /// thread. One task for all of them hands the loop its work in one step: a task per
 /// connection would cost every subscriber a closure and a trip through the loop's task
 /// queue and its lock.
-final class LoopFlushes: Sendable {
+package final class LoopFlushes: Sendable {
     private let eventLoop: any EventLoop
     private let ready = Mutex<[SocketWriter]>([])
 
@@ -35,10 +35,12 @@ final class LoopFlushes: Sendable {
 }
 
 /// One `LoopFlushes` for each event loop the server's connections run on, made on first use.
-final class LoopFlushesByLoop: Sendable {
+package final class LoopFlushesByLoop: Sendable {
     private let byLoop = Mutex<[ObjectIdentifier: LoopFlushes]>([:])
 
-    func flushes(for eventLoop: any EventLoop) -> LoopFlushes {
+    package init() {}
+
+    package func flushes(for eventLoop: any EventLoop) -> LoopFlushes {
         byLoop.withLock { byLoop in
             if let flushes = byLoop[ObjectIdentifier(eventLoop)] { return flushes }
             let flushes = LoopFlushes(eventLoop: eventLoop)

@@ -16,7 +16,7 @@ import Synchronization
 /// The outbox does no I/O: it calls `onReady` when messages arrive, and the connection's
 /// flusher `take`s them while the socket is writable. What the socket cannot take stays
 /// here, counted, so the bounds hold however slow the client is.
-final class Outbox: SubscriptionSink, Sendable {
+package final class Outbox: SubscriptionSink, Sendable {
     enum Item {
         case message([UInt8])
         /// A `scan` notification: written as prefix, the event's JSON, suffix, without copying the event.
@@ -80,7 +80,7 @@ final class Outbox: SubscriptionSink, Sendable {
     private let onOverflow = Mutex<(@Sendable (Subscription) -> Void)?>(nil)
     private let state = Mutex(State())
 
-    init(
+    package init(
         subscriptionCapacity: Int, responseCapacity: Int, byteCapacity: Int = 8 << 20,
         onReady: @escaping @Sendable () -> Void
     ) {
@@ -99,21 +99,21 @@ final class Outbox: SubscriptionSink, Sendable {
     // MARK: Producers
 
     /// A response or other message that must not be dropped.
-    func enqueue(_ message: [UInt8]) {
+    package func enqueue(_ message: [UInt8]) {
         push(.message(message), isResponse: true)
     }
 
-    func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+    package func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
         offer(for: subscription) { .scan(event, prefix: $0.prefix) }
     }
 
-    func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool {
+    package func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool {
         offer(for: subscription) { _ in .message(Self.noticeNotification(notice, subscription: subscription.id)) }
     }
 
     /// A subscription's message framed by its transport (a Server-Sent Event), under the same
     /// bounds as its events.
-    func offer(framed message: [UInt8], for subscription: Subscription) -> Bool {
+    package func offer(framed message: [UInt8], for subscription: Subscription) -> Bool {
         offer(for: subscription) { _ in .message(message) }
     }
 
@@ -136,14 +136,14 @@ final class Outbox: SubscriptionSink, Sendable {
         return accepted
     }
 
-    func waitForRoom(for subscription: Subscription) async throws {
+    package func waitForRoom(for subscription: Subscription) async throws {
         let id = ObjectIdentifier(subscription)
         try await waitForRoom { state in
             (state.slots[id]?.queued ?? 0) < subscriptionCapacity && state.bytes < byteCapacity
         }
     }
 
-    func overflowed(_ subscription: Subscription, dropped: Int) {
+    package func overflowed(_ subscription: Subscription, dropped: Int) {
         push(.message(Self.overflowNotification(subscription: subscription.id, dropped: dropped)), isResponse: false)
         onOverflow.withLock { $0 }?(subscription)
     }
@@ -151,7 +151,7 @@ final class Outbox: SubscriptionSink, Sendable {
     /// Forgets a subscription that ended; with `droppingQueued`, its messages still queued
     /// go too (an unsubscribe: none may follow the answer), and a replay waiting for room
     /// wakes to find it closed.
-    func forget(_ subscription: Subscription, droppingQueued: Bool) {
+    package func forget(_ subscription: Subscription, droppingQueued: Bool) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             guard let slot = state.slots.removeValue(forKey: ObjectIdentifier(subscription)) else { return [] }
             if droppingQueued && slot.queued > 0 {
@@ -173,7 +173,7 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     /// Bytes queued and not yet taken by the socket.
-    var bytesQueued: Int { state.withLock { $0.bytes } }
+    package var bytesQueued: Int { state.withLock { $0.bytes } }
 
     /// The connection may read more requests: fewer than `responseCapacity` answers and fewer
     /// than `byteCapacity` bytes wait for the client.
@@ -257,7 +257,7 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     /// No more messages are accepted; waiters for room are released.
-    func finish() {
+    package func finish() {
         let waiters = state.withLock { state in
             state.finished = true
             defer { state.roomWaiters = [] }
@@ -267,7 +267,7 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     /// Waits until everything queued before `finish()` was taken.
-    func drained() async {
+    package func drained() async {
         await withCheckedContinuation { continuation in
             let done = state.withLock { state in
                 if state.queue.isEmpty { return true }
@@ -279,7 +279,7 @@ final class Outbox: SubscriptionSink, Sendable {
     }
 
     /// Releases `drained()` waiters without the queue emptying (the socket closed).
-    func abandon() {
+    package func abandon() {
         let waiters = state.withLock { state in
             state.finished = true
             state.queue.removeAll()

@@ -11,8 +11,8 @@ import Synchronization
 /// socket to its end as soon as the peer shuts its side, whatever `autoRead` says, so what
 /// arrives before the connection is attached is kept (at most one socket buffer's worth)
 /// and handed over then.
-final class RequestReader: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
+package final class RequestReader: ChannelInboundHandler, Sendable {
+    package typealias InboundIn = ByteBuffer
 
     private enum Input {
         case line(ByteBuffer)
@@ -29,28 +29,30 @@ final class RequestReader: ChannelInboundHandler, Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Attaches the connection and hands it what arrived before. Call on the event loop.
-    func attach(_ connection: Connection) {
+    package func attach(_ connection: Connection) {
         state.withLock { $0.connection = connection }
         deliverWaiting()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         receive(.line(unwrapInboundIn(data)))
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The client shut its side: answer what it asked, then close.
         if case ChannelEvent.inputClosed = event { receive(.ended) }
         context.fireUserInboundEventTriggered(event)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         receive(.ended)
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let tooLong = error as? LineFrameDecoder.LineTooLong {
             receive(.tooLong(limit: tooLong.limit))
         } else {

@@ -9,9 +9,9 @@ import Synchronization
 /// takes more: straight from the thread that queued a message to the event loop, with no
 /// task in between, and nothing taken while the client is not reading. The framing is the
 /// transport's one say in what is written.
-final class SocketWriter: Sendable {
+package final class SocketWriter: Sendable {
     /// How a transport frames the outbox's messages.
-    enum Framing: Sendable {
+    package enum Framing: Sendable {
         /// The Unix socket's: each message and a line feed, as bytes.
         case lines
         /// One WebSocket text frame a message.
@@ -26,19 +26,19 @@ final class SocketWriter: Sendable {
     private let target = Mutex<Outbox?>(nil)
 
     /// - Parameter flushes: the writers of the channel's event loop, flushed together.
-    init(channel: any Channel, framing: Framing, flushes: LoopFlushes) {
+    package init(channel: any Channel, framing: Framing, flushes: LoopFlushes) {
         self.channel = channel
         self.framing = framing
         self.flushes = flushes
     }
 
-    func attach(_ outbox: Outbox) {
+    package func attach(_ outbox: Outbox) {
         target.withLock { $0 = outbox }
         channel.closeFuture.whenComplete { _ in outbox.abandon() }
     }
 
     /// Called when the outbox has new messages, from any thread.
-    func schedule() {
+    package func schedule() {
         flushes.schedule(self)
     }
 
@@ -99,17 +99,19 @@ final class SocketWriter: Sendable {
 }
 
 /// Tells the socket writer when a socket that was full can take more.
-final class WritabilityWatcher: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+package final class WritabilityWatcher: ChannelInboundHandler, Sendable {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     private let writer = Mutex<SocketWriter?>(nil)
 
-    func watch(with socketWriter: SocketWriter) {
+    package init() {}
+
+    package func watch(with socketWriter: SocketWriter) {
         writer.withLock { $0 = socketWriter }
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { writer.withLock { $0 }?.flush() }
         context.fireChannelWritabilityChanged()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ScanBridgeServer
 
 /// One HTTP request as the gateway routes it: its path and query apart, the query decoded.
 struct GatewayRequest: Sendable {

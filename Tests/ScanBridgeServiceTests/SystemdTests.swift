@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import ScanBridgeModel
-import ScanBridgeServer
+import ScanBridgeService
 import ScanBridgeTesting
 import Synchronization
 import Testing

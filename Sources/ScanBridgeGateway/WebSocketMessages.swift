@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import ScanBridgeServer
 
 /// Turns a WebSocket's frames into the messages its connection reads, as the Unix socket's
 /// line decoder turns bytes into lines: each text message (fragments already joined) goes on

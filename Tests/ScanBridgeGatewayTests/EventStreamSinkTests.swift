@@ -2,7 +2,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 import Testing
 
-@testable import ScanBridgeServer
+@testable import ScanBridgeGateway
 
 /// The Server-Sent Events an event stream writes, byte for byte (docs/protocol.md, Web and
 /// network access).

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import ScanBridgeServer
 import Synchronization
 
 /// The gateway's open connections, over every listener: bounded by `http.max_connections`,

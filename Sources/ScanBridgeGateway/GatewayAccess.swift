@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeRPC
+import ScanBridgeServer
 import Synchronization
 
 /// Decides who may make a request, in the protocol's order: `Host`, then `Origin`, then the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ScanBridgeServer
+@testable import ScanBridgeGateway
 
 /// The gateway's listening addresses and the `Host` values it accepts (DNS rebinding).
 struct GatewayAddressTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeServer
 
 /// What the gateway serves, and to whom (docs/protocol.md, Web and network access).
 package struct GatewaySettings: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import NIOPosix
+import ScanBridgeServer
 
 /// The counter page's files (`http.web_root`): served read-only, never a file outside the
 /// folder, with their content type, and a policy that lets the page load nothing but its own.

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import ScanBridgeServer
 import Synchronization
 
 extension GatewayRouter {

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import ScanBridgeCore
 import ScanBridgeModel
+import ScanBridgeServer
 
 extension GatewayRouter {
     /// How often an idle event stream gets a comment, so that proxies do not cut it.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import ScanBridgeModel
+import ScanBridgeServer
 
 /// A whole HTTP answer of the gateway. Every refusal carries the same JSON body:
 /// `{"error": {"code": "unauthorized", "message": "…"}}`, `code` a word a program can test

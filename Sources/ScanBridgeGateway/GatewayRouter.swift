@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import ScanBridgeCore
 import ScanBridgeModel
+import ScanBridgeServer
 import Synchronization
 
 /// Answers the gateway's requests: each is checked (`GatewayAccess`) and then served by its

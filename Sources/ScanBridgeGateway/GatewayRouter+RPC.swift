@@ -1,5 +1,6 @@
 import NIOCore
 import ScanBridgeRPC
+import ScanBridgeServer
 
 extension GatewayRouter {
     /// Methods that need a connection that stays open, refused over `POST /v1/rpc`.

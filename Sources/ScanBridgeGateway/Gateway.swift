@@ -4,6 +4,8 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import ScanBridgeServer
+import ScanBridgeService
 import ServiceLifecycle
 
 /// The gateway: HTTP/1.1, WebSocket and Server-Sent Events on each configured address, over

@@ -1,6 +1,7 @@
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
+import ScanBridgeServer
 
 /// Where an event stream's subscription delivers: each event and notice framed as a
 /// Server-Sent Event into the stream's outbox, under the outbox's bounds, as a socket's

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import ScanBridgeServer
 
 /// Gathers each HTTP request of a gateway connection, its body bounded by
 /// `server.max_line_bytes`, and hands it to the router. NIO's pipelining handler in front
