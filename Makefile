@@ -11,9 +11,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The demo builds what it runs, and no more: the daemon, the CLI and the camera's decoder.
+DEMO_PRODUCTS = scanbridged scanbridge scanbridge-zxing
+
 demo:
 	@scripts/deps.sh demo
-	$(SWIFT) build
+	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
 	@scripts/demo.sh
 
 # Every target declares the modules it imports; the build refuses one that does not.
@@ -65,7 +68,11 @@ RELEASE = $(SWIFT) build -c release --static-swift-stdlib
 
 # Every scenario (latency … link-order, hostile), or some: BENCH_ARGS='--only hostile --quick'
 # (docs/performance.md lists them and the flags).
-bench: deps
+# The benchmark program and the old camera decoder it weighs zxing-cpp against are declared only
+# with SCANBRIDGE_BENCH=1 (Package.swift).
+bench: export SCANBRIDGE_BENCH = 1
+bench:
+	@scripts/deps.sh bench
 	rm -f .build/release/scanbridged
 	SCANBRIDGE_LINK_ORDER=off $(RELEASE) --product scanbridged
 	mkdir -p .build/release/unordered && mv .build/release/scanbridged .build/release/unordered/

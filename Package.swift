@@ -56,6 +56,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The latency percentiles of the benchmarks, recorded through the test kit.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // SHA-256 of the gateway's token secrets, and their random bytes (BoringSSL's RNG on Linux).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -124,7 +125,10 @@ let package = Package(
         .target(
             name: "ScanBridgeTesting",
             // NIOHTTP1 also serves the WebDriver client's HTTP (WebDriver.swift says why not URLSession).
-            dependencies: ["ScanBridgeModel", "ScanBridgeClient", "CTestSupport", log, tls] + nio + web,
+            dependencies: [
+                "ScanBridgeModel", "ScanBridgeClient", "CTestSupport", log, tls,
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ] + nio + web,
             swiftSettings: strict),
         .target(name: "CTestSupport"),
 
@@ -242,29 +246,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        // The camera decoder before zxing-cpp (libzbar, libdmtx), for the benchmark and the
-        // corpus test to weigh FrameDecoder against; never in the daemon (Debian packages
-        // libzbar-dev, libdmtx-dev).
-        .systemLibrary(name: "CZBar", path: "Benchmarks/CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
-        .systemLibrary(name: "CDmtx", path: "Benchmarks/CDmtx", pkgConfig: "libdmtx", providers: [.apt(["libdmtx-dev"])]),
         // The frames camera decoders are held to (qrencode and zint labels changed as a camera
         // changes them, and frames with no code), for the camera tests and the benchmark.
         .target(
             name: "CameraCorpus", dependencies: ["CameraDriver", "ScanBridgeTesting"], path: "Plugins/Drivers/Camera/Corpus",
             swiftSettings: strict),
-        .target(
-            name: "ReferenceDecoder", dependencies: ["CameraDriver", "CZBar", "CDmtx"], path: "Benchmarks/ReferenceDecoder",
-            swiftSettings: strict),
-        .executableTarget(
-            name: "scanbridge-bench",
-            dependencies: [
-                "ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes",
-                "ScanBridgeStore",
-                "ProductLookup", "DriverKit", "CameraDriver", "CameraCorpus", "ReferenceDecoder",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ] + nio,
-            path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
 
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(
@@ -322,8 +308,7 @@ let package = Package(
         .testTarget(
             name: "CameraDriverTests",
             dependencies: [
-                "CameraDriver", "CameraCorpus", "ReferenceDecoder", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting",
-                "DriverKit",
+                "CameraDriver", "CameraCorpus", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeTesting", "DriverKit",
                 "CTurboJPEG",
             ],
             path: "Plugins/Drivers/Camera/Tests", swiftSettings: strict),
@@ -355,6 +340,33 @@ let package = Package(
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// The benchmarks (docs/performance.md), declared only when SCANBRIDGE_BENCH=1 (`make bench`), so
+// that a build of the product, the demo's and the tests', compiles none of them and needs none of
+// the old decoder's libraries. Not a package of their own: they weigh the daemon's modules in
+// process through `package` declarations, which SwiftPM shares only within one package
+// (docs/architecture.md, Design decisions).
+if Context.environment["SCANBRIDGE_BENCH"] == "1" {
+    package.targets += [
+        // The camera decoder before zxing-cpp (libzbar, libdmtx), which the camera benchmark
+        // weighs FrameDecoder against (Debian packages libzbar-dev, libdmtx-dev).
+        .systemLibrary(name: "CZBar", path: "Benchmarks/CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CDmtx", path: "Benchmarks/CDmtx", pkgConfig: "libdmtx", providers: [.apt(["libdmtx-dev"])]),
+        .target(
+            name: "ReferenceDecoder", dependencies: ["CameraDriver", "CZBar", "CDmtx"], path: "Benchmarks/ReferenceDecoder",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "scanbridge-bench",
+            dependencies: [
+                "ScanBridgeClient", "ScanBridgeTesting", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes",
+                "ScanBridgeStore", "ProductLookup", "DriverKit", "CameraDriver", "CameraCorpus", "ReferenceDecoder",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ] + nio,
+            path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
+    ]
+    package.products.append(.executable(name: "scanbridge-bench", targets: ["scanbridge-bench"]))
+}
 
 // The fuzz targets (docs/testing.md, Fuzzing), declared only when SCANBRIDGE_FUZZ=1 (scripts/fuzz.sh):
 // each links libFuzzer, whose main() wants a target, so a normal build leaves them out.

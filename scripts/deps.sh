@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a make target needs, when they are missing, and checks for Swift.
-# Usage: scripts/deps.sh build|demo|test|package
+# Usage: scripts/deps.sh build|demo|test|bench|package
 #   build    what compiling ScanBridge needs (`make build`)
 #   demo     that, and what `make demo` shows with
 #   test     that, and the tools the tests run against (`make test`)
+#   bench    test's, and the old camera decoder the benchmark weighs zxing-cpp against (`make bench`)
 #   package  build, and what makes and checks the Debian package (`make install`, `make deb`)
 set -euo pipefail
 
@@ -17,10 +18,9 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 # scanners in a vendor USB mode through libusb. The camera driver's decoder process
 # (scanbridge-zxing) decodes frames with zxing-cpp, its file camera reads PNG frames with
 # libpng, and its v4l2 driver decodes USB cameras' MJPEG frames with libjpeg-turbo's TurboJPEG
-# API. libzbar and libdmtx build the decoder cameras had before, which the camera benchmark
-# and tests weigh zxing-cpp against; the daemon does not link them.
+# API.
 required=(libsqlite3-dev libpcsclite-dev libxkbcommon-dev xkb-data libudev-dev libusb-1.0-0-dev libzxing-dev
-    libzbar-dev libdmtx-dev libpng-dev libturbojpeg0-dev)
+    libpng-dev libturbojpeg0-dev)
 # Optional groups: installed when they can be; when they cannot, what needs them is skipped
 # with the reason, not failed.
 optional_groups=()
@@ -31,6 +31,12 @@ demo)
     # The demo's file camera shows QR codes drawn with qrencode.
     required+=(qrencode)
     ;;
+bench)
+    # The camera benchmark weighs zxing-cpp against the decoder cameras had before (libzbar,
+    # libdmtx; the daemon does not link them) and against zbar-tools' zbarimg. The rest of the
+    # benchmark runs what the tests run.
+    required+=(libzbar-dev libdmtx-dev zbar-tools)
+    ;&
 test)
     # The tests run the Python example handler (standard library only), and the hardware
     # lab's guest runs scripts with /usr/bin/python3 (the host's root is the guest's).
@@ -41,8 +47,8 @@ test)
     # holding a reader exclusively is Perl's Chipcard::PCSC.
     required+=(pcscd vsmartcard-vpcd pcsc-tools libccid libpcsc-perl)
     # The camera tests and the demo draw labels with qrencode and zint, as does the camera
-    # benchmark, whose baseline is zbar-tools' zbarimg.
-    required+=(qrencode zint zbar-tools)
+    # benchmark.
+    required+=(qrencode zint)
     # The shared store's tests start a private PostgreSQL server of their own from Debian's
     # binaries (TestPostgres): the machine's own cluster is not used.
     required+=(postgresql)
@@ -60,7 +66,7 @@ package)
     required+=(dpkg-dev lintian)
     ;;
 *)
-    echo "usage: scripts/deps.sh build|demo|test|package" >&2
+    echo "usage: scripts/deps.sh build|demo|test|bench|package" >&2
     exit 64
     ;;
 esac

@@ -1,5 +1,4 @@
 import Foundation
-import Histogram
 
 /// Monotonic nanoseconds, cheap enough to stamp every message.
 enum Nanos {
@@ -28,12 +27,5 @@ enum Nanos {
 extension Duration {
     var nanoseconds: UInt64 {
         UInt64(components.seconds) * 1_000_000_000 + UInt64(components.attoseconds / 1_000_000_000)
-    }
-}
-
-extension Histogram<UInt64> {
-    /// Durations in nanoseconds, up to a minute, to three significant digits.
-    static func nanoseconds() -> Histogram<UInt64> {
-        Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     }
 }

@@ -1,3 +1,4 @@
+import CameraCorpus
 import CameraDriver
 import Foundation
 import ReferenceDecoder
@@ -44,6 +45,24 @@ extension ScanBridgeBench {
             "file camera streaming 1280×720 Y4M at 10 fps, no code in view, every symbology",
             String(format: "%.1f%% of one core: %@", cpu.streaming, cpu.streaming <= 8 ? "PASS" : "FAIL"),
             target: "≤ 8% of one core")
+    }
+
+    /// `--old-decoder-reads`: the camera tests' `OldDecoderReads.swift`, the corpus frames the
+    /// decoder before zxing-cpp reads whole. The tests hold FrameDecoder to it without linking
+    /// zbar and libdmtx; written again when the corpus changes.
+    static func printOldDecoderReads() throws {
+        let reference = ZBarDmtxDecoder(symbologies: ZBarDmtxDecoder.symbologies)
+        let names = try CameraCorpus.cases().filter { $0.score(reference.decode($0.frame)).readAll }.map(\.name)
+        print(
+            """
+            /// The corpus frames (CameraCorpus) that the decoder before zxing-cpp (zbar and libdmtx,
+            /// with the Data Matrix cap it ran with) read whole: FrameDecoder must read each of them
+            /// too. Written by `make bench BENCH_ARGS=--old-decoder-reads`, which runs that decoder.
+            enum OldDecoderReads {
+                static let frames: Set<String> = [
+            """)
+        for name in names { print("        \(String(reflecting: name)),") }
+        print("    ]\n}")
     }
 
     /// The rows of one frame size: for each scene FrameDecoder with every symbology and with

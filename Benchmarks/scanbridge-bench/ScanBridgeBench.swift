@@ -17,6 +17,10 @@ struct ScanBridgeBench {
         // `--bare-start`: the startup scenario's baseline, a process that says it is ready as
         // soon as it runs (DaemonHarness starts it as it starts the daemon).
         if arguments.contains("--bare-start") { BareStart.run() }
+        if arguments.contains("--old-decoder-reads") {
+            try printOldDecoderReads()
+            return
+        }
         // `--socket PATH`: only the throughput scenario, against a daemon already running
         // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
         if let socket = value(of: "--socket", in: arguments) {
