@@ -2,7 +2,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: deps build demo test test-package fuzz test-sanitize format bench release-products install deb clean
+.PHONY: deps build demo test soak test-package fuzz test-sanitize format bench release-products install deb clean
 
 # Each target installs the Debian packages it needs, and no more (scripts/deps.sh).
 deps:
@@ -19,25 +19,24 @@ demo:
 	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
 	@scripts/demo.sh
 
-# Every target declares the modules it imports; the build refuses one that does not.
-IMPORT_CHECK = --explicit-target-dependency-import-check error
-
 # The code follows .swift-format: `make format` rewrites it so, `make test` checks it.
 SWIFT_CODE = Sources Plugins Tests Benchmarks Fuzz Package.swift
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_CODE)
 
+# Lint beside the build (every target declaring the modules it imports), the suites, the
+# hardware lab beside the fuzz build, the fuzz smoke run: each phase timed, then the slowest
+# tests and what was skipped (scripts/test.sh, docs/testing.md).
 test:
 	@scripts/deps.sh test
-	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_CODE)
-	$(SWIFT) build --build-tests $(IMPORT_CHECK)
-	# The hardware lab after the rest, not beside it: its guests type at a scanner's pace,
-	# and the browsers and decoders of the other suites on the same cores would stretch
-	# the gaps between keys past the wedge's bounds.
-	$(SWIFT) test --skip-build --skip HardwareLab
-	$(SWIFT) test --skip-build --filter HardwareLab
-	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+	SWIFT=$(SWIFT) FUZZ_TEST_SECONDS=$(FUZZ_TEST_SECONDS) scripts/test.sh
+
+# The long runs `make test` keeps short: 10,000 device attach/detach cycles instead of 2,000.
+SOAK_CHURN_CYCLES ?= 10000
+soak: deps
+	$(SWIFT) build --build-tests
+	SCANBRIDGE_CHURN_CYCLES=$(SOAK_CHURN_CYCLES) $(SWIFT) test --skip-build --filter DeviceChurnTests
 
 # The fuzz targets (Fuzz/, docs/testing.md), built with libFuzzer and AddressSanitizer in
 # .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS; `make test` for FUZZ_TEST_SECONDS, a

@@ -2,7 +2,9 @@
 # `make deb`: a Debian package of what `make install` installs for PREFIX=/usr, with the
 # maintainer scripts in packaging/debian/, checked by lintian (no error allowed). Prints the
 # package's path. BIN as for install.sh; OUT (default .build/deb) holds the result; LINTIAN=no
-# skips the check (a package of debug binaries, which name the toolchain's runtime folder).
+# skips the check (a package of debug binaries, which name the toolchain's runtime folder);
+# COMPRESS=none packs it uncompressed (the hardware lab's package of the debug binaries, which
+# xz would take most of a minute over and the guest unpacks at once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +43,6 @@ echo /etc/scanbridge/scanbridge.yaml > "$root/DEBIAN/conffiles"
 install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$root/DEBIAN/"
 
 package=$OUT/scanbridge_${version}_${arch}.deb
-dpkg-deb --root-owner-group -Zxz --build "$root" "$package" >/dev/null
+dpkg-deb --root-owner-group "-Z${COMPRESS:-xz}" --build "$root" "$package" >/dev/null
 if [ "${LINTIAN:-yes}" != no ]; then lintian --fail-on error "$package" >&2; fi
 echo "$package"

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets (docs/testing.md, Fuzzing) with libFuzzer and AddressSanitizer, then runs each
 # for a set time from its seed corpus. Fails when a target finds a crash, leaving the input.
-# Usage: scripts/fuzz.sh SECONDS_PER_TARGET [Target ...]   (default: every Fuzz/Fuzz* folder)
+# Usage: scripts/fuzz.sh [--build-only | --run-only] SECONDS_PER_TARGET [Target ...]
+#   (default: every Fuzz/Fuzz* folder; --build-only takes no SECONDS). `make test` builds the
+#   targets beside the hardware lab and runs them after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_them=yes run_them=yes
+case "${1:-}" in
+--build-only) run_them=no; shift; set -- 0 "$@" ;;
+--run-only) build_them=no; shift ;;
+esac
 seconds=${1:?seconds per target}
 shift
 if (($#)); then
@@ -23,9 +30,12 @@ build=.build/fuzz
 # lld, because gold warns at every ASan symbol it cannot export.
 flags=(-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table
     -Xswiftc -use-ld=lld)
-for target in "${targets[@]}"; do
-    SCANBRIDGE_FUZZ=1 "${SWIFT:-swift}" build -c debug --build-path "$build" "${flags[@]}" --product "$target"
-done
+if [ $build_them = yes ]; then
+    for target in "${targets[@]}"; do
+        SCANBRIDGE_FUZZ=1 "${SWIFT:-swift}" build -c debug --build-path "$build" "${flags[@]}" --product "$target"
+    done
+fi
+[ $run_them = yes ] || exit 0
 
 # libFuzzer checks each input for leaks; these are the runtime's, not ScanBridge's.
 # Swift's own backtracer would take the signal of a Swift trap first, and trips ASan reading

@@ -8,7 +8,8 @@ import Synchronization
 // task's value). `blockUntil` is `waitUntil` for a thread of its own (a virtual card's).
 // The default deadline is generous: tests run side by side on two cores, the camera's
 // decode tests keep both cooperative threads busy for seconds at a time, and a deadline is
-// there to end a test that cannot go on, never to measure one that is slow.
+// there to end a test that cannot go on, never to measure one that is slow. Each deadline is
+// stretched by SCANBRIDGE_TEST_TIME_SCALE (TestEnvironment) on a slower machine.
 
 /// A wait whose deadline passed: what was awaited, and for how long.
 package struct TimedOut: Error, CustomStringConvertible {
@@ -39,6 +40,7 @@ package func waitFor<T>(
     _ what: @autoclosure () -> String, timeout: Duration = .seconds(30),
     isolation: isolated (any Actor)? = #isolation, _ produce: () async throws -> T?
 ) async throws -> T {
+    let timeout = TestEnvironment.scaled(timeout)
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     // 1 ms at first, for what comes at once; then less often, for what takes seconds.
@@ -57,6 +59,7 @@ package func waitFor<T>(
 package func blockUntil(
     _ what: @autoclosure () -> String, timeout: Duration = .seconds(30), _ condition: () throws -> Bool
 ) throws {
+    let timeout = TestEnvironment.scaled(timeout)
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     var pause = Duration.milliseconds(1)
@@ -76,6 +79,7 @@ package func blockUntil(
 package func within<T: Sendable>(
     _ what: String, timeout: Duration = .seconds(20), _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
+    let timeout = TestEnvironment.scaled(timeout)
     let outcome = FirstOf<Result<T, any Error>>()
     let ended = FirstOf<Void>()
     let work = Task {

@@ -8,7 +8,7 @@ import Testing
 
 /// A client that stops reading costs a bounded queue, never slows the others, and is told
 /// how many events it missed so it can catch up with `since`.
-@Suite("Backpressure end to end", .timeLimit(.minutes(5)))
+@Suite("Backpressure end to end", .heavy, .timeLimit(.minutes(5)))
 struct BackpressureTests {
     @Test func stalledSubscriberNextToAReadingOne() async throws {
         let total = 10_000
@@ -90,7 +90,7 @@ struct BackpressureTests {
 
 /// Many clients coming and going at once: every one is served, and each leaves nothing
 /// behind in the daemon (no file descriptor, no subscription).
-@Suite("Many clients end to end", .timeLimit(.minutes(5)))
+@Suite("Many clients end to end", .heavy, .timeLimit(.minutes(5)))
 struct ManyClientsTests {
     @Test func fiftyClientsComeAndGo() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -135,7 +135,7 @@ struct ManyClientsTests {
 /// A client that sends requests and reads no answers is not read from until it does: its
 /// answers wait (bounded), and every request gets exactly one answer (a burst past the
 /// pending limit is answered `-32005`, as docs/protocol.md says), none is lost.
-@Suite("Unread answers end to end", .timeLimit(.minutes(5)))
+@Suite("Unread answers end to end", .heavy, .timeLimit(.minutes(5)))
 struct UnreadAnswersTests {
     @Test func requestsWaitForTheClientToRead() async throws {
         let daemon = try await startDaemon([], config: "server:\n  pending_requests: 16\n")

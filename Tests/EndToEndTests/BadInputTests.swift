@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// Every error code of docs/protocol.md, and bad input that must not close the connection.
-@Suite("Bad input end to end", .timeLimit(.minutes(5)))
+@Suite("Bad input end to end", .heavy, .timeLimit(.minutes(5)))
 struct BadInputTests {
     @Test func malformedLinesGetErrorsAndTheConnectionStays() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -220,7 +220,7 @@ struct BadInputTests {
 }
 
 /// Garbage of every kind on one connection: the daemon answers what it must and keeps serving.
-@Suite("Garbage end to end", .timeLimit(.minutes(5)))
+@Suite("Garbage end to end", .heavy, .timeLimit(.minutes(5)))
 struct GarbageTests {
     @Test func randomLinesNeverStopTheDaemon() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])

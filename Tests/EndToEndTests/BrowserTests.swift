@@ -5,6 +5,6 @@ import Testing
 /// several at once on a small machine would starve the rest of the suite running beside
 /// them. Skipped, with the reason, where Chromium is not installed.
 @Suite(
-    "In a real browser", .serialized,
-    .enabled(if: Chromium.unavailableReason == nil, Comment(rawValue: Chromium.unavailableReason ?? "")))
+    "In a real browser", .serialized, .heavy,
+    .enabled(if: TestEnvironment.runs(unless: Chromium.unavailableReason), Comment(rawValue: Chromium.unavailableReason ?? "")))
 enum BrowserTests {}

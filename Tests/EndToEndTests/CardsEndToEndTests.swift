@@ -5,7 +5,7 @@ import ScanBridgeRPC
 import Testing
 
 /// Cards, customers and the `card-link` handler, through the real daemon's socket.
-@Suite("Cards end to end", .timeLimit(.minutes(5)))
+@Suite("Cards end to end", .heavy, .timeLimit(.minutes(5)))
 struct CardsEndToEndTests {
     static let uid = "04A1B2C3D4E5F6"
     static let wallet = "rN7nWalletOne"

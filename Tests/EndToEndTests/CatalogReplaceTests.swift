@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// `products import --prune`, `products.list` paging, and export → import, against the real daemon.
-@Suite("Catalog replace, list and export end to end", .timeLimit(.minutes(5)))
+@Suite("Catalog replace, list and export end to end", .heavy, .timeLimit(.minutes(5)))
 struct CatalogReplaceTests {
     static let catalog = """
         name,price,sku,barcode

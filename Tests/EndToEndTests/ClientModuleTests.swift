@@ -5,7 +5,7 @@ import Testing
 
 extension BrowserTests {
     /// scanbridge.mjs, loaded as a module by a page the gateway serves, in headless Chromium.
-    @Suite(.timeLimit(.minutes(5)))
+    @Suite(.heavy, .timeLimit(.minutes(5)))
     struct ClientModuleTests {
         /// Opens a client as `window.sb` and records what its subscription delivers in `window.seen`.
         static let setUp = """

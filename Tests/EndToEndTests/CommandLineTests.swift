@@ -3,7 +3,7 @@ import ScanBridgeTesting
 import Testing
 
 /// The `scanbridge` CLI against the real daemon, run as a person would.
-@Suite("Command line end to end", .timeLimit(.minutes(5)))
+@Suite("Command line end to end", .heavy, .timeLimit(.minutes(5)))
 struct CommandLineTests {
     @Test func devicesInjectCallAndMock() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])

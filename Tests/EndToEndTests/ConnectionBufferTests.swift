@@ -7,7 +7,7 @@ import Testing
 /// What waits for one client is bounded in bytes, not only in counts; an unsubscribe drops
 /// what was queued for the subscription, and an overflowed subscription is closed at once,
 /// before the client reads anything.
-@Suite("Connection buffers end to end", .timeLimit(.minutes(5)))
+@Suite("Connection buffers end to end", .heavy, .timeLimit(.minutes(5)))
 struct ConnectionBufferTests {
     static let subscribe = #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#
 

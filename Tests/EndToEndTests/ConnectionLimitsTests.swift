@@ -5,7 +5,7 @@ import Testing
 
 /// Connections are bounded in all and by user: the one past a limit gets one error line and
 /// is closed, and the connections already open go on as before.
-@Suite("Connection limits end to end", .timeLimit(.minutes(5)))
+@Suite("Connection limits end to end", .heavy, .timeLimit(.minutes(5)))
 struct ConnectionLimitsTests {
     static let hello = #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#
 

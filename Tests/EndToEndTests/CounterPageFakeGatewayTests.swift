@@ -7,7 +7,7 @@ extension BrowserTests {
     /// The counter page and scanbridge.mjs in headless Chromium, loaded from the repository's
     /// files with `FakeGateway` in place of the daemon: what the page shows and how the client
     /// reconnects, wherever Chromium is installed.
-    @Suite(.timeLimit(.minutes(3)))
+    @Suite(.heavy, .timeLimit(.minutes(3)))
     struct CounterPageFakeGatewayTests {
         static let page = repositoryRoot.appendingPathComponent("Web/index.html").absoluteString
 

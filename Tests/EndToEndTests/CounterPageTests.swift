@@ -5,7 +5,7 @@ import Testing
 
 extension BrowserTests {
     /// The counter page (Web/) in headless Chromium against a real daemon's gateway.
-    @Suite(.timeLimit(.minutes(5)))
+    @Suite(.heavy, .timeLimit(.minutes(5)))
     struct CounterPageTests {
         /// The page's scan rows, newest first: seq, status and text.
         static let rowsScript = """

@@ -8,7 +8,7 @@ import Testing
 /// `devices.reset` through the real daemon and CLI, for what this machine has: no USB device,
 /// so every reset is refused, each with its reason. Resets of real USB devices (a vendor-mode
 /// scanner, a keyboard, a card reader) are tested in the hardware lab (`USBLabTests`).
-@Suite("Device resets end to end", .timeLimit(.minutes(5)))
+@Suite("Device resets end to end", .heavy, .timeLimit(.minutes(5)))
 struct DeviceResetTests {
     @Test func aDeviceNotOnUSBOrUnknownIsRefusedWithTheReason() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])

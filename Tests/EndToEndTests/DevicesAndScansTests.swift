@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// The real daemon, through its socket: devices, injected scans, unplug and replug.
-@Suite("Devices and scans end to end", .timeLimit(.minutes(5)))
+@Suite("Devices and scans end to end", .heavy, .timeLimit(.minutes(5)))
 struct DevicesAndScansTests {
     @Test func helloAndDevices() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1", "--mock", "nfc"])

@@ -6,7 +6,8 @@ import Testing
 /// `scanbridge doctor` against a real private pcscd with vpcd readers and a real daemon.
 @Suite(
     "scanbridge doctor", .serialized,
-    .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5))
+    .enabled(if: TestEnvironment.runs(unless: PCSCStack.unavailableReason), "needs pcscd, vsmartcard-vpcd and root (make deps)"),
+    .heavy, .timeLimit(.minutes(5))
 )
 struct DoctorCommandTests {
     /// Runs `scanbridge doctor` against `stack`'s pcscd, with a `/proc/modules` of `modules`.

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// seq is gap-free and durable: restarts, `since` replays, and kill -9 lose nothing answered.
-@Suite("Durability end to end", .timeLimit(.minutes(5)))
+@Suite("Durability end to end", .heavy, .timeLimit(.minutes(5)))
 struct DurabilityTests {
     @Test func restartThenReplaySince() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"])
@@ -93,7 +93,7 @@ struct DurabilityTests {
 }
 
 /// Retention drops old events; a replay from before them says so with `events.gap`.
-@Suite("Retention end to end", .timeLimit(.minutes(5)))
+@Suite("Retention end to end", .heavy, .timeLimit(.minutes(5)))
 struct RetentionTests {
     @Test func replayFromBeforeRetentionReportsAGap() async throws {
         let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "journal:\n  retention_events: 5\n")

@@ -7,7 +7,7 @@ import Testing
 
 /// The keyboard-wedge driver in the real daemon, fed recorded `input_event` streams through
 /// FIFOs named with `--device evdev:PATH` (the driver reads a FIFO as it reads a device node).
-@Suite("Keyboard-wedge scanners end to end", .timeLimit(.minutes(5)))
+@Suite("Keyboard-wedge scanners end to end", .heavy, .timeLimit(.minutes(5)))
 struct EvdevEndToEndTests {
     /// A FIFO, and a daemon reading it with `settings`.
     struct Bench {

@@ -5,7 +5,7 @@ import Testing
 
 /// The daemon's files and folders (docs/operations.md "Files and paths"): what it creates is
 /// its own, and a folder another user could write in is refused by the daemon and the CLI.
-@Suite("Files and folders", .timeLimit(.minutes(5)))
+@Suite("Files and folders", .heavy, .timeLimit(.minutes(5)))
 struct FilesTests {
     @Test func whatTheDaemonCreatesIsItsUsersAlone() async throws {
         let harness = try DaemonHarness()

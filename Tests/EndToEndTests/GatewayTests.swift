@@ -6,7 +6,7 @@ import Testing
 
 /// The gateway through real HTTP, WebSocket and Server-Sent Events connections to the real
 /// daemon, with real tokens made over its socket (docs/protocol.md, Web and network access).
-@Suite("Gateway end to end", .timeLimit(.minutes(5)))
+@Suite("Gateway end to end", .heavy, .timeLimit(.minutes(5)))
 struct GatewayTests {
     @Test func everyEndpointAnswersWithAToken() async throws {
         let gateway = try await GatewayDaemon.start()

@@ -7,7 +7,7 @@ import Testing
 /// The HID POS driver in the real daemon, fed 64-byte scanned-data reports through a FIFO
 /// named with `--device hidpos:PATH` (a FIFO has no report descriptor: the driver reads the
 /// common layout, the one real descriptors are tested against in HIDReportDescriptorTests).
-@Suite("HID POS scanners end to end", .timeLimit(.minutes(5)))
+@Suite("HID POS scanners end to end", .heavy, .timeLimit(.minutes(5)))
 struct HIDPOSEndToEndTests {
     @Test func reportsBecomeResolvedEventsWithTheirSymbology() async throws {
         let fifo = try DeviceFIFO(name: "hidraw")

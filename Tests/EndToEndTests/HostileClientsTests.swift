@@ -9,7 +9,7 @@ import Testing
 /// a subscriber that never reads (BackpressureTests, ConnectionBufferTests), answers never
 /// read (UnreadAnswersTests), connections up to the limit and a silent partial line
 /// (ConnectionLimitsTests), a line past the limit and random bytes (BadInputTests).
-@Suite("Hostile clients end to end", .timeLimit(.minutes(5)))
+@Suite("Hostile clients end to end", .heavy, .timeLimit(.minutes(5)))
 struct HostileClientsTests {
     static let hello = #"{"jsonrpc":"2.0","id":"alive","method":"bridge.hello"}"#
 
@@ -125,7 +125,7 @@ struct HostileClientsTests {
 
 /// A client that never reads cannot hold up the daemon's stop: SIGTERM still ends it
 /// cleanly, with requests of that client waiting for room to answer in.
-@Suite("Hostile clients at a stop", .timeLimit(.minutes(5)))
+@Suite("Hostile clients at a stop", .heavy, .timeLimit(.minutes(5)))
 struct HostileClientsAtAStopTests {
     @Test func aClientThatNeverReadsDoesNotHoldUpSIGTERM() async throws {
         let daemon = try await startDaemon(

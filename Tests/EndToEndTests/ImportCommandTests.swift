@@ -4,7 +4,7 @@ import ScanBridgeTesting
 import Testing
 
 /// `scanbridge lookup`, `products|orders import`, `cards`, `customers` against the real daemon.
-@Suite("Import, lookup, cards and customers commands end to end", .timeLimit(.minutes(5)))
+@Suite("Import, lookup, cards and customers commands end to end", .heavy, .timeLimit(.minutes(5)))
 struct ImportCommandTests {
     static let catalog = """
         name,price,sku,barcode,trackStock,quantity

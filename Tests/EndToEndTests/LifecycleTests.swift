@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// Starting and stopping: stale sockets, a live daemon already there, signals.
-@Suite("Daemon lifecycle", .timeLimit(.minutes(5)))
+@Suite("Daemon lifecycle", .heavy, .timeLimit(.minutes(5)))
 struct LifecycleTests {
     @Test func staleSocketFromACrashIsReclaimed() async throws {
         let daemon = try await startDaemon(["--mock", "nfc"])

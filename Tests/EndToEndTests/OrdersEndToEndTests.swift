@@ -5,7 +5,7 @@ import ScanBridgeRPC
 import Testing
 
 /// Repair orders and the `order-lookup` handler, through the real daemon's socket.
-@Suite("Orders end to end", .timeLimit(.minutes(5)))
+@Suite("Orders end to end", .heavy, .timeLimit(.minutes(5)))
 struct OrdersEndToEndTests {
     static let order: JSONValue = [
         "id": "ord_1001", "reference": "RM-1001", "status": "in_progress", "clientId": "cli_7",

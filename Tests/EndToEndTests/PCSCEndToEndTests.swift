@@ -10,7 +10,8 @@ import Testing
 /// `VirtualCard`, events read from the real daemon's socket.
 @Suite(
     "PC/SC readers end to end", .serialized,
-    .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5))
+    .enabled(if: TestEnvironment.runs(unless: PCSCStack.unavailableReason), "needs pcscd, vsmartcard-vpcd and root (make deps)"),
+    .heavy, .timeLimit(.minutes(5))
 )
 struct PCSCEndToEndTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]

@@ -8,7 +8,8 @@ import Testing
 /// passes the reader's `FF 00 40` command on to the virtual card, which records it.
 @Suite(
     "PC/SC reader feedback end to end", .serialized,
-    .enabled(if: PCSCStack.unavailableReason == nil, "needs pcscd, vsmartcard-vpcd and root (make deps)"), .timeLimit(.minutes(5))
+    .enabled(if: TestEnvironment.runs(unless: PCSCStack.unavailableReason), "needs pcscd, vsmartcard-vpcd and root (make deps)"),
+    .heavy, .timeLimit(.minutes(5))
 )
 struct PCSCFeedbackTests {
     static let ledCommand: [UInt8] = [0xFF, 0x00, 0x40]

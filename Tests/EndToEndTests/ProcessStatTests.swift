@@ -4,7 +4,7 @@ import Testing
 
 /// `ProcessStat` on the real daemon, as the camera benchmark reads it: the fields after a
 /// command name, the CPU time of all its threads, and nothing once it is gone.
-@Suite("ProcessStat", .timeLimit(.minutes(5)))
+@Suite("ProcessStat", .heavy, .timeLimit(.minutes(5)))
 struct ProcessStatTests {
     @Test func aRunningDaemonsStatAndCPUTimeThenNothingOnceItIsGone() async throws {
         let daemon = try DaemonHarness(arguments: ["--mock", "barcode", "--log-level", "warning"])

@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// The catalog and the `product-lookup` handler, through the real daemon's socket.
-@Suite("Products end to end", .timeLimit(.minutes(5)))
+@Suite("Products end to end", .heavy, .timeLimit(.minutes(5)))
 struct ProductsEndToEndTests {
     static let cappuccino: JSONValue = [
         "id": "prod_1", "name": "Cappuccino", "price": "3.50", "sku": "SKU001", "category": "Hot Drinks",

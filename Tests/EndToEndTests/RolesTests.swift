@@ -7,7 +7,7 @@ import Testing
 @Suite(
     "Roles end to end",
     .enabled(if: AnotherUser.unavailableReason == nil, Comment(rawValue: AnotherUser.unavailableReason ?? "")),
-    .timeLimit(.minutes(5)))
+    .heavy, .timeLimit(.minutes(5)))
 struct RolesTests {
     static let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 

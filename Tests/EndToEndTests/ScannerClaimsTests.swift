@@ -9,7 +9,7 @@ import Testing
 /// database across restarts. This machine has no input, hidraw or ttyACM node, so discovery
 /// has no candidate here; the live grab of a claimed keyboard is tested in the hardware lab
 /// (`DaemonInGuestTests`).
-@Suite("Scanner claims end to end", .timeLimit(.minutes(5)))
+@Suite("Scanner claims end to end", .heavy, .timeLimit(.minutes(5)))
 struct ScannerClaimsTests {
     static let config = "scanners:\n  claim: [\"0627:0001\"]\n  release: [\"0c2e:0b81\"]\n"
 

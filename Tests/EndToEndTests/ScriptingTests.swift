@@ -5,7 +5,7 @@ import Testing
 
 /// The `scanbridge` CLI as a shell script uses it: exit statuses, --version, --json, no
 /// escapes off a terminal, watch across a daemon restart, doctor for the drivers that run.
-@Suite("The CLI in scripts end to end", .timeLimit(.minutes(5)))
+@Suite("The CLI in scripts end to end", .heavy, .timeLimit(.minutes(5)))
 struct ScriptingTests {
     /// `util-linux`'s script(1), which runs a command on a pseudo-terminal.
     static let script = "/usr/bin/script"

@@ -11,7 +11,7 @@ import Testing
 /// One test at a time: the kernel gives a closed pty's number to the next one opened, and a
 /// daemon reopens a named device that went away (as it should a replugged `ttyACM0`), so a
 /// daemon whose pty was closed would read the next test's.
-@Suite("Serial scanners end to end", .serialized, .timeLimit(.minutes(5)))
+@Suite("Serial scanners end to end", .serialized, .heavy, .timeLimit(.minutes(5)))
 struct SerialEndToEndTests {
     /// A daemon reading `pty` with `settings`, its device ready (in raw mode), subscribed to
     /// barcodes. Keep the harness: the daemon is killed when it goes.

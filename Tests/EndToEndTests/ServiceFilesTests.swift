@@ -6,7 +6,7 @@ import Testing
 /// The files that install ScanBridge as a system service (service/, packaging/install.sh):
 /// the unit's hardening as systemd rates it, the units as systemd reads them, and the
 /// default configuration as the daemon reads it.
-@Suite("Service files", .timeLimit(.minutes(5)))
+@Suite("Service files", .heavy, .timeLimit(.minutes(5)))
 struct ServiceFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

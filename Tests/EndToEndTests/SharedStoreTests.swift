@@ -10,8 +10,10 @@ import Testing
 /// One at a time: each makes a PostgreSQL cluster and starts daemons, and a dozen at once
 /// would starve the other suites' deadlines on two cores.
 @Suite(
-    .serialized,
-    .enabled(if: TestPostgres.unavailableReason == nil, Comment(rawValue: TestPostgres.unavailableReason ?? "")))
+    .serialized, .heavy,
+    .enabled(
+        if: TestEnvironment.runs(unless: TestPostgres.unavailableReason), Comment(rawValue: TestPostgres.unavailableReason ?? ""))
+)
 struct SharedStoreTests {
     /// A server with an empty database of its own.
     private func shop() async throws -> (server: TestPostgres, database: String) {

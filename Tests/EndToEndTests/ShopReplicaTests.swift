@@ -10,8 +10,10 @@ import Testing
 /// go on from each counter's copy while the server is away. One at a time, as
 /// `SharedStoreTests`.
 @Suite(
-    .serialized,
-    .enabled(if: TestPostgres.unavailableReason == nil, Comment(rawValue: TestPostgres.unavailableReason ?? "")))
+    .serialized, .heavy,
+    .enabled(
+        if: TestEnvironment.runs(unless: TestPostgres.unavailableReason), Comment(rawValue: TestPostgres.unavailableReason ?? ""))
+)
 struct ShopReplicaTests {
     static let uid = "04A1B2C3D4E5F6"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon as systemd runs it: sockets passed by a socket unit (systemd's own
 /// systemd-socket-activate passes them the same way), the watchdog, journald's log lines.
-@Suite("systemd end to end", .timeLimit(.minutes(5)))
+@Suite("systemd end to end", .heavy, .timeLimit(.minutes(5)))
 struct SystemdEndToEndTests {
     static let socketActivate = "/usr/bin/systemd-socket-activate"
 

@@ -6,7 +6,7 @@ import ScanBridgeTesting
 import Testing
 
 /// The gateway's access tokens, managed through the real daemon's socket and the CLI.
-@Suite("Access tokens end to end", .timeLimit(.minutes(5)))
+@Suite("Access tokens end to end", .heavy, .timeLimit(.minutes(5)))
 struct TokensEndToEndTests {
     @Test func anAdminCreatesListsAndRevokesTokensThatOutliveARestart() async throws {
         let daemon = try await startDaemon(["--log-level", "debug"])

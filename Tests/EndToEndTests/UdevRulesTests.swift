@@ -6,7 +6,7 @@ import Testing
 /// separated `KEY[{attr}]OP"value"` pairs, match keys with `==`/`!=`, assignments with
 /// `=`/`+=`/`-=`/`:=`, GOTO to a LABEL that follows), and names the scanner makers the
 /// daemon knows. Debian 12's udevadm has no `verify`, so the check is here.
-@Suite("udev rules", .timeLimit(.minutes(5)))
+@Suite("udev rules", .heavy, .timeLimit(.minutes(5)))
 struct UdevRulesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -9,7 +9,7 @@ import Testing
 /// device saying so, and the daemon goes on (a mock scan after it is published as ever); a
 /// bad setting stops the start. Capture itself is tested on a real kernel in the hardware
 /// lab (`V4L2LabTests`).
-@Suite("V4L2 cameras end to end", .timeLimit(.minutes(5)))
+@Suite("V4L2 cameras end to end", .heavy, .timeLimit(.minutes(5)))
 struct V4L2EndToEndTests {
     @Test func whatIsNoV4L2DeviceIsAnErrorAndTheDaemonGoesOn() async throws {
         let fifo = try DeviceFIFO(name: "video0")

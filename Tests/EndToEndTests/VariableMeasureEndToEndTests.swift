@@ -7,7 +7,7 @@ import Testing
 
 /// In-store price barcodes laid out by the config file, through the real daemon: the lookup
 /// finds the item with its price, and every event carries what the daemon read from the code.
-@Suite("Variable-measure layouts end to end", .timeLimit(.minutes(5)))
+@Suite("Variable-measure layouts end to end", .heavy, .timeLimit(.minutes(5)))
 struct VariableMeasureEndToEndTests {
     /// GB, whose built-in layouts have no 21, with 21 configured: a 5-digit item, a 5-digit
     /// price in pence, no price check digit.

@@ -228,7 +228,8 @@ extension LabSuites.SystemdServiceLabTests {
         let repository = LabFolder.root.deletingLastPathComponent()
         let result = try await HostCommand.run(
             [
-                "BIN=\(DaemonHarness.productsDirectory.path)", "LINTIAN=no", "MAN_PAGES=no", "OUT=\(out.path)",
+                "BIN=\(DaemonHarness.productsDirectory.path)", "LINTIAN=no", "MAN_PAGES=no", "COMPRESS=none",
+                "OUT=\(out.path)",
                 "\(repository.path)/packaging/deb.sh",
             ], in: out, step: "build the package of the debug binaries (packaging/deb.sh)", timeout: .seconds(600))
         guard let path = result.output.split(separator: "\n").last.map(String.init), path.hasSuffix(".deb") else {

@@ -180,9 +180,12 @@ extension LabSuites {
             try await guest.unplug(keyboard.id)
         }
 
-        /// No polling: with a device open and nothing sent for 60 s, its thread never wakes.
-        /// The daemon's CPU over the same minute, beside the same daemon with no USB device
-        /// (the baseline), is printed for docs/performance.md: a figure, not an assertion.
+        /// No polling: with a device open and nothing sent, its thread never wakes. A waiting
+        /// loop that polls wakes many times a second, so a few seconds show it; the CPU figure
+        /// over a minute is the benchmark's. The daemon's CPU over the window, beside the same
+        /// daemon with no USB device (the baseline), is printed: a figure, not an assertion.
+        static let idleSeconds = 10
+
         @Test func anOpenDeviceThatSendsNothingWakesNoThread() async throws {
             let guest = try await Lab.guest()
             let device = LabDevice.usbSerial(id: "ftdi5", serial: "FTDI0005")
@@ -199,25 +202,27 @@ extension LabSuites {
                         awk '/ctxt_switches/ {n += $2} END {print n}' $t/status 2>/dev/null; done; }
                     """
                 let output = try await guest.run(
-                    "\(daemon.name): a minute with nothing sent",
+                    "\(daemon.name): \(Self.idleSeconds) s with nothing sent",
                     sample + "\n"
                         + """
-                        sleep 5
-                        a=$(ticks); w=$(wakes); sleep 60; b=$(ticks); x=$(wakes)
+                        sleep 1
+                        a=$(ticks); w=$(wakes); sleep \(Self.idleSeconds); b=$(ticks); x=$(wakes)
                         echo "$((b - a)) $(getconf CLK_TCK) ${w:-none} ${x:-none}"
-                        """, timeout: .seconds(100))
+                        """, timeout: .seconds(40 + Self.idleSeconds))
                 let last = output.split(separator: "\n").last ?? ""
                 let fields = last.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
                 let ticks = Double(fields[0]) ?? 0
                 let perSecond = Double(fields[1]) ?? 100
-                cpu.append(String(format: "%.3f%%", ticks / perSecond / 60 * 100))
+                cpu.append(String(format: "%.3f%%", ticks / perSecond / Double(Self.idleSeconds) * 100))
                 if named {
                     #expect(fields[2] != "none", "the device's thread is named scanbridge-usb")
                     #expect(fields[2] == fields[3], "the device's thread woke while nothing was sent: \(output)")
                 }
                 try await daemon.stop()
             }
-            print("usb idle, the daemon's CPU over 60 s in the lab guest: no USB device \(cpu[0]), a device open \(cpu[1])")
+            print(
+                "usb idle, the daemon's CPU over \(Self.idleSeconds) s in the lab guest: no USB device \(cpu[0]), a device open \(cpu[1])"
+            )
             try await guest.unplug(device.id)
         }
     }
