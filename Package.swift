@@ -252,6 +252,8 @@ let package = Package(
             name: "CameraCorpus", dependencies: ["CameraDriver", "ScanBridgeTesting"], path: "Plugins/Drivers/Camera/Corpus",
             swiftSettings: strict),
 
+        // The module edges, pinned against every import (Tests/ArchitectureTests).
+        .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeCoreTests",
