@@ -2,7 +2,7 @@
 # `make install`: the release binaries (Swift runtime linked in), the counter page, systemd
 # units, sysusers.d, tmpfiles.d and modules-load.d entries, udev rules, the pn533 blacklist,
 # the polkit rule, the commented default configuration, man pages and shell completions,
-# under DESTDIR for PREFIX. docs/operations.md, "Install on a counter box", says what each file is.
+# under DESTDIR for PREFIX. docs/install.md, "What is installed", says what each file is.
 #
 # PREFIX (default /usr/local), DESTDIR (default none), BIN (the built binaries; default
 # .build/release), GENERATE_MANUAL (swift-argument-parser's man page tool; default

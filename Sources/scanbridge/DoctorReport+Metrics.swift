@@ -1,5 +1,5 @@
 /// Where Prometheus finds the daemon's metrics: the gateway serves them at `GET /metrics`
-/// (docs/operations.md, Metrics). The doctor cannot tell where the gateway listens, so it
+/// (docs/troubleshooting.md, Metrics). The doctor cannot tell where the gateway listens, so it
 /// prints, as guidance, a scrape config to adapt.
 extension DoctorReport {
     /// A `scrape_configs` entry: the target is the gateway's `--http` address, and the token

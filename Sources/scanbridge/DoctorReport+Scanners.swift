@@ -138,7 +138,7 @@ extension DoctorReport {
                 problems.append(
                     "no ScanBridge udev rules are installed (looked in \(scanners.ruleFolders.joined(separator: ", "))): "
                         + "install udev/70-scanbridge.rules in /etc/udev/rules.d and run udevadm control --reload "
-                        + "(docs/operations.md, Permissions and udev rules)")
+                        + "(docs/devices.md, Permissions and udev rules)")
             }
             problems += groupProblems(Self.deviceGroup, for: "scanners", create: true)
             for device in scanners.withoutDriver {

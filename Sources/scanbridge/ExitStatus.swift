@@ -2,7 +2,7 @@ import ArgumentParser
 import ScanBridgeClient
 import ScanBridgeRPC
 
-/// The exit statuses a script can rely on (docs/operations.md, Scripting with the CLI), and
+/// The exit statuses a script can rely on (docs/cli.md, Exit statuses), and
 /// the one place that decides which a failure gets. Every command ends through these.
 enum ExitStatus {
     /// 1: a negative answer: nothing found, doctor's problems, skipped rows, an error answer.

@@ -3,7 +3,7 @@ import ScanBridgeClient
 import ScanBridgeTesting
 import Testing
 
-/// The daemon's files and folders (docs/operations.md "Files and paths"): what it creates is
+/// The daemon's files and folders (docs/configuration.md "Files and paths"): what it creates is
 /// its own, and a folder another user could write in is refused by the daemon and the CLI.
 @Suite("Files and folders", .heavy, .timeLimit(.minutes(5)))
 struct FilesTests {

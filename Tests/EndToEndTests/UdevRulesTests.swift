@@ -110,7 +110,7 @@ struct UdevRulesTests {
     }
 
     /// The nodes go to a group of their own, which only the daemon's user joins: a role group
-    /// (docs/operations.md "Who may connect") would let every client read the scanners' keys.
+    /// (docs/security.md "Who may connect") would let every client read the scanners' keys.
     @Test func theNodesGoToTheDeviceGroupNotARoleGroup() throws {
         let lines = try Self.ruleLines().compactMap { try? Self.parse($0.text) }
         let groups = lines.flatMap { $0 }.filter { $0.key == "GROUP" }.map(\.value)

@@ -2,7 +2,7 @@ import ScanBridgeRPC
 import Testing
 
 /// Where the daemon keeps its database and finds its configuration when no option names
-/// them (docs/operations.md, Files and paths).
+/// them (docs/configuration.md, Files and paths).
 @Suite("DaemonPaths")
 struct DaemonPathsTests {
     @Test("the database: systemd's state folder, then root's, then the user's")

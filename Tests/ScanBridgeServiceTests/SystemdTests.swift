@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// What the daemon takes from systemd: passed sockets, the watchdog's period, and how its
-/// log lines read under journald (docs/operations.md, Install on a counter box).
+/// log lines read under journald (docs/install.md, The service).
 @Suite("systemd")
 struct SystemdTests {
     @Test("passed sockets are the process's only, numbered from 3, with their names")
