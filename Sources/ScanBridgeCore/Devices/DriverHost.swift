@@ -91,45 +91,32 @@ package struct DriverHost: Sendable {
             })
     }
 
-    /// Records reads of one device, in order: each resolved in turn, then all journaled in one
-    /// commit; each outcome goes back to `feedback` in the order read, when the driver takes it.
-    /// While the journal cannot be written the reads wait, and are written again until they commit.
+    /// Records reads of one device through the bridge's one path (`Bridge.record`), in order,
+    /// in one commit; each outcome goes back to `feedback` in the order read, when the driver
+    /// takes it. While the journal cannot be written the reads wait, and are written again
+    /// until they commit.
     private static func record(
         _ batch: [ReadLanes.Taken], bridge: Bridge, trouble: ReadTrouble, feedback: (any DeviceFeedback)?,
         logger: Logger
     ) async {
-        var outcomes: [Result<ScanEvent, any Error>] = []
-        for taken in batch {
-            do {
-                outcomes.append(.success(try await bridge.resolve(taken.read)))
-            } catch {
-                outcomes.append(.failure(error))
-            }
-        }
-        let events = outcomes.compactMap { try? $0.get() }
-        var stored = true
-        if let device = batch.first?.read.device, !events.isEmpty {
-            let (journaled, waited) = await bridge.spool.commit(events, to: bridge.journal) { error in
+        guard let device = batch.first?.read.device else { return }
+        let (outcomes, waited) = await bridge.record(
+            batch.map { ($0.read, $0.at) },
+            journaling: .untilStored { error in
                 let reason = (error as? JournalWriteFailure)?.reason ?? "\(error)"
                 logger.error(
                     "device reads are waiting: the journal cannot be written",
                     metadata: ["device.id": "\(device)", "reason": "\(reason)", "error": "\(error)"])
                 trouble.waiting(device, reason: reason)
-            }
-            if waited, journaled != nil {
-                logger.notice("device reads journaled again", metadata: ["device.id": "\(device)"])
-                trouble.waiting(device, reason: nil)
-            }
-            stored = journaled != nil
+            })
+        if waited, outcomes.contains(where: { (try? $0.get()) != nil }) {
+            logger.notice("device reads journaled again", metadata: ["device.id": "\(device)"])
+            trouble.waiting(device, reason: nil)
         }
         for (taken, outcome) in zip(batch, outcomes) {
             switch outcome {
-            case .success(let event) where stored:
-                bridge.committed(event, takenAt: taken.at)
-                feedback?.resolved(deviceID: taken.read.device, resolution: event.resolution)
-            case .success:
-                let stopped = ScanBridgeError.unavailable("the daemon stopped while the journal could not be written")
-                notRecorded(taken.read, error: stopped, feedback: feedback, logger: logger)
+            case .success(let recorded):
+                feedback?.resolved(deviceID: taken.read.device, resolution: recorded.resolution)
             case .failure(let error):
                 notRecorded(taken.read, error: error, feedback: feedback, logger: logger)
             }

@@ -1,8 +1,7 @@
 import ScanBridgeModel
 
-/// The flow of one scan, wired once: normalise, route to a handler, journal, publish.
-///
-/// Drivers, the RPC server and tests all feed reads through `ingest(_:)`.
+/// The flow of every read, a device's and an injection's alike, wired once (`record`):
+/// normalise, resolve with the handlers, journal, publish, count.
 package final class Bridge: Sendable {
     package let registry: DeviceRegistry
     package let router: Router
@@ -11,6 +10,22 @@ package final class Bridge: Sendable {
     package let normalizer: Normalizer
     /// Device reads waiting to be journaled, for the whole daemon.
     package let spool: ReadSpool
+
+    /// How a batch of reads is journaled when the journal cannot be written.
+    package enum Journaling {
+        /// Fails at once, every read of the batch `unavailable`: an injection's client hears
+        /// why and may send again.
+        case failFast
+        /// Waits in the spool and writes again until the batch commits (a device's reads, which
+        /// nobody can send again); `waiting` hears the first failure.
+        case untilStored(waiting: (any Error) -> Void)
+    }
+
+    /// A read as the journal stored it, and the resolution it was stored with (for device feedback).
+    package struct Recorded: Sendable {
+        package let event: JournaledEvent
+        package let resolution: Resolution
+    }
 
     package init(
         journal: any Journal, publisher: Publisher, router: Router, normalizer: Normalizer = Normalizer(),
@@ -25,54 +40,64 @@ package final class Bridge: Sendable {
         publisher.resume(after: journal.latestSeq)
     }
 
-    /// Normalises, resolves and journals one read; returns the event once it is stored
-    /// and published. Invalid reads throw `invalidParams`; a journal failure throws `unavailable`.
-    package func ingest(_ read: RawRead) async throws -> JournaledEvent {
-        try await ingestResolving(read).event
-    }
-
-    /// `ingest(_:)`, also giving the resolution the event was stored with (for device feedback).
-    package func ingestResolving(_ read: RawRead) async throws -> (event: JournaledEvent, resolution: Resolution) {
-        let taken = ContinuousClock.now
-        let event = try await resolve(read)
-        let stored = try await journal.append(event)
-        committed(event, takenAt: taken)
-        return (stored, event.resolution)
-    }
-
-    /// Counts an event the journal committed, and times it from when its read was taken.
-    func committed(_ event: ScanEvent, takenAt taken: ContinuousClock.Instant) {
-        let metrics = publisher.metrics
-        metrics.scanCommitted(kind: event.kind, driver: event.driver, status: event.resolution.status)
-        metrics.scanDuration.record(ContinuousClock.now - taken)
-    }
-
-    /// Normalises and resolves one read, to be journaled: a device's lane journals it apart,
-    /// so that a write that fails is tried again without asking the handlers twice.
-    package func resolve(_ read: RawRead) async throws -> ScanEvent {
-        var event = try normalizer.normalize(read)
-        event.resolution = await router.resolve(event)
-        return event
-    }
-
-    /// Many reads, each as `ingest(_:)` would take it, journaled together: one wait for one
-    /// commit instead of one each. Every read has its own outcome (an invalid one fails alone);
-    /// a journal failure fails them all.
-    package func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
-        let taken = ContinuousClock.now
-        return await batchOutcomes(reads, check: normalizer.normalize) { events in
-            var events = events
+    /// The one path of every read: each read is normalised (an invalid one fails alone,
+    /// `invalidParams`), the valid ones are resolved by the router together, then journaled
+    /// in one commit. Publishing is the commit's: the journal hands each committed batch to
+    /// the publisher in `seq` order (`onCommit`, where the journal is made), so no event is
+    /// seen before it is stored, nor out of order. Each committed event is counted and timed
+    /// from when its read was taken. `waited` tells whether the journal failed meanwhile.
+    package func record(
+        _ reads: [(read: RawRead, takenAt: ContinuousClock.Instant)], journaling: Journaling
+    ) async -> (outcomes: [Result<Recorded, any Error>], waited: Bool) {
+        var waited = false
+        let outcomes = await batchOutcomes(reads, check: { (try normalizer.normalize($0.read), $0.takenAt) }) {
+            (checked: [(ScanEvent, ContinuousClock.Instant)]) -> [Result<Recorded, any Error>] in
+            guard !checked.isEmpty else { return [] }
+            var events = checked.map(\.0)
             for (index, resolution) in await router.resolve(events).enumerated() {
                 events[index].resolution = resolution
             }
-            do {
-                let stored = try await journal.append(contentsOf: events)
-                for event in events { committed(event, takenAt: taken) }
-                return stored.map { .success($0) }
-            } catch {
+            let stored: Result<[JournaledEvent], any Error>
+            switch journaling {
+            case .failFast:
+                do { stored = .success(try await journal.append(contentsOf: events)) } catch { stored = .failure(error) }
+            case .untilStored(let waiting):
+                let commit = await spool.commit(events, to: journal, waiting: waiting)
+                waited = commit.waited
+                stored =
+                    commit.stored.map { .success($0) }
+                    ?? .failure(ScanBridgeError.unavailable("the daemon stopped while the journal could not be written"))
+            }
+            switch stored {
+            case .success(let stored):
+                return stored.indices.map { index in
+                    committed(events[index], takenAt: checked[index].1)
+                    return .success(Recorded(event: stored[index], resolution: events[index].resolution))
+                }
+            case .failure(let error):
                 return events.map { _ in .failure(error) }
             }
         }
+        return (outcomes, waited)
+    }
+
+    /// Records one injected read (`record`); returns the event once it is stored and published.
+    /// Invalid reads throw `invalidParams`; a journal failure throws `unavailable`.
+    package func ingest(_ read: RawRead) async throws -> JournaledEvent {
+        try await record([(read, ContinuousClock.now)], journaling: .failFast).outcomes[0].get().event
+    }
+
+    /// Many injected reads, journaled together: one wait for one commit instead of one each.
+    package func ingest(_ reads: [RawRead]) async -> [Result<JournaledEvent, any Error>] {
+        let taken = ContinuousClock.now
+        return await record(reads.map { ($0, taken) }, journaling: .failFast).outcomes.map { $0.map(\.event) }
+    }
+
+    /// Counts an event the journal committed, and times it from when its read was taken.
+    private func committed(_ event: ScanEvent, takenAt taken: ContinuousClock.Instant) {
+        let metrics = publisher.metrics
+        metrics.scanCommitted(kind: event.kind, driver: event.driver, status: event.resolution.status)
+        metrics.scanDuration.record(ContinuousClock.now - taken)
     }
 
     /// Replays the journal to a new subscription: a gap notice for the events after `since`
