@@ -82,11 +82,16 @@ bench:
 # pages and completions (packaging/install.sh; PREFIX defaults to /usr/local). `make deb`: a
 # Debian package of the same, checked by lintian (packaging/deb.sh), in .build/deb.
 PREFIX ?= /usr/local
+# The package's builds have a build folder of their own, so that they can run beside the tests
+# (SwiftPM lets one command at a time use a build folder): `make test` with BESIDE_LAB=release-products.
+# packaging/install.sh takes the binaries from there.
+PACKAGE_BUILD = .build/package
 
 release-products:
 	@scripts/deps.sh package
-	for product in scanbridged scanbridge scanbridge-zxing; do $(RELEASE) --product $$product || exit 1; done
-	$(SWIFT) build --product generate-manual
+	for product in scanbridged scanbridge scanbridge-zxing; do \
+		$(RELEASE) --scratch-path $(PACKAGE_BUILD) --product $$product || exit 1; done
+	$(SWIFT) build --scratch-path $(PACKAGE_BUILD) --product generate-manual
 
 install: release-products
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) packaging/install.sh

@@ -5,15 +5,16 @@
 # under DESTDIR for PREFIX. docs/install.md, "What is installed", says what each file is.
 #
 # PREFIX (default /usr/local), DESTDIR (default none), BIN (the built binaries; default
-# .build/release), GENERATE_MANUAL (swift-argument-parser's man page tool; default
-# .build/debug/generate-manual; MAN_PAGES=no skips the pages).
+# .build/package/release, where `make release-products` builds them), GENERATE_MANUAL
+# (swift-argument-parser's man page tool; default .build/package/debug/generate-manual;
+# MAN_PAGES=no skips the pages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
-BIN=${BIN:-.build/release}
-GENERATE_MANUAL=${GENERATE_MANUAL:-.build/debug/generate-manual}
+BIN=${BIN:-.build/package/release}
+GENERATE_MANUAL=${GENERATE_MANUAL:-.build/package/debug/generate-manual}
 MAN_PAGES=${MAN_PAGES:-yes}
 
 # Where systemd, udev, kmod and polkit look: the distribution's own folders for PREFIX=/usr,
@@ -65,7 +66,7 @@ if [ ! -e "$root/etc/scanbridge/scanbridge.yaml" ]; then
 fi
 
 if [ "$MAN_PAGES" = yes ]; then
-    [ -x "$GENERATE_MANUAL" ] || { echo "install: no $GENERATE_MANUAL (swift build --product generate-manual)" >&2; exit 1; }
+    [ -x "$GENERATE_MANUAL" ] || { echo "install: no $GENERATE_MANUAL (make release-products builds it)" >&2; exit 1; }
     install -d "$root$PREFIX/share/man/man1" "$root$PREFIX/share/man/man8"
     date=$(date -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%F)
     "$GENERATE_MANUAL" "$BIN/scanbridge" --section 1 --date "$date" -o "$root$PREFIX/share/man/man1"

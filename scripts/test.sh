@@ -8,8 +8,9 @@
 #   suites    every test but the hardware lab's, SCANBRIDGE_TEST_WIDTH tests at a time
 #   lab       the hardware lab alone: its guests type at a scanner's pace, which the suites'
 #             daemons, browsers and decoders on the same cores would stretch past the wedge's
-#             bounds. Beside it, at the lowest priority, the fuzz targets' build (a build
-#             folder of its own: SwiftPM lets one command at a time use a build folder)
+#             bounds. Beside it, at the lowest priority, the fuzz targets' build and the make
+#             targets in BESIDE_LAB (CI's: release-products, the package's build), each in a
+#             build folder of its own (SwiftPM lets one command at a time use a build folder)
 #   fuzz      each fuzz target replays its seeds and runs FUZZ_TEST_SECONDS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,11 +18,6 @@ export SWIFT=${SWIFT:-swift}
 logs=.build/test-logs
 mkdir -p "$logs"
 rm -f "$logs"/*.log
-
-# Swift Testing starts every test at once unless told otherwise: on two cores a hundred daemons,
-# databases and browsers starting together stretch a test of milliseconds to half a minute, past
-# the deadlines the tests keep. A few at a time keeps both cores busy and nothing starved.
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SCANBRIDGE_TEST_WIDTH:-$(($(nproc) * 3))}
 
 times=()
 failed=()
@@ -78,17 +74,20 @@ fi
 
 phase suites $SWIFT test --skip-build --skip HardwareLab || exit 1
 
-nice -n 19 scripts/fuzz.sh --build-only >"$logs/fuzz-build.log" 2>&1 &
+# shellcheck disable=SC2016 # expanded by the inner shell
+BESIDE_LAB=${BESIDE_LAB:-} nice -n 19 bash -c \
+    'scripts/fuzz.sh --build-only && for target in $BESIDE_LAB; do make --no-print-directory "$target" || exit 1; done' \
+    >"$logs/beside-lab.log" 2>&1 &
 building=$!
 beside_start=$(date +%s)
 phase lab $SWIFT test --skip-build --filter HardwareLab
 lab_status=$?
 wait $building
 beside_status=$?
-times+=("$(printf '%-8s %5ss  %s' fuzzbuild $(($(date +%s) - beside_start)) "$([ $beside_status = 0 ] && echo ok || echo FAILED)") (beside the lab)")
+times+=("$(printf '%-8s %5ss  %s' builds $(($(date +%s) - beside_start)) "$([ $beside_status = 0 ] && echo ok || echo FAILED)") (beside the lab: the fuzz targets ${BESIDE_LAB:-})")
 if [ $beside_status != 0 ]; then
-    tail -40 "$logs/fuzz-build.log"
-    failed+=(fuzzbuild)
+    tail -40 "$logs/beside-lab.log"
+    failed+=(builds)
 fi
 [ $lab_status = 0 ] && [ $beside_status = 0 ] || exit 1
 
