@@ -21,7 +21,8 @@ final class PCSCScanWatcher: Sendable {
     /// Starts `pcsc_scan` with `environment` (the private pcscd's `PCSCLITE_CSOCK_NAME`).
     init(environment: [String: String]) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
-            throw BenchmarkFailure(description: "no \(Self.executable): install the Debian package pcsc-tools (make deps does)")
+            throw BenchmarkFailure(
+                description: "no \(Self.executable): install the Debian package pcsc-tools (scripts/deps.sh bench does)")
         }
         let pipe = Pipe()
         let child = Process()

@@ -30,7 +30,7 @@ package final class PCSCStack: Sendable {
             ("/usr/sbin/pcscd", "pcscd"), (vpcdLibrary, "vsmartcard-vpcd"), ("/usr/bin/unshare", "util-linux"),
         ]
         where !FileManager.default.fileExists(atPath: path) {
-            return "\(path) is missing: install the Debian package \(package) (make deps does)"
+            return "\(path) is missing: install the Debian package \(package) (scripts/deps.sh test does)"
         }
         if getuid() != 0 { return "a private pcscd needs root (a mount namespace over /run/pcscd)" }
         return nil

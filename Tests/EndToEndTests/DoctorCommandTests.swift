@@ -6,7 +6,9 @@ import Testing
 /// `scanbridge doctor` against a real private pcscd with vpcd readers and a real daemon.
 @Suite(
     "scanbridge doctor", .serialized,
-    .enabled(if: TestEnvironment.runs(unless: PCSCStack.unavailableReason), "needs pcscd, vsmartcard-vpcd and root (make deps)"),
+    .enabled(
+        if: TestEnvironment.runs(unless: PCSCStack.unavailableReason),
+        "needs pcscd, vsmartcard-vpcd and root (scripts/deps.sh test)"),
     .heavy, .timeLimit(.minutes(5))
 )
 struct DoctorCommandTests {

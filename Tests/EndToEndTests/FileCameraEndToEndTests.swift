@@ -6,7 +6,7 @@ import Testing
 
 /// The file camera in the real daemon (`--device file-camera:DIR`): frames drawn by
 /// qrencode and zint, decoded by zxing-cpp, de-duplicated, and resolved by the handlers.
-@Suite("File camera end to end", .timeLimit(.minutes(5)))
+@Suite("File camera end to end", .heavy, .timeLimit(.minutes(5)))
 struct FileCameraEndToEndTests {
     /// A folder of frames made by `draw`, put in place at once (the camera waits for it:
     /// the daemon can be set up first).

@@ -10,7 +10,9 @@ import Testing
 /// `VirtualCard`, events read from the real daemon's socket.
 @Suite(
     "PC/SC readers end to end", .serialized,
-    .enabled(if: TestEnvironment.runs(unless: PCSCStack.unavailableReason), "needs pcscd, vsmartcard-vpcd and root (make deps)"),
+    .enabled(
+        if: TestEnvironment.runs(unless: PCSCStack.unavailableReason),
+        "needs pcscd, vsmartcard-vpcd and root (scripts/deps.sh test)"),
     .heavy, .timeLimit(.minutes(5))
 )
 struct PCSCEndToEndTests {

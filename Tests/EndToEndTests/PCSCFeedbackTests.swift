@@ -8,7 +8,9 @@ import Testing
 /// passes the reader's `FF 00 40` command on to the virtual card, which records it.
 @Suite(
     "PC/SC reader feedback end to end", .serialized,
-    .enabled(if: TestEnvironment.runs(unless: PCSCStack.unavailableReason), "needs pcscd, vsmartcard-vpcd and root (make deps)"),
+    .enabled(
+        if: TestEnvironment.runs(unless: PCSCStack.unavailableReason),
+        "needs pcscd, vsmartcard-vpcd and root (scripts/deps.sh test)"),
     .heavy, .timeLimit(.minutes(5))
 )
 struct PCSCFeedbackTests {

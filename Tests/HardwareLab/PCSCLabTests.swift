@@ -60,7 +60,7 @@ extension Trait where Self == ConditionTrait {
         return .enabled(
             if: missing.isEmpty,
             Comment(
-                rawValue: missing.map { "\($0.0) is missing: install the Debian package \($0.1) (make deps does)" }
+                rawValue: missing.map { "\($0.0) is missing: install the Debian package \($0.1) (scripts/deps.sh test does)" }
                     .joined(separator: "; ")))
     }
 }

@@ -20,7 +20,7 @@ enum LabRequirements {
             missing.append("\(program) (Debian package \(package))")
         }
         guard missing.isEmpty else {
-            return "the hardware lab needs \(missing.joined(separator: ", ")); `make deps` installs them on Debian"
+            return "the hardware lab needs \(missing.joined(separator: ", ")); `scripts/deps.sh test` installs them on Debian"
         }
         for product in ["scanbridged", "scanbridge"] {
             let path = DaemonHarness.productsDirectory.appendingPathComponent(product).path
