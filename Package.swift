@@ -4,6 +4,8 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
+    // A file uses only the members of modules it imports itself, never one another file imported.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let nio: [Target.Dependency] = [

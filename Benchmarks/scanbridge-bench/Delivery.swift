@@ -1,4 +1,5 @@
 import Histogram
+import ScanBridgeTesting
 
 /// What a latency run measured: each arrival's latency, how many of the scans injected
 /// reached every subscriber, and what the daemon's answers said each scan resolved to.

@@ -1,6 +1,7 @@
 import Histogram
 import NIOCore
 import NIOPosix
+import ScanBridgeTesting
 import Synchronization
 
 /// A connection that reacts to each received line on its event loop, with no task hop: the

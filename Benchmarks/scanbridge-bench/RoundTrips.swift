@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import ScanBridgeTesting
 
 /// Request–answer round trips through a Unix socket, timed by the leanest client there is
 /// (see `LineSocket`): a thread of its own that stamps, writes a line, blocks in `read` until

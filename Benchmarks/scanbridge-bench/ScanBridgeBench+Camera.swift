@@ -1,6 +1,7 @@
 import CameraCorpus
 import CameraDriver
 import Foundation
+import Histogram
 import ReferenceDecoder
 import ScanBridgeTesting
 

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import NIOCore
 import ScanBridgeClient
 import ScanBridgeCore
 import ScanBridgeModel

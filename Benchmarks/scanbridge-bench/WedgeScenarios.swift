@@ -2,6 +2,7 @@ import DriverKit
 import Foundation
 import Glibc
 import Histogram
+import NIOCore
 import ScanBridgeTesting
 import Synchronization
 

@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import ScanBridgeCore

@@ -1,4 +1,7 @@
+import Foundation
 import NIOCore
+import NIOHTTP1
+import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
 

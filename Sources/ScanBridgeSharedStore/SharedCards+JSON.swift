@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeCodes
 import ScanBridgeModel
 
 /// Customers and cards as `RecordsetJSON`. Times are whole milliseconds since 1970, as

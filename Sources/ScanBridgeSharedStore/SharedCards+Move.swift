@@ -1,4 +1,5 @@
 import PostgresNIO
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 

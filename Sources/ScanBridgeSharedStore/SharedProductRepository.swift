@@ -1,3 +1,4 @@
+import PostgresNIO
 import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization

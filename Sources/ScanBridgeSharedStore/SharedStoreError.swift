@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 
 /// Why the shop's store failed, in a line for logs and `doctor`. postgres-nio's own

@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization

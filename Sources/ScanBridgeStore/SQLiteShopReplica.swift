@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Columns padded to their widest cell, two spaces apart; no line ends in spaces.
 enum TextTable {
     /// `rows` (the first one usually a header) as aligned lines.

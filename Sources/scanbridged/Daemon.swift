@@ -1,3 +1,4 @@
+import EvdevDriver
 import Foundation
 import Logging
 import NIOPosix
@@ -11,6 +12,7 @@ import ScanBridgeSharedStore
 import ScanBridgeStore
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// Wires the store, the pipeline, the drivers and the server into one service group.
 struct Daemon {

@@ -2,6 +2,7 @@ import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
 import ScanBridgeRPC
+import ScanBridgeTesting
 import Testing
 
 /// Cards, customers and the `card-link` handler, through the real daemon's socket.

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeClient
 import ScanBridgeTesting
 import Testing
 

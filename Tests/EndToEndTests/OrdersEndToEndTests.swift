@@ -2,6 +2,7 @@ import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
 import ScanBridgeRPC
+import ScanBridgeTesting
 import Testing
 
 /// Repair orders and the `order-lookup` handler, through the real daemon's socket.

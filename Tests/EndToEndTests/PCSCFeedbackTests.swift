@@ -2,6 +2,7 @@ import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// Beep and LED after a tap's resolution, through the real daemon, pcscd and vpcd: vpcd

@@ -1,4 +1,6 @@
 import Foundation
+import ScanBridgeClient
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import ScanBridgeClient
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 

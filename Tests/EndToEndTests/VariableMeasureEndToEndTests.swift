@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
+import ScanBridgeRPC
 import ScanBridgeTesting
 import Synchronization
 import Testing

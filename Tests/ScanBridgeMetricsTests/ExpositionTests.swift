@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import ScanBridgeCore
 import ScanBridgeMetrics

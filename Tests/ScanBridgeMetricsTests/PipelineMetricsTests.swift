@@ -1,3 +1,4 @@
+import MockDriver
 import ScanBridgeCore
 import ScanBridgeMetrics
 import ScanBridgeModel

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeTesting

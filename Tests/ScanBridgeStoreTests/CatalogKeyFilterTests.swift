@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ScanBridgeCore
 import ScanBridgeModel
 import Testing

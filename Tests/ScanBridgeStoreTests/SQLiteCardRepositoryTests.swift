@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel

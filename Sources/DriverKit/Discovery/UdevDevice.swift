@@ -1,4 +1,5 @@
 import CUdev
+import Foundation
 
 /// Reads a libudev device into a `DiscoveredNode`: its node, and the USB device and
 /// interface above it (sysfs attributes, so it works without udevd's database too).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An amount of money: integer hundredths of a currency unit, never floating point, so
 /// amounts add up exactly. On the wire it is a string with exactly two decimals
 /// (`"3.50"`) next to an ISO 4217 `currency`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The origins an access token may be used from, checked and written as a browser writes
 /// them in its `Origin` header (RFC 6454): `scheme://host[:port]`, lowercase, no path, and
 /// no port when it is the scheme's default. The gateway compares origins as strings, so one

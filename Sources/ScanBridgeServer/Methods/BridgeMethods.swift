@@ -1,3 +1,6 @@
+import Logging
+import ScanBridgeCore
+import ScanBridgeModel
 import ScanBridgeRPC
 
 /// `bridge.hello`: who the daemon is and what the caller may do.

@@ -1,3 +1,4 @@
+import Logging
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC

@@ -1,3 +1,4 @@
+import Logging
 import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel

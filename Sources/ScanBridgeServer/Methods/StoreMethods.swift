@@ -1,3 +1,4 @@
+import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 

@@ -1,4 +1,5 @@
 import CameraDriver
+import Foundation
 import ScanBridgeTesting
 
 /// A code as a decoder must report it: the protocol's symbology and the content's text (GS

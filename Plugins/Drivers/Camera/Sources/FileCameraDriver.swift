@@ -1,3 +1,4 @@
+import DriverKit
 import Logging
 import ScanBridgeCore
 import ScanBridgeModel

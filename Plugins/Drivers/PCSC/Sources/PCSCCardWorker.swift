@@ -2,6 +2,7 @@ import CPCSCLite
 import Foundation
 import Logging
 import PCSCKit
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization

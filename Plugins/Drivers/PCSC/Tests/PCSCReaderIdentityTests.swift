@@ -1,3 +1,4 @@
+import ScanBridgeModel
 import Testing
 
 @testable import PCSCDriver

@@ -1,3 +1,4 @@
+import DriverKit
 import Testing
 
 @testable import SerialDriver

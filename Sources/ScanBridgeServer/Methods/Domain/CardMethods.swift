@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
