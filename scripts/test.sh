@@ -9,7 +9,7 @@
 #   lab       the hardware lab alone: its guests type at a scanner's pace, which the suites'
 #             daemons, browsers and decoders on the same cores would stretch past the wedge's
 #             bounds. Beside it, at the lowest priority, the fuzz targets' build and the make
-#             targets in BESIDE_LAB (CI's: release-products, the package's build), each in a
+#             targets in BESIDE_LAB (e.g. release-products; CI sets none), each in a
 #             build folder of its own (SwiftPM lets one command at a time use a build folder)
 #   fuzz      each fuzz target replays its seeds and runs FUZZ_TEST_SECONDS
 set -uo pipefail
