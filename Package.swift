@@ -220,10 +220,8 @@ let package = Package(
         // The daemon's YAML config file, apart from the daemon so that its fuzz target can load it.
         .target(
             name: "ScanBridgeConfig",
-            dependencies: [
-                "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeServer", "ScanBridgeStore", "MockDriver",
-                .product(name: "Yams", package: "Yams"),
-            ],
+            // A YAML loader that knows the sections by name: each module decodes its own.
+            dependencies: ["ScanBridgeCodes", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         // glibc's heap knobs: four arenas at most, and malloc_trim.
         .target(name: "CHeap"),
@@ -283,7 +281,9 @@ let package = Package(
             dependencies: ["ScanBridgeService", "ScanBridgeModel", "ScanBridgeTesting", log], swiftSettings: strict),
         .testTarget(name: "ScanBridgeSharedStoreTests", dependencies: ["ScanBridgeSharedStore"], swiftSettings: strict),
         .testTarget(
-            name: "ScanBridgeConfigTests", dependencies: ["ScanBridgeConfig", "ScanBridgeCodes"], swiftSettings: strict),
+            name: "ScanBridgeConfigTests",
+            dependencies: ["ScanBridgeConfig", "ScanBridgeCodes", "ScanBridgeServer", "USBDriver", "MockDriver"],
+            swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeMetricsTests",
             dependencies: [
@@ -391,7 +391,11 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
         ("FuzzSerial", ["DriverKit"]),
         ("FuzzKeystrokes", ["DriverKit"]),
         ("FuzzMockScript", ["MockDriver"]),
-        ("FuzzConfig", ["ScanBridgeConfig"]),
+        // The sections the daemon reads, each decoded by its module's settings type.
+        (
+            "FuzzConfig",
+            ["ScanBridgeConfig", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "USBDriver"]
+        ),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict))
     for (name, dependencies) in fuzzTargets {

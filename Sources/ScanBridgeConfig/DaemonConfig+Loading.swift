@@ -1,8 +1,4 @@
 import Foundation
-import MockDriver
-import ScanBridgeCodes
-import ScanBridgeCore
-import ScanBridgeModel
 import Yams
 
 extension DaemonConfig {
@@ -14,7 +10,9 @@ extension DaemonConfig {
         }
     }
 
-    /// Reads and checks a config file: YAML syntax, unknown keys, types, and the mock scripts it names.
+    /// Reads and checks a config file: YAML syntax, and the types and unknown keys of the
+    /// daemon's own keys and sections. The other sections are checked when their modules
+    /// decode them (`section(_:as:)`).
     package static func load(path: String) throws -> DaemonConfig {
         let text: String
         do {
@@ -25,10 +23,12 @@ extension DaemonConfig {
         do {
             // The node tree, not Yams.load's dictionaries: Yams.load traps on a key that is not
             // a scalar (`? kind: barcode`), where this gives an error naming the section.
-            if let tree = try Yams.compose(yaml: text) {
-                try checkKeys(tree, allowed: Self.allowedKeys, at: "")
-            }
-            return try YAMLDecoder().decode(DaemonConfig.self, from: text)
+            let tree = try Yams.compose(yaml: text)
+            if let tree { try checkKeysAreNames(tree, at: "") }
+            var config = try decode(from: tree ?? Node.mapping([:])) { try DaemonConfig(from: $0) }
+            config.path = path
+            config.tree = tree
+            return config
         } catch let error as LoadError {
             throw LoadError(description: "\(path): \(error.description)")
         } catch {
@@ -36,83 +36,62 @@ extension DaemonConfig {
         }
     }
 
-    /// Known keys, nested by section; `mock` is a list of device entries.
-    private static let allowedKeys: [String: Set<String>] = [
-        "": [
-            "socket", "socket_group", "database", "drivers", "log_level", "log_format", "journal", "server", "http", "roles",
-            "catalog",
-            "orders", "handlers", "pcsc", "usb", "scanners", "mock", "counter_id", "store",
-        ],
-        "store": ["url", "password_file"],
-        "http": ["listen", "origins", "hosts", "max_connections", "metrics_public", "web_root", "tls"],
-        "http.tls": ["certificate", "key"],
-        "pcsc": ["feedback", "feedback_readers"],
-        "usb": ["auto_reset_after_errors"],
-        "scanners": ["discover", "layout", "grab", "max_gap", "idle", "claim", "release"],
-        "catalog": ["store_id", "currency", "region", "variable_measure"],
-        "catalog.variable_measure": ["replace", "layouts"],
-        "catalog.variable_measure.layouts": [
-            "prefixes", "item_digits", "price_digits", "weight_digits", "decimals", "price_check_digit",
-        ],
-        "orders": ["reference_pattern"],
-        "handlers": ["timeout_ms"],
-        "journal": ["durability", "retention_events", "retention_days"],
-        "server": [
-            "max_line_bytes", "subscription_queue", "connection_buffer_bytes", "subscriptions_per_connection",
-            "pending_requests", "max_batch", "max_connections", "max_connections_per_user", "handlers_per_connection",
-        ],
-        "roles": ["admin_groups", "operator_groups", "reader_groups"],
-        "mock": ["kind", "id", "name", "script", "loop"],
-    ]
+    /// The section `name` of the file decoded by the settings type of the module that owns it,
+    /// which checks its values; nil when the file has none. Its unknown keys are refused, as
+    /// are any error the type throws, with a sentence naming the file.
+    package func section<Settings: Decodable>(_ name: String, as type: Settings.Type = Settings.self) throws -> Settings? {
+        try section(name) { try Settings(from: $0) }
+    }
 
-    private static func checkKeys(_ node: Node, allowed: [String: Set<String>], at section: String) throws {
-        if let list = node.sequence {
-            for element in list { try checkKeys(element, allowed: allowed, at: section) }
-            return
-        }
-        guard let map = node.mapping, let keys = allowed[section] else { return }
-        let place = section.isEmpty ? "at the top level" : "in '\(section)'"
-        for (keyNode, value) in map {
-            guard let key = keyNode.scalar?.string else {
-                throw LoadError(
-                    description: "a key \(place) is a list or a mapping; a key is a name, such as \(keys.min() ?? "")")
+    /// The section `name` of the file, given to `decode` (a driver's factory decoding its own).
+    package func section<Settings>(_ name: String, decode: (any Decoder) throws -> Settings) throws -> Settings? {
+        guard let tree, let path, tree[name] != nil else { return nil }
+        do {
+            return try Self.decode(from: tree) { root in
+                try decode(try root.container(keyedBy: NameKey.self).superDecoder(forKey: NameKey(name)))
             }
-            guard keys.contains(key) else {
-                throw LoadError(
-                    description: "unknown key '\(key)' \(place); known keys: \(keys.sorted().joined(separator: ", "))")
-            }
-            let nested = section.isEmpty ? key : "\(section).\(key)"
-            if section.isEmpty || allowed[nested] != nil { try checkKeys(value, allowed: allowed, at: nested) }
+        } catch let error as LoadError {
+            throw LoadError(description: "\(path): \(error.description)")
+        } catch let error as DecodingError {
+            throw LoadError(description: "\(path) is not a valid config: \(error)")
+        } catch {
+            // A module's own sentence (a number out of its range).
+            throw LoadError(description: "\(path): \(error)")
         }
     }
 
-    /// The mock devices of the file, with their scripts read relative to the file's folder.
-    package func mockDevices(relativeTo configPath: String?) throws -> [MockDeviceSpec] {
-        let folder =
-            configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
-            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        return try mock.map { entry in
-            var script: MockScript?
-            if let path = entry.script {
-                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
-                let source: String
-                do {
-                    source = try String(contentsOf: url, encoding: .utf8)
-                } catch {
-                    throw LoadError(description: "cannot read the mock script \(url.path): \(error.localizedDescription)")
-                }
-                do throws(CodeError) {
-                    script = try MockScript(parsing: source, name: url.lastPathComponent)
-                } catch {
-                    throw LoadError(description: error.message)
-                }
-            }
-            do throws(ScanBridgeError) {
-                return try MockDeviceSpec(
-                    kind: entry.kind, id: entry.id, name: entry.name, script: script, loop: entry.loop ?? false)
-            } catch {
-                throw LoadError(description: "mock device \(entry.id ?? entry.kind.rawValue): \(error.message)")
-            }
+    /// `decode` over `node` through a `KeyCheckingDecoder`, then refused if it left a key unread.
+    private static func decode<T>(from node: Node, _ decode: (any Decoder) throws -> T) throws -> T {
+        let asked = AskedKeys()
+        let value = try decode(
+            KeyCheckingDecoder(base: try YAMLDecoder().decode(RootDecoder.self, from: node).base, asked: asked))
+        if let unknown = asked.unknownKey() { throw LoadError(description: unknown) }
+        return value
+    }
+
+    /// Refuses a key that is a list or a mapping, naming the section it is in.
+    private static func checkKeysAreNames(_ node: Node, at section: String) throws {
+        if let list = node.sequence {
+            for element in list { try checkKeysAreNames(element, at: section) }
+            return
         }
+        guard let map = node.mapping else { return }
+        let place = section.isEmpty ? "at the top level" : "in '\(section)'"
+        for (keyNode, value) in map {
+            guard let key = keyNode.scalar?.string else {
+                let example = map.keys.compactMap { $0.scalar?.string }.min().map { ", such as \($0)" } ?? ""
+                throw LoadError(description: "a key \(place) is a list or a mapping; a key is a name\(example)")
+            }
+            try checkKeysAreNames(value, at: section.isEmpty ? key : "\(section).\(key)")
+        }
+    }
+}
+
+/// Yams's decoder of a whole file, kept to decode it through a `KeyCheckingDecoder`.
+private struct RootDecoder: Decodable {
+    let base: any Decoder
+
+    init(from decoder: any Decoder) throws {
+        base = decoder
     }
 }

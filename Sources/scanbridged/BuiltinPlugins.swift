@@ -1,5 +1,6 @@
 import CameraDriver
 import CardLink
+import DriverKit
 import EvdevDriver
 import HIDPOSDriver
 import Logging
@@ -15,104 +16,68 @@ import USBDriver
 
 /// The one place that knows which drivers and handlers are built in.
 enum BuiltinPlugins {
-    static let driverNames = ["mock", "pcsc", "evdev", "hidpos", "serial", "usb", "file-camera", "v4l2"]
+    /// The built-in drivers, in the order they are made and listed.
+    static let driverFactories: [DriverFactory<ScannerChoices>] = [
+        MockDriver.factory(), PCSCDriver.factory(), EvdevDriver.factory, HIDPOSDriver.factory, SerialDriver.factory,
+        USBDriver.factory, FileCameraDriver.factory, V4L2Driver.factory,
+    ]
+
+    static let driverNames = driverFactories.map(\.name)
 
     /// The drivers that run when none are named: every built-in one but `mock` unless mock
     /// devices are asked for (`--mock`, the config's `mock:` list). A mock device scans
     /// whatever an admin injects, so a counter must never carry one it did not ask for.
     static func defaultDrivers(mockDevicesAsked: Bool) -> [String] {
-        driverNames.filter { $0 != "mock" || mockDevicesAsked }
+        driverFactories.filter { $0.runsByDefault || mockDevicesAsked }.map(\.name)
     }
 
-    /// The drivers to run, and the mock driver's control when it runs.
-    static func drivers(settings: DaemonSettings, logger: Logger) throws -> (drivers: [any DeviceDriver], mock: MockDriver?) {
-        var drivers: [any DeviceDriver] = []
-        var mock: MockDriver?
-        if settings.drivers.contains("mock") {
-            let driver = try MockDriver(devices: settings.mockDevices, logger: logger.for(driver: "mock"))
-            drivers.append(driver)
-            mock = driver
-        } else if !settings.mockDevices.isEmpty {
-            logger.warning("mock devices are configured but the mock driver does not run")
-        }
-        if settings.drivers.contains("pcsc") {
-            drivers.append(PCSCDriver(settings: settings.pcsc, logger: logger.for(driver: "pcsc")))
-        }
-        var evdevDevices: [EvdevDeviceSpec] = []
-        var serialDevices: [SerialDeviceSpec] = []
-        var hidposPaths: [String] = []
-        var usbDevices: [USBDeviceSpec] = []
-        var fileCameras: [FileCameraSpec] = []
-        var v4l2Cameras: [V4L2CameraSpec] = []
+    /// The drivers to run, and the mock driver's control when it runs. Every device named
+    /// with `--device` is read by its driver's factory first, so that a bad one stops the
+    /// daemon before any driver starts.
+    static func drivers(settings: DaemonSettings, logger: Logger) throws
+        -> (drivers: [any DeviceDriver], mock: (any MockDeviceControl)?)
+    {
+        // The mock driver's devices come from --mock and the config, not from --device.
+        var devices: [String: [any Sendable]] = ["mock": settings.mockDevices]
         for option in settings.deviceOptions {
+            guard let parse = driverFactories.first(where: { $0.name == option.driver })?.parseDevice else {
+                logger.error(
+                    "no driver '\(option.driver)' in this build: \(option.path) is not opened",
+                    metadata: ["device.path": "\(option.path)"])
+                continue
+            }
             do {
-                switch option.driver {
-                case "evdev": evdevDevices.append(try EvdevDeviceSpec(path: option.path, settings: option.settings))
-                case "serial": serialDevices.append(try SerialDeviceSpec(path: option.path, settings: option.settings))
-                case USBDriver.driverName: usbDevices.append(try USBDeviceSpec(path: option.path, settings: option.settings))
-                case "hidpos":
-                    try HIDPOSDriver.checkSettings(option.settings)
-                    hidposPaths.append(option.path)
-                case FileCameraDriver.driverName:
-                    fileCameras.append(try FileCameraSpec(path: option.path, settings: option.settings))
-                case V4L2Driver.driverName: v4l2Cameras.append(try V4L2CameraSpec(path: option.path, settings: option.settings))
-                default:
-                    logger.error(
-                        "no driver '\(option.driver)' in this build: \(option.path) is not opened",
-                        metadata: ["device.path": "\(option.path)"])
-                }
+                devices[option.driver, default: []].append(try parse(option.path, option.settings))
             } catch {
                 throw DaemonConfig.LoadError(description: "\(option.origin) \(option.driver):\(option.path): \(error)")
             }
         }
-        do {
-            try USBDeviceSpec.checkOneInterfaceEach(usbDevices)
-        } catch {
-            throw DaemonConfig.LoadError(description: "--device usb: \(error)")
-        }
-        // These drivers run with no device named too: discovery finds theirs.
-        let named: [(name: String, count: Int, make: (Logger) -> any DeviceDriver)] = [
-            (
-                "evdev", evdevDevices.count,
-                {
-                    EvdevDriver(devices: evdevDevices, discovery: settings.scannerDiscovery, logger: $0)
-                }
-            ),
-            (
-                "hidpos", hidposPaths.count,
-                {
-                    HIDPOSDriver(paths: hidposPaths, discovery: settings.scannerDiscovery?.choices, logger: $0)
-                }
-            ),
-            (
-                "serial", serialDevices.count,
-                {
-                    SerialDriver(devices: serialDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
-                }
-            ),
-            (
-                USBDriver.driverName, usbDevices.count,
-                {
-                    USBDriver(devices: usbDevices, discovery: settings.scannerDiscovery?.choices, logger: $0)
-                }
-            ),
-            (FileCameraDriver.driverName, fileCameras.count, { FileCameraDriver(devices: fileCameras, logger: $0) }),
-            // Cameras are found with the scanners (scanners.discover), and released with them.
-            (
-                V4L2Driver.driverName, v4l2Cameras.count,
-                {
-                    V4L2Driver(devices: v4l2Cameras, discovery: settings.scannerDiscovery?.choices, logger: $0)
-                }
-            ),
-        ]
-        for driver in named {
-            if settings.drivers.contains(driver.name) {
-                drivers.append(driver.make(logger.for(driver: driver.name)))
-            } else if driver.count > 0 {
-                logger.warning("\(driver.name) devices are named with --device but the \(driver.name) driver does not run")
+        for factory in driverFactories {
+            do {
+                try factory.check(devices: devices[factory.name] ?? [])
+            } catch {
+                throw DaemonConfig.LoadError(description: "--device \(factory.name): \(error)")
             }
         }
-        return (drivers, mock)
+        let discovery = settings.scannerDiscovery.map {
+            DriverFactory<ScannerChoices>.Discovery(choices: $0.choices, deviceSettings: $0.deviceSettings)
+        }
+        var made: [any DeviceDriver] = []
+        for factory in driverFactories {
+            let named = devices[factory.name] ?? []
+            guard settings.drivers.contains(factory.name) else {
+                if !named.isEmpty {
+                    let how = factory.parseDevice == nil ? "configured" : "named with --device"
+                    logger.warning("\(factory.name) devices are \(how) but the \(factory.name) driver does not run")
+                }
+                continue
+            }
+            made.append(
+                try factory.make(
+                    devices: named, settings: settings.driverSettings[factory.name], discovery: discovery,
+                    logger: logger.for(driver: factory.name)))
+        }
+        return (made, made.lazy.compactMap { $0 as? any MockDeviceControl }.first)
     }
 
     /// The built-in domain handlers, in routing order (all have priority 0, so order breaks

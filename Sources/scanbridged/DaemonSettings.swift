@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import MockDriver
 import OrderLookup
-import PCSCDriver
 import ScanBridgeCodes
 import ScanBridgeConfig
 import ScanBridgeCore
@@ -15,6 +14,7 @@ import ScanBridgeServer
 import ScanBridgeService
 import ScanBridgeSharedStore
 import ScanBridgeStore
+import USBDriver
 
 /// Everything the daemon runs with: options over the config file over defaults.
 struct DaemonSettings: Sendable {
@@ -32,7 +32,9 @@ struct DaemonSettings: Sendable {
     var deviceOptions: [DeviceOption]
     var catalog: CatalogSettings
     var orderReferencePattern: String
-    var pcsc: PCSCSettings
+    /// Each driver's settings from its section of the config file (`pcsc:`), by driver name,
+    /// decoded by its factory and read by it alone.
+    var driverSettings: [String: any Sendable]
     /// Reset a USB device by itself once it has failed this often (`usb.auto_reset_after_errors`); nil: never.
     var autoResetAfterErrors: Int?
     /// Scanners found through udev; nil when discovery is off.
@@ -67,7 +69,7 @@ struct DaemonSettings: Sendable {
             }
         }
         mockDevices =
-            try file.mockDevices(relativeTo: configPath)
+            try Self.mockDevices(try file.section("mock", as: [MockDeviceEntry].self) ?? [], relativeTo: configPath)
             + options.mocks.map {
                 try MockDeviceSpec(option: $0)
             }
@@ -88,17 +90,11 @@ struct DaemonSettings: Sendable {
             throw DaemonConfig.LoadError(description: "unknown log_format '\(formatName)'; it is text or json")
         }
         logFormat = format
-        durability = file.journal.durability
-        retention = JournalRetention(
-            maxEvents: file.journal.retentionEvents, maxAge: .seconds(file.journal.retentionDays * 24 * 3600))
-        limits = ServerLimits(
-            maxLineBytes: file.server.maxLineBytes, subscriptionQueue: file.server.subscriptionQueue,
-            connectionBufferBytes: file.server.connectionBufferBytes,
-            subscriptionsPerConnection: file.server.subscriptionsPerConnection,
-            pendingRequests: file.server.pendingRequests, maxBatch: file.server.maxBatch,
-            maxConnections: file.server.maxConnections, maxConnectionsPerUser: file.server.maxConnectionsPerUser,
-            handlersPerConnection: file.server.handlersPerConnection,
-            handlerTimeout: .milliseconds(file.handlers.timeoutMs ?? 2000))
+        let journal = try file.section("journal", as: JournalSettings.self) ?? JournalSettings()
+        durability = journal.durability
+        retention = journal.retention
+        limits = try file.section("server", as: ServerLimits.self) ?? ServerLimits()
+        limits.handlerTimeout = .milliseconds(file.handlers.timeoutMs ?? 2000)
         catalog = try Self.catalog(file.catalog)
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern
         do {
@@ -126,17 +122,21 @@ struct DaemonSettings: Sendable {
             + Self.usbClaims(file.scanners.claim).map {
                 try DeviceOption(parsing: "usb:" + $0.dropFirst(4), origin: "scanners.claim")
             }
-        pcsc = PCSCSettings(
-            feedback: PCSCFeedbackSettings(
-                enabled: file.pcsc.feedback ?? false, extraReaders: file.pcsc.feedbackReaders ?? []))
-        autoResetAfterErrors = file.usb.autoResetAfterErrors
+        // Every driver's section is checked, whether or not the driver runs.
+        driverSettings = [:]
+        for factory in BuiltinPlugins.driverFactories {
+            guard let section = factory.section else { continue }
+            driverSettings[factory.name] = try file.section(section, decode: factory.decodeSettings(from:))
+        }
+        autoResetAfterErrors = try file.section("usb", as: USBSettings.self)?.autoResetAfterErrors
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
         gateway = try Self.gateway(
-            file.http, listen: options.httpListen, passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
+            try file.section("http", as: GatewayConfig.self) ?? GatewayConfig(), listen: options.httpListen,
+            passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
     }
 
     /// The gateway's settings; nil when it is off: no address to listen on, and none passed.
-    private static func gateway(_ http: DaemonConfig.HTTP, listen: [String], passed: Bool, maxConnections: Int) throws
+    private static func gateway(_ http: GatewayConfig, listen: [String], passed: Bool, maxConnections: Int) throws
         -> GatewaySettings?
     {
         let texts = listen.isEmpty ? http.listen : listen
@@ -163,6 +163,22 @@ struct DaemonSettings: Sendable {
                 ?? GatewayWebRoot.defaultPath(
                     executable: "/proc/self/exe", sourceRoot: Self.sourceRoot),
             tls: tls)
+    }
+
+    /// The config's mock devices, with their scripts read relative to the config's folder.
+    private static func mockDevices(_ entries: [MockDeviceEntry], relativeTo configPath: String?) throws
+        -> [MockDeviceSpec]
+    {
+        let folder =
+            configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return try entries.map { entry in
+            do throws(ScanBridgeError) {
+                return try entry.spec(relativeTo: folder)
+            } catch {
+                throw DaemonConfig.LoadError(description: error.message)
+            }
+        }
     }
 
     /// The checkout this daemon was built from: its `Web/` is the page's default folder there.

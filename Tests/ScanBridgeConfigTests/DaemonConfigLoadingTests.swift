@@ -1,5 +1,8 @@
 import Foundation
+import MockDriver
+import ScanBridgeServer
 import Testing
+import USBDriver
 
 @testable import ScanBridgeConfig
 
@@ -30,12 +33,18 @@ struct DaemonConfigLoadingTests {
     }
 
     @Test func anUnknownKeyIsStillNamed() {
-        let error = #expect(throws: DaemonConfig.LoadError.self) { try load("server:\n  max_lines: 3\n") }
+        let error = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("server:\n  max_lines: 3\n").section("server", as: ServerLimits.self)
+        }
         #expect(error?.description.contains("unknown key 'max_lines' in 'server'") == true)
+        let top = #expect(throws: DaemonConfig.LoadError.self) { try load("servers:\n  max_batch: 3\n") }
+        #expect(top?.description.contains("unknown key 'servers' at the top level") == true)
+        let own = #expect(throws: DaemonConfig.LoadError.self) { try load("roles:\n  admins: [wheel]\n") }
+        #expect(own?.description.contains("unknown key 'admins' in 'roles'; known keys: admin_groups") == true)
     }
 
     @Test func theGatewaySectionLoadsToItsNestedTLSKeys() throws {
-        let config = try load(
+        let http = try load(
             """
             http:
               listen: ["127.0.0.1:8765", "[::1]:0"]
@@ -47,31 +56,42 @@ struct DaemonConfigLoadingTests {
               tls:
                 certificate: /etc/gateway.pem
                 key: /etc/gateway.key
-            """)
-        #expect(config.http.listen == ["127.0.0.1:8765", "[::1]:0"] && config.http.maxConnections == 12)
-        #expect(config.http.metricsPublic && config.http.webRoot == "/srv/web")
-        #expect(config.http.tls.certificate == "/etc/gateway.pem" && config.http.tls.key == "/etc/gateway.key")
-        let unknown = #expect(throws: DaemonConfig.LoadError.self) { try load("http:\n  tls:\n    cert: x\n") }
+            """
+        ).section("http", as: GatewayConfig.self)
+        #expect(http?.listen == ["127.0.0.1:8765", "[::1]:0"] && http?.maxConnections == 12)
+        #expect(http?.metricsPublic == true && http?.webRoot == "/srv/web")
+        #expect(http?.tls.certificate == "/etc/gateway.pem" && http?.tls.key == "/etc/gateway.key")
+        let unknown = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("http:\n  tls:\n    cert: x\n").section("http", as: GatewayConfig.self)
+        }
         #expect(unknown?.description.contains("unknown key 'cert' in 'http.tls'") == true)
         let outOfRange = #expect(throws: DaemonConfig.LoadError.self) {
-            try load("http:\n  max_connections: 0\n").checkRanges()
+            try load("http:\n  max_connections: 0\n").section("http", as: GatewayConfig.self)
         }
         #expect(outOfRange?.description.contains("http.max_connections is 0") == true)
     }
 
     @Test func theUSBSectionTakesTheAutomaticResetInItsRange() throws {
-        #expect(try load("log_level: info\n").usb.autoResetAfterErrors == nil, "off unless configured")
-        #expect(try load("usb:\n  auto_reset_after_errors: 3\n").usb.autoResetAfterErrors == 3)
+        #expect(try load("log_level: info\n").section("usb", as: USBSettings.self) == nil, "off unless configured")
+        #expect(try load("usb:\n  auto_reset_after_errors: 3\n").section("usb", as: USBSettings.self)?.autoResetAfterErrors == 3)
         let outOfRange = #expect(throws: DaemonConfig.LoadError.self) {
-            try load("usb:\n  auto_reset_after_errors: 0\n").checkRanges()
+            try load("usb:\n  auto_reset_after_errors: 0\n").section("usb", as: USBSettings.self)
         }
-        #expect(outOfRange?.description == "usb.auto_reset_after_errors is 0; it must be between 1 and 100")
-        let unknown = #expect(throws: DaemonConfig.LoadError.self) { try load("usb:\n  reset: on\n") }
+        // The file's path, then the sentence.
+        #expect(
+            outOfRange?.description.hasSuffix(".yaml: usb.auto_reset_after_errors is 0; it must be between 1 and 100") == true)
+        let unknown = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("usb:\n  reset: on\n").section("usb", as: USBSettings.self)
+        }
         #expect(unknown?.description.contains("unknown key 'reset' in 'usb'") == true)
     }
 
     @Test func theDemoConfigLoads() throws {
         let config = try load("log_level: info\nmock:\n  - kind: barcode\n    id: till-1\n    loop: true\n")
-        #expect(config.mock.count == 1 && config.logLevel == "info")
+        #expect(try config.section("mock", as: [MockDeviceEntry].self)?.count == 1 && config.logLevel == "info")
+        let unknown = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("mock:\n  - kind: barcode\n    loops: true\n").section("mock", as: [MockDeviceEntry].self)
+        }
+        #expect(unknown?.description.contains("unknown key 'loops' in 'mock'") == true)
     }
 }
