@@ -25,7 +25,7 @@ extension DaemonConfig {
             // a scalar (`? kind: barcode`), where this gives an error naming the section.
             let tree = try Yams.compose(yaml: text)
             if let tree { try checkKeysAreNames(tree, at: "") }
-            var config = try decode(from: tree ?? Node.mapping([:])) { try DaemonConfig(from: $0) }
+            var config = try decode(from: tree ?? Node.mapping([:]), section: nil) { try DaemonConfig(from: $0) }
             config.path = path
             config.tree = tree
             return config
@@ -47,9 +47,7 @@ extension DaemonConfig {
     package func section<Settings>(_ name: String, decode: (any Decoder) throws -> Settings) throws -> Settings? {
         guard let tree, let path, tree[name] != nil else { return nil }
         do {
-            return try Self.decode(from: tree) { root in
-                try decode(try root.container(keyedBy: NameKey.self).superDecoder(forKey: NameKey(name)))
-            }
+            return try Self.decode(from: tree, section: name, decode)
         } catch let error as LoadError {
             throw LoadError(description: "\(path): \(error.description)")
         } catch let error as DecodingError {
@@ -60,11 +58,14 @@ extension DaemonConfig {
         }
     }
 
-    /// `decode` over `node` through a `KeyCheckingDecoder`, then refused if it left a key unread.
-    private static func decode<T>(from node: Node, _ decode: (any Decoder) throws -> T) throws -> T {
+    /// `decode` over `node`, or over its section `section`, through a `KeyCheckingDecoder`;
+    /// refused if it left a key unread. Only the keys under where it starts are checked: a
+    /// section's decoding does not see the file's other sections.
+    private static func decode<T>(from node: Node, section: String?, _ decode: (any Decoder) throws -> T) throws -> T {
         let asked = AskedKeys()
-        let value = try decode(
-            KeyCheckingDecoder(base: try YAMLDecoder().decode(RootDecoder.self, from: node).base, asked: asked))
+        let root = try YAMLDecoder().decode(RootDecoder.self, from: node).base
+        let start = try section.map { try root.container(keyedBy: NameKey.self).superDecoder(forKey: NameKey($0)) } ?? root
+        let value = try decode(KeyCheckingDecoder(base: start, asked: asked))
         if let unknown = asked.unknownKey() { throw LoadError(description: unknown) }
         return value
     }
