@@ -1,3 +1,5 @@
+import ScanBridgeModel
+
 /// The config file's `http:` section: the gateway's HTTP, WebSocket and Server-Sent Events
 /// (docs/protocol.md, Web and network access), as the file gives it. The daemon makes the
 /// `GatewaySettings` from it and its options (`--http`, the sockets systemd passed).

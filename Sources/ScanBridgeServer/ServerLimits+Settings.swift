@@ -31,17 +31,3 @@ extension ServerLimits: Decodable {
         handlersPerConnection = try c.number(.handlersPerConnection, in: 1...1_000) ?? handlersPerConnection
     }
 }
-
-extension KeyedDecodingContainer {
-    /// A whole number of the config file, refused out of `range` with its key (dotted from the
-    /// file's top), its value and the range; nil when not given.
-    func number(_ key: Key, in range: ClosedRange<Int>) throws -> Int? {
-        guard let value = try decodeIfPresent(Int.self, forKey: key) else { return nil }
-        guard range.contains(value) else {
-            let name = (codingPath + [key]).map(\.stringValue).joined(separator: ".")
-            throw ScanBridgeError.invalidParams(
-                "\(name) is \(value); it must be between \(range.lowerBound) and \(range.upperBound)", field: name)
-        }
-        return value
-    }
-}

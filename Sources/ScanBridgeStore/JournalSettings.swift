@@ -25,20 +25,7 @@ package struct JournalSettings: Decodable, Sendable {
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         durability = try c.decodeIfPresent(StoreDatabase.Durability.self, forKey: .durability) ?? .full
-        retentionEvents = try Self.number(c, .retentionEvents, in: 1...1_000_000_000) ?? 1_000_000
-        retentionDays = try Self.number(c, .retentionDays, in: 1...36_500) ?? 30
-    }
-
-    /// A whole number refused out of `range` with its key, its value and the range.
-    private static func number(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, in range: ClosedRange<Int>)
-        throws -> Int?
-    {
-        guard let value = try c.decodeIfPresent(Int.self, forKey: key) else { return nil }
-        guard range.contains(value) else {
-            let name = (c.codingPath + [key]).map(\.stringValue).joined(separator: ".")
-            throw ScanBridgeError.invalidParams(
-                "\(name) is \(value); it must be between \(range.lowerBound) and \(range.upperBound)", field: name)
-        }
-        return value
+        retentionEvents = try c.number(.retentionEvents, in: 1...1_000_000_000) ?? 1_000_000
+        retentionDays = try c.number(.retentionDays, in: 1...36_500) ?? 30
     }
 }

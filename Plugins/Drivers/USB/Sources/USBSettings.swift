@@ -15,12 +15,6 @@ package struct USBSettings: Decodable, Sendable {
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        autoResetAfterErrors = try c.decodeIfPresent(Int.self, forKey: .autoResetAfterErrors)
-        let range = 1...100
-        if let value = autoResetAfterErrors, !range.contains(value) {
-            let name = (c.codingPath + [CodingKeys.autoResetAfterErrors]).map(\.stringValue).joined(separator: ".")
-            throw ScanBridgeError.invalidParams(
-                "\(name) is \(value); it must be between \(range.lowerBound) and \(range.upperBound)", field: name)
-        }
+        autoResetAfterErrors = try c.number(.autoResetAfterErrors, in: 1...100)
     }
 }
