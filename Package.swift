@@ -282,7 +282,9 @@ let package = Package(
         .testTarget(name: "ScanBridgeSharedStoreTests", dependencies: ["ScanBridgeSharedStore"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeConfigTests",
-            dependencies: ["ScanBridgeConfig", "ScanBridgeCodes", "ScanBridgeServer", "USBDriver", "MockDriver"],
+            dependencies: [
+                "ScanBridgeConfig", "ScanBridgeCodes", "ScanBridgeServer", "ScanBridgeGateway", "USBDriver", "MockDriver",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeMetricsTests",

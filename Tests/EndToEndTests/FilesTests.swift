@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeClient
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 

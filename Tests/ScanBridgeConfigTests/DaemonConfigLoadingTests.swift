@@ -1,5 +1,6 @@
 import Foundation
 import MockDriver
+import ScanBridgeGateway
 import ScanBridgeServer
 import Testing
 import USBDriver
