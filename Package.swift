@@ -283,7 +283,8 @@ let package = Package(
         .testTarget(
             name: "ScanBridgeConfigTests",
             dependencies: [
-                "ScanBridgeConfig", "ScanBridgeCodes", "ScanBridgeServer", "ScanBridgeGateway", "USBDriver", "MockDriver",
+                "ScanBridgeConfig", "ScanBridgeCodes", "ScanBridgeServer", "ScanBridgeGateway", "ScanBridgeSharedStore",
+                "USBDriver", "MockDriver",
             ],
             swiftSettings: strict),
         .testTarget(

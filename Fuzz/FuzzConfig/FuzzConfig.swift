@@ -10,9 +10,10 @@ import USBDriver
 /// The daemon's YAML config file, loaded as `scanbridged --config` loads it (from a file:
 /// the YAML, its keys, its types, each module's section decoded by its own settings type, the
 /// mock scripts it names) and checked for its ranges and its in-store barcode layouts.
-/// Any bytes give a config or an error naming the file, never a crash. The `http:` section is
-/// left to ScanBridgeConfigTests: its type lives in the gateway, which would bring BoringSSL
-/// into this sanitized build, and it goes through the same key-checking decoder as the rest.
+/// Any bytes give a config or an error naming the file, never a crash. The `http:` and
+/// `store:` sections are left to ScanBridgeConfigTests: their types live in the gateway and
+/// the shared store, which would bring BoringSSL into this sanitized build, and they go
+/// through the same key-checking decoder as the rest.
 @main enum FuzzConfig: FuzzTarget {
     /// One file per fuzzing process, written again for each input.
     private static let path = NSTemporaryDirectory() + "/scanbridge-fuzz-\(getpid()).yaml"

@@ -5,13 +5,13 @@ import Yams
 ///
 /// This module knows the file's sections by name, and decodes the daemon's own keys and the
 /// sections no other module owns. A section whose settings belong to a module (`server:` and
-/// `http:` to the server, `journal:` to the store, `pcsc:`, `usb:` and `mock:` to their
-/// drivers) is decoded, range checks included, by that module's `Decodable` settings type
+/// `http:` to the server, `journal:` to the store, `store:` to the shared store, `pcsc:`,
+/// `usb:` and `mock:` to their drivers) is decoded, range checks included, by that module's `Decodable` settings type
 /// through `section(_:as:)`; the daemon composes them. Its unknown keys are found as the
 /// type decodes (`AskedKeys`), so no list of them is kept here.
 package struct DaemonConfig {
     /// The top-level sections other modules decode (`section(_:as:)`).
-    package static let moduleSections = ["journal", "server", "http", "pcsc", "usb", "mock"]
+    package static let moduleSections = ["journal", "server", "http", "pcsc", "usb", "mock", "store"]
 
     package var socket: String?
     /// The group given the socket file, so its members can connect (mode 0660).
@@ -28,24 +28,10 @@ package struct DaemonConfig {
     package var scanners = Scanners()
     /// This daemon's name among the shop's counters; the host name when not given.
     package var counterId: String?
-    package var store = Store()
     /// The file, for the messages of its sections; nil for the built-in defaults.
     var path: String?
     /// The file's YAML, from which the other modules' sections are decoded.
     var tree: Node?
-
-    /// The shop's shared PostgreSQL store; none means the local SQLite database alone.
-    package struct Store: Decodable, Sendable {
-        /// `postgresql://USER@HOST[:PORT]/DATABASE`.
-        package var url: String?
-        /// A file whose first line is the password.
-        package var passwordFile: String?
-
-        enum CodingKeys: String, CodingKey {
-            case url
-            case passwordFile = "password_file"
-        }
-    }
 
     /// The store this daemon serves, its currency, and its region's in-store barcode layouts.
     package struct Catalog: Decodable, Sendable {
@@ -153,7 +139,6 @@ package struct DaemonConfig {
         case logFormat = "log_format"
         case roles, catalog, orders, handlers, scanners
         case counterId = "counter_id"
-        case store
     }
 
     package init() {}
@@ -176,7 +161,6 @@ extension DaemonConfig: Decodable {
         handlers = try c.decodeIfPresent(Handlers.self, forKey: .handlers) ?? Handlers()
         scanners = try c.decodeIfPresent(Scanners.self, forKey: .scanners) ?? Scanners()
         counterId = try c.decodeIfPresent(String.self, forKey: .counterId)
-        store = try c.decodeIfPresent(Store.self, forKey: .store) ?? Store()
         let sections = try decoder.container(keyedBy: NameKey.self)
         for name in Self.moduleSections { _ = sections.contains(NameKey(name)) }
     }

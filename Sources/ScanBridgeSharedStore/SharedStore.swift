@@ -15,20 +15,22 @@ package final class SharedStore: Service, SharedStoreControl {
     private let logger: Logger
     private let shopReplica: ShopReplica
     private let writes: SharedWrites
+    private let timing: SharedStoreTiming
 
     /// - Parameters:
     ///   - doorbell: rung by the journal on every commit.
     ///   - replica: this counter's copy of the shop's catalog, cards and customers.
     package init(
         location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell,
-        replica: any ShopReplicaStore, logger: Logger
+        replica: any ShopReplicaStore, timing: SharedStoreTiming = SharedStoreTiming(), logger: Logger
     ) {
         self.location = location
         self.logger = logger
+        self.timing = timing
         self.copier = EventCopier(journal: journal, counter: counter, doorbell: doorbell)
-        let client = PostgresClient(configuration: Self.configuration(location), backgroundLogger: logger)
+        let client = PostgresClient(configuration: Self.configuration(location, timing), backgroundLogger: logger)
         self.client = client
-        let cards = SharedCards(client: client, logger: logger, limit: .seconds(10))
+        let cards = SharedCards(client: client, logger: logger, limit: timing.answerLimit)
         let shopReplica = ShopReplica(shared: cards, replica: replica, logger: logger)
         self.shopReplica = shopReplica
         let copier = self.copier
@@ -95,15 +97,20 @@ package final class SharedStore: Service, SharedStoreControl {
     }
 
     package func run() async throws {
-        let (client, copier, shopReplica, logger) = (self.client, self.copier, self.shopReplica, self.logger)
+        let (client, copier, shopReplica, logger, timing) = (
+            self.client, self.copier, self.shopReplica, self.logger, self.timing
+        )
         logger.info("using the shop's store", metadata: ["store": "\(location)", "counter": "\(copier.counter)"])
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
                 // Each ends when cancelled, at shutdown.
-                group.addTask { await shopReplica.run() }
+                group.addTask { await shopReplica.run(backoff: timing.backoff) }
                 group.addTask {
-                    await copier.run(client: client, logger: logger) { connection in
+                    await copier.run(
+                        client: client, logger: logger, idleCheck: timing.idleCheck, answerLimit: timing.answerLimit,
+                        backoff: timing.backoff
+                    ) { connection in
                         let applied = try await SharedSchema.migrate(connection, logger: logger)
                         if !applied.isEmpty {
                             logger.notice("migrated the shop's store", metadata: ["versions": "\(applied)"])
@@ -114,7 +121,9 @@ package final class SharedStore: Service, SharedStoreControl {
         }
     }
 
-    private static func configuration(_ location: SharedStoreLocation) -> PostgresClient.Configuration {
+    private static func configuration(_ location: SharedStoreLocation, _ timing: SharedStoreTiming)
+        -> PostgresClient.Configuration
+    {
         var configuration: PostgresClient.Configuration
         switch location.endpoint {
         case .tcp(let host, let port):
@@ -128,7 +137,7 @@ package final class SharedStore: Service, SharedStoreControl {
         }
         // A counter needs few connections: the copy, the change feed, and writes.
         configuration.options.maximumConnections = 4
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = min(.seconds(5), timing.answerLimit)
         // The server ends what takes longer than the daemon would wait, rather than go on
         // with it after the daemon has given up and closed the connection.
         configuration.options.additionalStartupParameters = [

@@ -61,7 +61,7 @@ struct Daemon {
             if let location = settings.sharedStore, let committed {
                 SharedStore(
                     location: location, counter: settings.counter, journal: journal, doorbell: committed,
-                    replica: replica, logger: logger)
+                    replica: replica, timing: settings.sharedStoreTiming, logger: logger)
             } else {
                 nil
             }

@@ -46,6 +46,8 @@ struct DaemonSettings: Sendable {
     var activated: ActivatedSockets
     /// The shop's shared PostgreSQL store, password included; nil for the local database alone.
     var sharedStore: SharedStoreLocation?
+    /// How long the daemon waits on the shop's store (`store.retry_max_ms`, `store.answer_limit_ms`).
+    var sharedStoreTiming: SharedStoreTiming
     /// This daemon's name among the shop's counters.
     var counter: String
 
@@ -60,10 +62,11 @@ struct DaemonSettings: Sendable {
         self.socketPath = socketPath
         databasePath = options.database ?? file.database ?? DaemonPaths.database()
         counter = try Self.counter(file.counterId)
-        let storeURL: String? = options.store ?? file.store.url
-        sharedStore = try storeURL.map { url in
+        let store = try file.section("store", as: SharedStoreSettings.self) ?? SharedStoreSettings()
+        sharedStoreTiming = store.timing
+        sharedStore = try (options.store ?? store.url).map { url in
             do {
-                return try SharedStoreLocation(url: url).withPassword(file: file.store.passwordFile)
+                return try SharedStoreLocation(url: url).withPassword(file: store.passwordFile)
             } catch {
                 throw DaemonConfig.LoadError(description: "\(error)")
             }

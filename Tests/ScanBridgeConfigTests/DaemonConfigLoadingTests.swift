@@ -2,6 +2,7 @@ import Foundation
 import MockDriver
 import ScanBridgeGateway
 import ScanBridgeServer
+import ScanBridgeSharedStore
 import Testing
 import USBDriver
 
@@ -70,6 +71,20 @@ struct DaemonConfigLoadingTests {
             try load("http:\n  max_connections: 0\n").section("http", as: GatewayConfig.self)
         }
         #expect(outOfRange?.description.contains("http.max_connections is 0") == true)
+    }
+
+    @Test func theStoreSectionTakesItsWaitsInTheirRanges() throws {
+        let store = try load(
+            "store:\n  url: postgresql://scanbridge@db/shop\n  retry_max_ms: 500\n  answer_limit_ms: 2000\n"
+        ).section("store", as: SharedStoreSettings.self)
+        #expect(store?.url == "postgresql://scanbridge@db/shop")
+        #expect(store?.timing.retryMax == .milliseconds(500) && store?.timing.answerLimit == .seconds(2))
+        let defaults = try load("store:\n  url: postgresql://scanbridge@db/shop\n").section("store", as: SharedStoreSettings.self)
+        #expect(defaults?.timing.retryMax == .seconds(30) && defaults?.timing.answerLimit == .seconds(10))
+        let outOfRange = #expect(throws: DaemonConfig.LoadError.self) {
+            try load("store:\n  retry_max_ms: 50\n").section("store", as: SharedStoreSettings.self)
+        }
+        #expect(outOfRange?.description.contains("store.retry_max_ms is 50; it must be between 100 and 300000") == true)
     }
 
     @Test func theUSBSectionTakesTheAutomaticResetInItsRange() throws {

@@ -1,0 +1,46 @@
+import ScanBridgeModel
+
+/// The config file's `store:` section: where the shop's PostgreSQL store is, and how long a
+/// counter waits on it (docs/configuration.md, The shop's store).
+package struct SharedStoreSettings: Decodable, Sendable {
+    /// `postgresql://USER@HOST[:PORT]/DATABASE`; `--store` replaces it.
+    package var url: String?
+    /// A file whose first line is the password.
+    package var passwordFile: String?
+    package var timing = SharedStoreTiming()
+
+    enum CodingKeys: String, CodingKey {
+        case url
+        case passwordFile = "password_file"
+        case retryMaxMs = "retry_max_ms"
+        case answerLimitMs = "answer_limit_ms"
+    }
+
+    package init() {}
+
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        passwordFile = try c.decodeIfPresent(String.self, forKey: .passwordFile)
+        if let ms = try c.number(.retryMaxMs, in: 100...300_000) { timing.retryMax = .milliseconds(ms) }
+        if let ms = try c.number(.answerLimitMs, in: 100...600_000) { timing.answerLimit = .milliseconds(ms) }
+    }
+}
+
+/// How long a counter waits on the shop's store. The defaults suit a shop's network; a test
+/// of an outage shortens them so that it does not wait production times.
+package struct SharedStoreTiming: Sendable {
+    /// The longest pause between two attempts to reach the store again: the pause starts at
+    /// 250 ms and doubles up to this after each failure.
+    package var retryMax: Duration = .seconds(30)
+    /// How long one answer of the store may take before the store is taken for gone: the
+    /// copy, the shop's changes and a card's link or status wait this long.
+    package var answerLimit: Duration = .seconds(10)
+
+    /// The first pause after a failure, and the back-off's range.
+    var backoff: (first: Duration, last: Duration) { (min(.milliseconds(250), retryMax), retryMax) }
+    /// How often an idle copy asks whether the store is still there.
+    var idleCheck: Duration { min(.seconds(5), answerLimit) }
+
+    package init() {}
+}
