@@ -7,30 +7,36 @@ import Testing
 
 /// Counters of one shop on a real PostgreSQL server: their events reach `scan_events`
 /// exactly once per `(counter_id, seq)`, through outages.
-/// One at a time: each makes a PostgreSQL cluster and starts daemons, and a dozen at once
-/// would starve the other suites' deadlines on two cores.
+/// The suite shares one cluster, a database per test; the tests that stop or freeze the
+/// server have one of their own. The counters retry the store within half a second, so a
+/// test waits for the store's return, not for a shop's back-off.
 @Suite(
-    .serialized, .heavy,
+    .heavy, .postgresCluster,
     .enabled(
         if: TestEnvironment.runs(unless: TestPostgres.unavailableReason), Comment(rawValue: TestPostgres.unavailableReason ?? ""))
 )
 struct SharedStoreTests {
-    /// A server with an empty database of its own.
-    private func shop() async throws -> (server: TestPostgres, database: String) {
-        let server = try await TestPostgres()
-        try await server.createDatabase("shop")
-        return (server, "shop")
+    /// An empty database of the test's own: on the suite's cluster, or on a cluster of its
+    /// own for a test that stops or freezes the server.
+    private func shop(ownServer: Bool = false) async throws -> (server: TestPostgres, database: String) {
+        try await ownServer ? TestPostgres.privateDatabase() : TestPostgres.suiteDatabase()
     }
 
-    private func counter(_ name: String, at server: TestPostgres, _ database: String, url: String? = nil)
-        async throws -> DaemonHarness
-    {
+    /// A counter's config: it tries the store again within half a second, and takes a server
+    /// silent for `answerLimitMs` (the default: ten seconds) for gone.
+    static func config(_ name: String, answerLimitMs: Int? = nil) -> String {
+        "counter_id: \(name)\nstore:\n  retry_max_ms: 500\n" + (answerLimitMs.map { "  answer_limit_ms: \($0)\n" } ?? "")
+    }
+
+    private func counter(
+        _ name: String, at server: TestPostgres, _ database: String, url: String? = nil, answerLimitMs: Int? = nil
+    ) async throws -> DaemonHarness {
         try await startDaemon(
             [
                 "--drivers", "mock", "--mock", "barcode:till", "--mock", "nfc:door", "--store",
                 url ?? server.url(database: database),
             ],
-            config: "counter_id: \(name)\n")
+            config: Self.config(name, answerLimitMs: answerLimitMs))
     }
 
     @Test func eventsReachTheShopsTableWithTheirColumns() async throws {
@@ -56,7 +62,7 @@ struct SharedStoreTests {
     }
 
     @Test func scansGoOnWhileTheStoreIsDownAndAreCopiedOnceWhenItReturns() async throws {
-        let (server, database) = try await shop()
+        let (server, database) = try await shop(ownServer: true)
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
         for index in 0..<5 { _ = try await client.inject(device: "mock:till", text: "before-\(index)") }
@@ -85,8 +91,8 @@ struct SharedStoreTests {
     }
 
     @Test func aServerGoneSilentIsSeenOfflineAndTheCopyGoesOnWhenItAnswersAgain() async throws {
-        let (server, database) = try await shop()
-        let daemon = try await counter("till-1", at: server, database)
+        let (server, database) = try await shop(ownServer: true)
+        let daemon = try await counter("till-1", at: server, database, answerLimitMs: 2000)
         let client = try await daemon.connect()
         _ = try await client.inject(device: "mock:till", text: "before")
         try await server.waitForCopies(1, of: "till-1", database)
@@ -108,7 +114,7 @@ struct SharedStoreTests {
     }
 
     @Test func aCounterStartsWithTheStoreDownAndCatchesUpLater() async throws {
-        let (server, database) = try await shop()
+        let (server, database) = try await shop(ownServer: true)
         try await server.stop()
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
@@ -173,7 +179,7 @@ struct SharedStoreTests {
     }
 
     @Test func erasingACustomerErasesThemFromTheCopiesToo() async throws {
-        let (server, database) = try await shop()
+        let (server, database) = try await shop(ownServer: true)
         let daemon = try await counter("till-1", at: server, database)
         let client = try await daemon.connect()
         let uid = "04A1B2C3D4E5F6"

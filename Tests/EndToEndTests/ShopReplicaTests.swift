@@ -7,35 +7,38 @@ import Testing
 
 /// Cards and customers shared by a shop's counters through a real PostgreSQL server: a card
 /// linked at one counter is identified at the others, linking is atomic shop-wide, and taps
-/// go on from each counter's copy while the server is away. One at a time, as
-/// `SharedStoreTests`.
+/// go on from each counter's copy while the server is away. A database per test on the
+/// suite's cluster, as `SharedStoreTests`.
 @Suite(
-    .serialized, .heavy,
+    .heavy, .postgresCluster,
     .enabled(
         if: TestEnvironment.runs(unless: TestPostgres.unavailableReason), Comment(rawValue: TestPostgres.unavailableReason ?? ""))
 )
 struct ShopReplicaTests {
     static let uid = "04A1B2C3D4E5F6"
 
-    private func shop(counters names: [String]) async throws -> (TestPostgres, [DaemonHarness]) {
-        let server = try await TestPostgres()
-        try await server.createDatabase("shop")
+    /// Counters of an empty database of the test's own: on the suite's cluster, or on a cluster
+    /// of its own for a test that stops the server.
+    private func shop(counters names: [String], ownServer: Bool = false) async throws
+        -> (TestPostgres, String, [DaemonHarness])
+    {
+        let (server, database) = try await ownServer ? TestPostgres.privateDatabase() : TestPostgres.suiteDatabase()
         var daemons: [DaemonHarness] = []
         for name in names {
             daemons.append(
                 try await startDaemon(
                     [
                         "--drivers", "mock", "--mock", "nfc:door", "--mock", "barcode:till", "--store",
-                        server.url(database: "shop"),
+                        server.url(database: database),
                     ],
-                    config: "counter_id: \(name)\n"))
+                    config: SharedStoreTests.config(name)))
         }
-        return (server, daemons)
+        return (server, database, daemons)
     }
 
     @Test func aCardLinkedAtOneCounterIsIdentifiedAtTheOthers() async throws {
         // The server lives as long as the test: it is stopped when it goes.
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
+        let (server, _, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
         defer { withExtendedLifetime(server) {} }
         let first = try await daemons[0].connect()
         _ = try await first.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada"]])
@@ -53,7 +56,7 @@ struct ShopReplicaTests {
     }
 
     @Test func twoCountersLinkingOneCardAtOnceGetOneLinkAndOneConflict() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, _, daemons) = try await shop(counters: ["till-1", "till-2"])
         defer { withExtendedLifetime(server) {} }
         let clients = [try await daemons[0].connect(), try await daemons[1].connect()]
         for round in 0..<5 {
@@ -79,7 +82,7 @@ struct ShopReplicaTests {
     }
 
     @Test func scansGoOnFromTheCopyWhileTheStoreIsAwayAndChangesWaitForIt() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"], ownServer: true)
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
@@ -124,24 +127,24 @@ struct ShopReplicaTests {
         // Every event of each counter, those of the outage too, once in scan_events.
         for (client, name) in [(first, "till-1"), (second, "till-2")] {
             let head = try #require(try await client.call("events.recent", ["limit": 1])["events"]?[0]?["seq"]?.intValue)
-            try await server.waitForCopies(Int(head), of: name, "shop")
-            try await server.expectTheJournal(of: client, "shop", counter: name)
+            try await server.waitForCopies(Int(head), of: name, database)
+            try await server.expectTheJournal(of: client, database, counter: name)
         }
     }
 
     @Test func aChangeMadeInTheDatabaseByHandReachesEveryCounter() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
-        _ = try await server.psql("UPDATE scanbridge_cards SET status = 'blocked' WHERE uid = '\(Self.uid)'", database: "shop")
+        _ = try await server.psql("UPDATE scanbridge_cards SET status = 'blocked' WHERE uid = '\(Self.uid)'", database: database)
         for client in [first, second] {
             _ = try await waitFor("the back office's block to reach a counter") {
                 let event = try await client.inject(device: "mock:door", uid: Self.uid)
                 return event.resolution.status == "blocked" ? event : nil
             }
         }
-        _ = try await server.psql("DELETE FROM scanbridge_cards WHERE uid = '\(Self.uid)'", database: "shop")
+        _ = try await server.psql("DELETE FROM scanbridge_cards WHERE uid = '\(Self.uid)'", database: database)
         _ = try await waitFor("the back office's unlink to reach a counter") {
             let event = try await second.inject(device: "mock:door", uid: Self.uid)
             return event.resolution.status == "unknown" ? event : nil
@@ -149,7 +152,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aCounterStoppedWhileTheShopChangedCatchesUpFromWhereItWas() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
@@ -162,9 +165,9 @@ struct ShopReplicaTests {
         _ = try await first.call("cards.link", ["uid": "04000000000001", "walletAddress": "rBob"])
         _ = try await first.call("cards.link", ["uid": "04000000000002", "walletAddress": "rBob"])
         _ = try await first.call("cards.setStatus", ["uid": "04000000000002", "status": "blocked"])
-        _ = try await server.psql("DELETE FROM scanbridge_cards WHERE uid = '\(Self.uid)'", database: "shop")
+        _ = try await server.psql("DELETE FROM scanbridge_cards WHERE uid = '\(Self.uid)'", database: database)
         do {
-            _ = try await server.psql("TRUNCATE scanbridge_cards CASCADE", database: "shop")
+            _ = try await server.psql("TRUNCATE scanbridge_cards CASCADE", database: database)
             Issue.record("a TRUNCATE, which names no rows for the counters to follow, went through")
         } catch {
             #expect("\(error)".contains("delete the rows of scanbridge_cards instead"), "\(error)")
@@ -173,7 +176,7 @@ struct ShopReplicaTests {
         let again = try DaemonHarness.reusing(
             daemons[1],
             arguments: [
-                "--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop"),
+                "--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: database),
                 "--config", daemons[1].directory.appendingPathComponent("scanbridge.yaml").path,
             ])
         try await again.start()
@@ -187,7 +190,7 @@ struct ShopReplicaTests {
 
     /// A counter used alone before the shop's store: its own cards and customers are kept,
     /// and the shop's not copied over them, until `store.migrate` moves them there.
-    private func counterWithItsOwnCard(joining server: TestPostgres) async throws -> DaemonHarness {
+    private func counterWithItsOwnCard(joining server: TestPostgres, _ database: String) async throws -> DaemonHarness {
         let alone = try await startDaemon(["--drivers", "mock", "--mock", "nfc:door"])
         let client = try await alone.connect()
         _ = try await client.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada"]])
@@ -197,14 +200,14 @@ struct ShopReplicaTests {
         _ = try await client.call("orders.upsert", ["order": OrdersEndToEndTests.order])
         _ = try await alone.stop()
         let shared = try DaemonHarness.reusing(
-            alone, arguments: ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop")])
+            alone, arguments: ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: database)])
         try await shared.start()
         return shared
     }
 
     @Test func aCountersOwnCardsWaitToBeMovedThenEveryCounterHasThem() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1"])
-        let joining = try await counterWithItsOwnCard(joining: server)
+        let (server, database, daemons) = try await shop(counters: ["till-1"])
+        let joining = try await counterWithItsOwnCard(joining: server, database)
         let client = try await joining.connect()
         let problem = try await waitFor("the counter to say its own cards wait to be moved") {
             try await client.call("bridge.hello")["store"]?["problem"]?.stringValue
@@ -219,7 +222,7 @@ struct ShopReplicaTests {
         }
 
         let moved = try await run(
-            "scanbridge", ["store", "migrate", "--to", server.url(database: "shop"), "--socket", joining.socketPath])
+            "scanbridge", ["store", "migrate", "--to", server.url(database: database), "--socket", joining.socketPath])
         #expect(moved.status == 0, "\(moved.err)")
         #expect(moved.out.hasPrefix("moved 1 product, 1 customer, 1 card, 1 order to the shop's store"), "\(moved.out)")
         #expect(try await client.call("bridge.hello")["store"]?["problem"] == nil)
@@ -239,23 +242,23 @@ struct ShopReplicaTests {
     }
 
     @Test func aMoveThatWouldLoseALinkMovesNothing() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1"])
+        let (server, database, daemons) = try await shop(counters: ["till-1"])
         let other = try await daemons[0].connect()
         _ = try await other.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rBob"])
-        let joining = try await counterWithItsOwnCard(joining: server)
+        let joining = try await counterWithItsOwnCard(joining: server, database)
         let client = try await joining.connect()
         let refused = await expectRPCError(RPCError.conflict) {
             _ = try await client.call("store.migrate")
         }
         #expect(refused?.message.contains("04:A1:B2:C3:D4:E5:F6") == true, "\(refused?.message ?? "")")
         let customers = try await server.psql(
-            "SELECT count(*) FROM scanbridge_customers WHERE wallet_address = 'rAda'", database: "shop")
+            "SELECT count(*) FROM scanbridge_customers WHERE wallet_address = 'rAda'", database: database)
         #expect(customers.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "nothing was moved")
         #expect(try await client.inject(device: "mock:door", uid: Self.uid).resolution.details["customer"]?["name"] == "Ada")
     }
 
     @Test func aProductUpsertedAtOneCounterIsFoundAtTheOthersAndAnImportReplacesTheShopsCatalog() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
+        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
         defer { withExtendedLifetime(server) {} }
         let first = try await daemons[0].connect()
         _ = try await first.call(
@@ -300,7 +303,7 @@ struct ShopReplicaTests {
             "INSERT INTO scanbridge_products (id, store_id, name, price_minor, currency, barcode, gtin, track_stock, "
                 + "quantity, low_stock_threshold, allow_negative_stock) VALUES ('hand', '', 'By hand', 100, 'EUR', "
                 + "'4006381333931', NULL, false, 0, 0, false)",
-            database: "shop")
+            database: database)
         _ = try await first.call(
             "products.upsert", ["product": ["id": "after", "name": "After", "price": .double(1), "sku": "AFTER-1"]])
         _ = try await waitFor("a product written after the hand-typed one to reach the second counter") {
@@ -308,18 +311,18 @@ struct ShopReplicaTests {
         }
         #expect(try await second.call("bridge.hello")["store"]?["problem"] == nil)
         #expect(try await second.call("products.lookup", ["code": "4006381333931"])["product"]?["id"] == "coffee-2")
-        _ = try await server.psql("DELETE FROM scanbridge_products WHERE id IN ('hand', 'after')", database: "shop")
+        _ = try await server.psql("DELETE FROM scanbridge_products WHERE id IN ('hand', 'after')", database: database)
         file = renamed
 
         // The same file again changes nothing, so no counter has anything to copy.
-        let logged = try await server.psql("SELECT count(*) FROM scanbridge_changes", database: "shop")
+        let logged = try await server.psql("SELECT count(*) FROM scanbridge_changes", database: database)
         let again = try await run("scanbridge", ["products", "import", file, "--prune", "--socket", daemons[2].socketPath])
         #expect(again.status == 0, "\(again.err)")
-        #expect(try await server.psql("SELECT count(*) FROM scanbridge_changes", database: "shop") == logged)
+        #expect(try await server.psql("SELECT count(*) FROM scanbridge_changes", database: database) == logged)
     }
 
     @Test func aCounterRunWithoutTheShopsStoreAndOneRestoredFromABackupWaitForAMove() async throws {
-        let (server, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
         let second = try await daemons[1].connect()
@@ -327,7 +330,7 @@ struct ShopReplicaTests {
             try await second.inject(device: "mock:door", uid: Self.uid).resolution.status == "identified" ? () : nil
         }
         let config = ["--config", daemons[1].directory.appendingPathComponent("scanbridge.yaml").path]
-        let shared = ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: "shop")] + config
+        let shared = ["--drivers", "mock", "--mock", "nfc:door", "--store", server.url(database: database)] + config
         _ = try await daemons[1].stop()
 
         // Run alone for a while: what it then holds is its own, even if it changed nothing.
@@ -349,7 +352,7 @@ struct ShopReplicaTests {
         _ = try await back.stop()
 
         // The shop's log rewound under the same database (a restore from a backup).
-        _ = try await server.psql("DELETE FROM scanbridge_changes", database: "shop")
+        _ = try await server.psql("DELETE FROM scanbridge_changes", database: database)
         let restored = try DaemonHarness.reusing(daemons[1], arguments: shared)
         try await restored.start()
         let again = try await restored.connect()
@@ -361,7 +364,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aRepairOrderSavedAtTheBenchIsFoundAtTheTillWithItsDevices() async throws {
-        let (server, daemons) = try await shop(counters: ["bench", "till-1"])
+        let (server, database, daemons) = try await shop(counters: ["bench", "till-1"])
         defer { withExtendedLifetime(server) {} }
         let bench = try await daemons[0].connect()
         let till = try await daemons[1].connect()
@@ -393,11 +396,11 @@ struct ShopReplicaTests {
         // An order saved without its devices keeps the shop's, whatever this counter's copy holds.
         _ = try await server.psql(
             "INSERT INTO scanbridge_order_devices (id, order_id, position, status) VALUES ('dev_77', 'ord_2', 1, 'new')",
-            database: "shop")
+            database: database)
         _ = try await bench.call("orders.upsert", ["order": ["id": "ord_2", "reference": "RM-1002", "status": "ready"]])
         let devices = try await server.psql(
             "SELECT string_agg(id, ',' ORDER BY position) FROM scanbridge_order_devices WHERE order_id = 'ord_2'",
-            database: "shop")
+            database: database)
         #expect(devices == "dev_55,dev_77")
     }
 }
