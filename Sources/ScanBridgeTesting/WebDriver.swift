@@ -17,6 +17,7 @@ package final class WebDriver: Sendable {
     package let port: Int
     /// chromedriver's process id.
     package var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
     private let process: Process
 
     private init(directory: URL, logPath: String, port: Int, process: Process) {
@@ -50,23 +51,21 @@ package final class WebDriver: Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            killBrowsers()
-        }
+        if process.isRunning { Self.kill(process.processIdentifier, browsersOf: directory) }
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Kills the browsers of a chromedriver that could not shut them down: a killed
-    /// chromedriver leaves them running. They are the processes whose command line names
-    /// this driver's folder, which holds their profiles.
-    private func killBrowsers() {
+    /// Kills a chromedriver and its browsers, which a killed chromedriver leaves running.
+    /// They are the processes whose command line names the driver's folder, which holds their
+    /// profiles.
+    static func kill(_ driver: pid_t, browsersOf directory: URL) {
+        Glibc.kill(driver, SIGKILL)
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
         for entry in entries {
             guard let pid = Int32(entry), pid != getpid(),
                 let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
             else { continue }
-            if String(decoding: commandLine, as: UTF8.self).contains(directory.path) { kill(pid, SIGKILL) }
+            if String(decoding: commandLine, as: UTF8.self).contains(directory.path) { Glibc.kill(pid, SIGKILL) }
         }
     }
 
@@ -80,8 +79,7 @@ package final class WebDriver: Sendable {
         do {
             try await waitUntil("chromedriver to shut down", timeout: .seconds(10)) { process.hasEnded }
         } catch {
-            kill(process.processIdentifier, SIGKILL)
-            killBrowsers()
+            Self.kill(process.processIdentifier, browsersOf: directory)
             try await waitUntil("chromedriver to exit on SIGKILL", timeout: .seconds(10)) { process.hasEnded }
         }
     }

@@ -130,23 +130,22 @@ final class Shared<Value: Sendable>: Sendable {
     var value: Value { state.withLock { $0 } }
 }
 
-/// Runs `body` with a headless browser window of its own, and stops the browser and its
-/// driver whatever `body` does, so that a failing test leaves no browser running.
+/// Runs `body` with a headless browser window of its own, on the run's one chromedriver, and
+/// ends the browser whatever `body` does, so that a failing test leaves no browser running.
 func withBrowser<T>(
     width: Int = 1024, height: Int = 768, extraArguments: [String] = [],
     isolation: isolated (any Actor)? = #isolation, _ body: (WebDriverSession) async throws -> T
 ) async throws -> T {
-    let driver = try await WebDriver.start()
+    let driver = try await WebDriver.shared()
+    let session = try await driver.newSession(width: width, height: height, extraArguments: extraArguments)
     let result: T
     do {
-        let session = try await driver.newSession(width: width, height: height, extraArguments: extraArguments)
         result = try await body(session)
-        try? await session.delete()
     } catch {
-        try? await driver.stop()
+        try? await session.delete()
         throw error
     }
-    try await driver.stop()
+    try await session.delete()
     return result
 }
 
