@@ -3,11 +3,11 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites {
+extension LabSuites.USBControllerGuest {
     /// The real daemon inside the guest, with real kernel devices around it. One guest for
     /// the whole suite.
     @Suite(
-        "Daemon in the guest", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
+        "Daemon in the guest", .serialized, .timeLimit(.minutes(15)))
     struct DaemonInGuestTests {
         /// A hot-plugged USB keyboard claimed as a scanner in the config is found through
         /// udev, grabbed, and read by the evdev driver: a typed EAN-13 is one barcode event

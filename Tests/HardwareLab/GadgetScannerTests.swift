@@ -3,13 +3,13 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites {
+extension LabSuites.USBControllerGuest {
     /// A USB scanner made in the guest's own kernel: a gadget (libcomposite over dummy_hcd)
     /// with a Honeywell vendor id, a CDC-ACM serial port and a HID POS interface, seen by the
     /// guest as a real USB device (`ttyACM0`, a hidraw node). Discovery finds both; what the
     /// gadget side writes (`ttyGS0`, `hidg0`) the drivers read as from a real scanner.
     @Suite(
-        "USB scanner gadget", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
+        "USB scanner gadget", .serialized, .timeLimit(.minutes(15)))
     struct GadgetScannerTests {
         static let serial = "GADGET0001"
 

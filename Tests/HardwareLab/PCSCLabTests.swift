@@ -2,14 +2,14 @@ import Foundation
 import ScanBridgeModel
 import Testing
 
-extension LabSuites {
+extension LabSuites.USBControllerGuest {
     /// PC/SC readers on emulated USB: QEMU's `usb-ccid` reader hot-plugged over QMP, seen by
     /// the guest's kernel, by pcscd with libccid (the host's, as the guest's root is the
     /// host's), and by the daemon's PC/SC driver. The taps themselves are tested with vpcd
     /// (`PCSCEndToEndTests`): this reader is a contact one, with no NFC UID to give.
     @Suite(
         "PC/SC readers in the guest", .serialized, .pcscInGuestAvailable,
-        .sharedGuest(GuestConfiguration(devices: [.usbController])), .timeLimit(.minutes(15)))
+        .timeLimit(.minutes(15)))
     struct PCSCLabTests {
         /// QEMU's reader as pcscd names it: libccid's name for 08E6:4433, the USB interface's
         /// name, the USB serial number, the slot. The driver makes it an id.

@@ -2,13 +2,12 @@ import Foundation
 import ScanBridgeModel
 import Testing
 
-extension LabSuites {
+extension LabSuites.USBControllerGuest {
     /// The `usb` driver against a real kernel's usbfs, through libusb: QEMU's `usb-serial`, an
     /// FTDI chip (vendor class 0xff) whose kernel driver is kept away, is a scanner in a
     /// vendor mode; with `ftdi_sio` bound, it is a device taken from its kernel driver.
     @Suite(
-        "USB devices read through libusb", .serialized, .sharedGuest(GuestConfiguration(devices: [.usbController])),
-        .timeLimit(.minutes(15)))
+        "USB devices read through libusb", .serialized, .timeLimit(.minutes(15)))
     struct USBLabTests {
         /// The FTDI chip's two status bytes start every packet it sends; a long idle, so
         /// that a label cut short by an unplug is not taken whole after a pause.
