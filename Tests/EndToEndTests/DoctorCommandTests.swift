@@ -6,7 +6,7 @@ import Testing
 
 /// `scanbridge doctor` against a real private pcscd with vpcd readers and a real daemon.
 @Suite(
-    "scanbridge doctor", .serialized,
+    "scanbridge doctor",
     .enabled(
         if: TestEnvironment.runs(unless: PCSCStack.unavailableReason),
         "needs pcscd, vsmartcard-vpcd and root (scripts/deps.sh test)"),

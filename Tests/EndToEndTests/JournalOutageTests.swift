@@ -9,7 +9,7 @@ import Testing
 /// A journal that cannot be written for a while (the database locked by another process, a
 /// full disk) loses no device read: the reads wait, the device says why, and once writing
 /// works again every read is journaled, in the order read, with gap-free seqs.
-@Suite("Journal outages end to end", .serialized, .heavy, .timeLimit(.minutes(5)))
+@Suite("Journal outages end to end", .heavy, .timeLimit(.minutes(5)))
 struct JournalOutageTests {
     /// The looping script's texts, one read every 50 ms: a lost read shows as a break in the cycle.
     static let cycle = (1...7).map { "item-\($0)" }

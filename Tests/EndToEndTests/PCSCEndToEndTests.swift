@@ -9,7 +9,7 @@ import Testing
 /// NFC readers through the real pcscd and vpcd virtual readers, cards tapped by
 /// `VirtualCard`, events read from the real daemon's socket.
 @Suite(
-    "PC/SC readers end to end", .serialized,
+    "PC/SC readers end to end",
     .enabled(
         if: TestEnvironment.runs(unless: PCSCStack.unavailableReason),
         "needs pcscd, vsmartcard-vpcd and root (scripts/deps.sh test)"),

@@ -8,7 +8,7 @@ import Testing
 /// Beep and LED after a tap's resolution, through the real daemon, pcscd and vpcd: vpcd
 /// passes the reader's `FF 00 40` command on to the virtual card, which records it.
 @Suite(
-    "PC/SC reader feedback end to end", .serialized,
+    "PC/SC reader feedback end to end",
     .enabled(
         if: TestEnvironment.runs(unless: PCSCStack.unavailableReason),
         "needs pcscd, vsmartcard-vpcd and root (scripts/deps.sh test)"),

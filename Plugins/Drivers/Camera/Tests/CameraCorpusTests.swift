@@ -8,7 +8,7 @@ import Testing
 /// (zbar and libdmtx, with the Data Matrix cap it ran with) read whole (`OldDecoderReads`).
 /// The benchmark reports the read rates. The decoder has two minutes a frame: this thread,
 /// and the decoder it starts, run at the lowest priority beside the other suites.
-@Suite(.serialized)
+@Suite
 struct CameraCorpusTests {
     @Test func readsWhatTheOldDecoderReadAndNothingElse() async throws {
         let report = try await onAThreadOfItsOwn {

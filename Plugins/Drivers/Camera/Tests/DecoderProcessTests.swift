@@ -6,7 +6,7 @@ import Testing
 
 /// The decoder process failing every way it can: each failure is that frame's, said in
 /// words, and the next frame gets a new process.
-@Suite(.serialized)
+@Suite
 struct DecoderProcessTests {
     /// A stand-in decoder: a shell script that says hello (`helloFirst`), then runs `body`.
     static func decoder(_ body: String, helloFirst: Bool = true) throws -> String {

@@ -7,7 +7,7 @@ import Testing
 /// MJPEG frames as a UVC camera sends them (4:2:2 colour JPEGs, made here with libjpeg-turbo's
 /// compressor from a qrencode label), decoded to grayscale; frames cut short or garbled are
 /// errors, and the decoder reads the next good frame after them.
-@Suite(.serialized)
+@Suite
 struct MJPEGDecoderTests {
     /// `frame` as a JPEG: a colour one with 4:2:2 chroma (as UVC cameras send), or grayscale.
     static func jpeg(_ frame: GrayFrame, colour: Bool = true) throws -> [UInt8] {
