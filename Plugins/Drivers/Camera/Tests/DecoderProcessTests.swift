@@ -5,8 +5,11 @@ import Testing
 @testable import CameraDriver
 
 /// The decoder process failing every way it can: each failure is that frame's, said in
-/// words, and the next frame gets a new process.
-@Suite
+/// words, and the next frame gets a new process. One test at a time: each writes a stand-in
+/// decoder and runs it, and a script another test is writing at the moment a child forks is
+/// held open for writing in that child, so that running it fails with ETXTBSY ("Text file
+/// busy").
+@Suite(.serialized)
 struct DecoderProcessTests {
     /// A stand-in decoder: a shell script that says hello (`helloFirst`), then runs `body`.
     static func decoder(_ body: String, helloFirst: Bool = true) throws -> String {
