@@ -6,6 +6,9 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     // A file uses only the members of modules it imports itself, never one another file imported.
     .enableUpcomingFeature("MemberImportVisibility"),
+    // An import is internal unless it says otherwise: a module's package or public API names
+    // the modules it exposes (`package import`), and no other import leaks to its clients.
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let nio: [Target.Dependency] = [

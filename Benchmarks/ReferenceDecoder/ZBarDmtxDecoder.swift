@@ -1,4 +1,4 @@
-import CameraDriver
+package import CameraDriver
 
 /// The decoder cameras had before zxing-cpp: zbar for QR codes and 1D barcodes, libdmtx for
 /// Data Matrix, each only when a wanted symbology needs it. Kept as the baseline the camera

@@ -1,4 +1,4 @@
-import CPCSCLite
+package import CPCSCLite
 
 /// One pcsc-lite context: the blocking calls the monitor thread makes, in Swift.
 /// Only `cancel()` may be called from another thread (pcsc-lite allows exactly that).

@@ -1,4 +1,4 @@
-import CPCSCLite
+package import CPCSCLite
 import Foundation
 
 /// What pcscd says right now, for `scanbridge doctor`: whether it answers, and each reader

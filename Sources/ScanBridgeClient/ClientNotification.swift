@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 import ScanBridgeRPC
 
 /// A notification the daemon sent: a scan, a device change, a gap or an overflow of a

@@ -1,5 +1,5 @@
-import ScanBridgeModel
-import ScanBridgeRPC
+public import ScanBridgeModel
+public import ScanBridgeRPC
 
 /// A request the daemon sent to this client, such as `handler.resolve` to a client that
 /// registered a handler with `handlers.register` (docs/protocol.md "Handlers").

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 extension ScanBridgeClient {
     /// Calls `method` and decodes its result as `T`.

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
-import ScanBridgeModel
-import ScanBridgeRPC
+public import ScanBridgeModel
+public import ScanBridgeRPC
 
 /// An async client of the ScanBridge daemon (docs/protocol.md): calls, notifications, and
 /// requests from the daemon, over one Unix-socket connection.

@@ -1,4 +1,4 @@
-import ScanBridgeCodes
+package import ScanBridgeCodes
 
 extension DaemonConfig.Catalog {
     /// The in-store price/weight barcode layouts the daemon reads: the built-in ones of

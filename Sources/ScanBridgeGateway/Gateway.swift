@@ -1,11 +1,11 @@
-import Logging
+package import Logging
 import NIOCore
 import NIOHTTP1
-import NIOPosix
+package import NIOPosix
 import NIOSSL
 import NIOWebSocket
-import ScanBridgeServer
-import ScanBridgeService
+package import ScanBridgeServer
+package import ScanBridgeService
 import ServiceLifecycle
 
 /// The gateway: HTTP/1.1, WebSocket and Server-Sent Events on each configured address, over

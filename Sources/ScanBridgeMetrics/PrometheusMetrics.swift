@@ -1,5 +1,5 @@
-import CoreMetrics
-import Prometheus
+package import CoreMetrics
+package import Prometheus
 import ScanBridgeCore
 
 /// The daemon's metrics: one Prometheus registry, the factory that library code records

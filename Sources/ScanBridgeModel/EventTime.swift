@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// RFC 3339 UTC times with millisecond precision, the protocol's time format.
 public enum EventTime {

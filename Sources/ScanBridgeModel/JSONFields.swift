@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Typed access to the members of a JSON object: request parameters, and the objects
 /// inside them (a product to upsert, a CSV row turned into an object). Every failure is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import ScanBridgeCodes
 
 /// One normalised read, as journaled and streamed to clients (docs/protocol.md "ScanEvent").

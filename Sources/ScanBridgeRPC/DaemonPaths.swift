@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the daemon keeps its database and finds its configuration when no option names
 /// them: systemd's folders for the service first, then the system's for root, then the user's.

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// One JSON-RPC 2.0 message as received, classified.
 public enum IncomingMessage: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// JSON to send: plain values, plus JSON that was already encoded (a journaled event)
 /// and is spliced in as is, so an event is encoded once however many clients receive it.

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// Builds the JSON-RPC 2.0 messages the daemon and clients send.
 public enum RPCMessage {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the daemon's socket is (docs/protocol.md "The socket"); the daemon and the CLI
 /// resolve it alike.

@@ -1,7 +1,7 @@
 import Logging
 import ScanBridgeCore
 import ScanBridgeModel
-import ScanBridgeRPC
+package import ScanBridgeRPC
 
 /// What a method produced: its result, and optionally work to run once the response is
 /// queued (a `since` replay must follow the subscribe response, not precede it).

@@ -1,11 +1,11 @@
 import Foundation
-import Logging
+package import Logging
 import NIOCore
 import NIOPosix
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
-import ScanBridgeService
+package import ScanBridgeService
 import ServiceLifecycle
 import Synchronization
 

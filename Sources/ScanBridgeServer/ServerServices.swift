@@ -1,4 +1,4 @@
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Limits that keep one client from costing the daemon unbounded memory.

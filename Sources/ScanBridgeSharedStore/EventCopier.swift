@@ -1,6 +1,6 @@
 import Logging
-import PostgresNIO
-import ScanBridgeCore
+package import PostgresNIO
+package import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 

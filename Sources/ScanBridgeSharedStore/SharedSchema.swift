@@ -1,5 +1,5 @@
 import Logging
-import PostgresNIO
+package import PostgresNIO
 
 /// The shop's database schema, created and migrated by the daemons themselves: each migration
 /// runs once, in order, in one transaction. Daemons starting at once take turns behind a

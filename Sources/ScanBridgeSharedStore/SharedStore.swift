@@ -1,6 +1,6 @@
-import Logging
+package import Logging
 import PostgresNIO
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 import ServiceLifecycle
 

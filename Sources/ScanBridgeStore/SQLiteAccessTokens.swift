@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import GRDB
-import ScanBridgeCore
+package import ScanBridgeCore
 
 /// The gateway's access tokens in the `access_token` table.
 package struct SQLiteAccessTokens: AccessTokenRepository {

@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 import GRDB
-import ScanBridgeCodes
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCodes
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// NFC cards in the `card` table. Every change is one write transaction on the single
 /// writer, so two readers tapping the same new card cannot both link it.

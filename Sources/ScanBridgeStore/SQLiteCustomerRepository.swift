@@ -1,6 +1,6 @@
 import GRDB
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// Customers in the `customer` table, by wallet address.
 package final class SQLiteCustomerRepository: CustomerRepository {

@@ -1,6 +1,6 @@
 import Dispatch
 import GRDB
-import ScanBridgeCore
+package import ScanBridgeCore
 
 extension SQLiteJournal {
     package func health() async -> JournalHealth {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// Reads of the journal, on GRDB's reader connections (WAL: they never wait for the writer).
 extension SQLiteJournal {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 
 extension SQLiteJournal {
     /// The candidates are found on a reader connection, so the writer (and every scan waiting

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 // SQLite's own API for the insert (see ProductRecord.swift for why it is imported this way).
 import GRDBSQLite
-import Logging
-import ScanBridgeCore
-import ScanBridgeModel
+package import Logging
+package import ScanBridgeCore
+package import ScanBridgeModel
 import Synchronization
 
 /// The event journal on SQLite, with group commit: appends that arrive while a transaction

@@ -1,6 +1,6 @@
 import GRDB
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// Repair orders in `repair_order`, their devices in `repair_device`.
 package final class SQLiteOrderRepository: OrderRepository {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// Listing the catalog, and replacing a store's catalog at once.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// The catalog in the `product` table.
 ///

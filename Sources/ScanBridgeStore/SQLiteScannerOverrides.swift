@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import GRDB
 
 /// The operator's scanner claims and releases in the `scanner_override` table: the choice

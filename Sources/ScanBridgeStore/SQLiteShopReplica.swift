@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import ScanBridgeCodes
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// The `product`, `customer` and `card` tables as a replica of the shop's store
 /// (`ShopReplicaStore`), with `shop_replica` saying how far. Products go through the

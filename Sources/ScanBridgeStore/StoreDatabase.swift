@@ -1,7 +1,7 @@
-import CoreMetrics
+package import CoreMetrics
 import Foundation
-import GRDB
-import Logging
+package import GRDB
+package import Logging
 import ScanBridgeCore
 import Synchronization
 

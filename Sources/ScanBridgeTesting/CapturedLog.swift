@@ -1,5 +1,5 @@
-import Logging
-import Synchronization
+package import Logging
+package import Synchronization
 
 /// Every log line, message and metadata, as text.
 package final class CapturedLog: Sendable {

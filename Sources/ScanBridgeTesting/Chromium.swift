@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Debian's headless Chromium and its WebDriver server, as the browser tests use them
 /// (`apt-get install chromium chromium-driver`; scripts/deps.sh installs them).

@@ -1,5 +1,5 @@
-import Foundation
-import ScanBridgeClient
+package import Foundation
+package import ScanBridgeClient
 import Synchronization
 
 /// Runs the real `scanbridged` binary on a temporary socket and database, for end-to-end

@@ -1,4 +1,4 @@
-import CTestSupport
+package import CTestSupport
 import Foundation
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOSSL
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// A test client of the daemon's gateway: HTTP requests, event streams and WebSockets over
 /// real connections, plain or TLS.

@@ -1,4 +1,4 @@
-import Histogram
+package import Histogram
 
 extension Histogram<UInt64> {
     /// Durations in nanoseconds, up to a minute, to three significant digits: how the

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Synchronization
 
 /// A private, real pcscd with vsmartcard's vpcd virtual readers, for tests and benchmarks.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A private, real PostgreSQL server for tests: Debian's `postgresql` binaries, a cluster made
 /// by initdb in a temporary folder, `trust` authentication, listening on a Unix socket in that

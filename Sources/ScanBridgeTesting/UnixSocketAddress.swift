@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Calls `body` with a `sockaddr_un` for the filesystem path `path` and its length, for
 /// `connect` or `bind`; nil when the path does not fit in `sun_path`.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+package import Synchronization
 
 /// A `VirtualCard` on a vpcd reader: connecting is the card entering the field, `remove()`
 /// (or the card's `leavesAfterAPDUs`) is the card leaving it. Frames are a 2-byte

@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 import Glibc
 import NIOHTTP1
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// A `chromedriver` of its own on a free loopback port, driven over the W3C WebDriver
 /// protocol: start it, open sessions, and `stop()` it (or let it go: it is killed when

@@ -1,5 +1,5 @@
-import Foundation
-import ScanBridgeModel
+package import Foundation
+package import ScanBridgeModel
 
 /// One browser window under WebDriver: navigate, find elements, run scripts, wait for a
 /// condition, take screenshots. `delete()` closes it.

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Dispatch
 import ScanBridgeClient
 import ScanBridgeModel

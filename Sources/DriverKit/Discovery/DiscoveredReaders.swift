@@ -1,6 +1,6 @@
 import Glibc
-import Logging
-import ScanBridgeCore
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 

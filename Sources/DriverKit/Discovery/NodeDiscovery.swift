@@ -1,7 +1,7 @@
 import CUdev
 import Foundation
 import Glibc
-import Logging
+package import Logging
 
 /// What discovery reports.
 package enum DiscoveryEvent: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 import Synchronization
 

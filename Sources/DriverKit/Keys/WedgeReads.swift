@@ -1,6 +1,6 @@
-import Logging
+package import Logging
 import ScanBridgeCodes
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// What a wedge scanner's decoded keys become, whichever driver read them (`evdev` from an

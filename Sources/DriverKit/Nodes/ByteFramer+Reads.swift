@@ -1,5 +1,5 @@
-import Logging
-import ScanBridgeCore
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 extension ByteFramer {

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
-import Logging
-import ScanBridgeCore
-import ScanBridgeModel
+package import Logging
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// What one device read from a file descriptor does with its node (decode keys, HID
 /// reports, serial bytes); `NodeReadLoop` does the rest. Called on the loop's thread only.

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeModel
+public import ScanBridgeModel
 import ScanBridgeRPC
 
 /// How `products export` writes the catalog, so that `products import` reads it back

@@ -1,6 +1,6 @@
 import Foundation
-import ScanBridgeModel
-import ScanBridgeRPC
+public import ScanBridgeModel
+public import ScanBridgeRPC
 
 /// Sends one batch of records with an `*.upsert` call. When the daemon refuses an element
 /// (`-32602` or `-32002` with `data.field` such as `products[3].price`; it then stores

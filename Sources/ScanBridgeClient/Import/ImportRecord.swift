@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// One record read from an import file, ready to validate and send: a product, an order.
 public struct ImportRecord: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// The CSV columns an import knows, the JSON type each becomes, and how rows form records:
 /// a row is one product; consecutive rows with the same order `id` are one order, each row

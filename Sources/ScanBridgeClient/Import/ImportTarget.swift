@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// What an import fills: the upsert method and its array member, the CSV columns, and the
 /// check each record passes before it is sent, so a bad row is reported by its line.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An access token of the gateway as it is stored: never its secret, only the secret's SHA-256.
 public struct AccessTokenRecord: Sendable, Hashable {

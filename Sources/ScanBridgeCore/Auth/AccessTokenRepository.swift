@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the gateway's access tokens are kept. A revoked token is deleted: nothing about it
 /// is needed afterwards, and a deleted row cannot be brought back by a bug.

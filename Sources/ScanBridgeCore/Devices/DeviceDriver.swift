@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// A driver plugin: it owns a family of devices (PC/SC readers, evdev scanners, mock
 /// devices…), follows their hotplug, and reads from them.

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// A driver that can tell the person at the device how a read it produced was resolved:
 /// a beep and a green or red LED on an NFC reader, say. Optional: the host calls it only

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 import Synchronization
 
 /// Every device the drivers reported, in the order they first appeared, with its state.

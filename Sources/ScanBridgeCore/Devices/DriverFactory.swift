@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 
 /// One driver as the daemon knows it: its name, how it reads the devices named for it
 /// (`--device NAME:PATH,KEY=VALUE…`), and how it is made from them. Each driver exports its

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// What the protocol's `mock.*` methods need from the mock driver. Both return once the
 /// registry shows the change, so a `devices.list` right after sees it.

@@ -1,5 +1,5 @@
-import Foundation
-import ScanBridgeModel
+public import Foundation
+public import ScanBridgeModel
 
 /// One-shot arms for linking: the next unknown card tapped (on `device`, when given) is
 /// linked to the wallet. `cards.arm` and `cards.disarm` drive it; the card-link handler

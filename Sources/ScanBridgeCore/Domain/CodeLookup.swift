@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// Looks a typed or scanned code up the way a domain handler resolves a scan, without
 /// journaling anything: `products.lookup` and `orders.lookup` answer with exactly what

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// What the domain methods of the protocol (`products.*`, `cards.*`, `customers.*`,
 /// `orders.*`) work on: the repositories and the built-in handlers' lookups and arms.

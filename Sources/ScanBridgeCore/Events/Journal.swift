@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// The durable, ordered record of every event (the SQLite journal, or memory in tests).
 ///

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// The journal could not write for a reason that passes (a full disk, the database locked by
 /// another process, an I/O error), as opposed to a bad event. A device's reads wait for it in

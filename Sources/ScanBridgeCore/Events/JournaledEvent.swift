@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 import Synchronization
 
 /// An event as the journal stored it: its `seq`, the fields subscriptions filter on, and

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeModel
+package import ScanBridgeModel
 import Synchronization
 
 /// A journal in memory, for tests and tools: the same contract as the SQLite journal,

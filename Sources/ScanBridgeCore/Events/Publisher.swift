@@ -1,5 +1,5 @@
 import CoreMetrics
-import ScanBridgeModel
+package import ScanBridgeModel
 import Synchronization
 
 /// Fans committed events and device notices out to the subscriptions that match them.

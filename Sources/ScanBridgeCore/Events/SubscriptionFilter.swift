@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// Which events and device notices a subscription wants (docs/protocol.md `events.subscribe`).
 package struct SubscriptionFilter: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// Where a subscription's messages go: a client connection's outgoing queue.
 ///

@@ -1,5 +1,5 @@
-import CoreMetrics
-import ScanBridgeModel
+package import CoreMetrics
+package import ScanBridgeModel
 import Synchronization
 
 /// What the scan pipeline records: scans, their latency, the journal's head, devices, the

@@ -1,4 +1,4 @@
-import CoreMetrics
+package import CoreMetrics
 
 /// The store's state as gauges, set from its status right before each scrape: the copy's lag
 /// grows with every commit while the store is away, when nothing else would set it.

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// The flow of every read, a device's and an injection's alike, wired once (`record`):
 /// normalise, resolve with the handlers, journal, publish, count.

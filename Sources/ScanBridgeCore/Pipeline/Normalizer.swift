@@ -1,6 +1,6 @@
 import Foundation
 import ScanBridgeCodes
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// Turns what a driver read into one normalised `ScanEvent` (not yet resolved or journaled).
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import ScanBridgeModel
+public import Foundation
+public import ScanBridgeModel
 
 /// One read as a driver hands it over, before normalisation: whatever the device told.
 public struct RawRead: Sendable {

@@ -1,5 +1,5 @@
-import Logging
-import ScanBridgeModel
+package import Logging
+package import ScanBridgeModel
 import Synchronization
 
 /// Routes each event by content to the first handler (highest priority, then first

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// A domain handler: takes the events whose content it understands and resolves them
 /// (a product lookup, a card link, an order lookup, or an out-of-process plugin).

@@ -1,5 +1,5 @@
-import Foundation
-import ScanBridgeCodes
+public import Foundation
+public import ScanBridgeCodes
 
 /// An NFC card linked to a customer's wallet. A UID is linked to one wallet at most.
 public struct Card: Sendable, Hashable {

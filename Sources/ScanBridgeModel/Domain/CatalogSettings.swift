@@ -1,4 +1,4 @@
-import ScanBridgeCodes
+public import ScanBridgeCodes
 
 /// What a catalog assumes when an input leaves it out: its currency and the region whose
 /// variable-measure barcode layouts apply; and the store this daemon serves, if any.

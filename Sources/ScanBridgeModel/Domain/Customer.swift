@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A customer, known by wallet address, with the milestones of their journey.
 public struct Customer: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension RepairOrder {
     /// Reads an order given by a client (`orders.upsert`, an import row), with the devices given.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Repair Minder repair ticket and the devices booked in on it.
 public struct RepairOrder: Sendable, Hashable {

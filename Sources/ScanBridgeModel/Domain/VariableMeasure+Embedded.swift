@@ -1,4 +1,4 @@
-import ScanBridgeCodes
+public import ScanBridgeCodes
 
 extension VariableMeasure.Value {
     /// The value printed in an in-store barcode as the wire gives it, the `embedded` member

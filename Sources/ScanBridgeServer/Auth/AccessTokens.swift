@@ -1,9 +1,9 @@
 import Crypto
-import Foundation
-import Logging
-import ScanBridgeCore
+package import Foundation
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
-import ScanBridgeRPC
+package import ScanBridgeRPC
 import Synchronization
 
 /// The gateway's access tokens (docs/protocol.md, Web and network access): made, listed and

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeRPC
+package import ScanBridgeRPC
 
 /// Maps a peer to its role: root and the daemon's own user are admins; members of the
 /// configured groups get the role of their highest group; everyone else is refused.

@@ -1,5 +1,5 @@
-import Foundation
-import ScanBridgeRPC
+package import Foundation
+package import ScanBridgeRPC
 
 /// An access token as the gateway sees it once its secret has been checked.
 package struct AuthenticatedToken: Sendable, Hashable {

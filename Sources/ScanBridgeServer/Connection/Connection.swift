@@ -1,8 +1,8 @@
-import Logging
-import NIOCore
+package import Logging
+package import NIOCore
 import ScanBridgeCore
 import ScanBridgeModel
-import ScanBridgeRPC
+package import ScanBridgeRPC
 import Synchronization
 
 /// One client connection, whatever carries it (a Unix-socket line connection or a WebSocket):

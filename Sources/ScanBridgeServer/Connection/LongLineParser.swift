@@ -1,7 +1,7 @@
 import Glibc
-import NIOCore
+package import NIOCore
 import NIOPosix
-import ScanBridgeRPC
+package import ScanBridgeRPC
 
 /// Parses the long lines clients send (batches, imports) on a thread of its own, under Linux's
 /// idle scheduling policy: a client sending them as fast as it can keeps that thread busy, not

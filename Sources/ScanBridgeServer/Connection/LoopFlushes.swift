@@ -1,4 +1,4 @@
-import NIOCore
+package import NIOCore
 import Synchronization
 
 /// The socket writers of one event loop that have messages waiting, flushed together by one

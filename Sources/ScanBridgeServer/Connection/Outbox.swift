@@ -1,6 +1,6 @@
 import DequeModule
 import NIOCore
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 import Synchronization

@@ -1,5 +1,5 @@
 import DequeModule
-import NIOCore
+package import NIOCore
 import Synchronization
 
 /// Hands each line to its connection on the event loop, where it is parsed and each request

@@ -1,5 +1,5 @@
 import Glibc
-import NIOCore
+package import NIOCore
 
 /// Splits the byte stream into lines: one JSON-RPC message per line, LF-terminated,
 /// with an optional CR before the LF. A line longer than `maxLineBytes` is an error

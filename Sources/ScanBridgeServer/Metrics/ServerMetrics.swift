@@ -1,4 +1,4 @@
-import CoreMetrics
+package import CoreMetrics
 import ScanBridgeCore
 
 /// What the servers record: connections open by transport, and what they refused and why.

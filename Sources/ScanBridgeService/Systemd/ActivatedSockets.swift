@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The listening sockets a service manager handed the daemon (sd_listen_fds(3)): systemd's
 /// socket units hold them, so clients connect while the daemon starts or restarts.

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+package import Foundation
+package import Logging
 import ServiceLifecycle
 
 /// Tells systemd the daemon is alive (`WATCHDOG=1`) every quarter of `WatchdogSec=`, but only

@@ -1,6 +1,6 @@
-import CameraDriver
+package import CameraDriver
 import Foundation
-import ScanBridgeTesting
+package import ScanBridgeTesting
 
 /// A code as a decoder must report it: the protocol's symbology and the content's text (GS
 /// separators as U+001D).

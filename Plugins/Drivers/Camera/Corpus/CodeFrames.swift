@@ -1,6 +1,6 @@
-import CameraDriver
+package import CameraDriver
 import Foundation
-import ScanBridgeTesting
+package import ScanBridgeTesting
 import Synchronization
 
 /// Code images drawn by the generators (qrencode, zint), read back as a camera driver would.

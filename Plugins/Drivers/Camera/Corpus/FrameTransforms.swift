@@ -1,4 +1,4 @@
-import CameraDriver
+package import CameraDriver
 import Foundation
 import ScanBridgeTesting
 

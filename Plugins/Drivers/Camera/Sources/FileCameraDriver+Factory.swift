@@ -1,5 +1,5 @@
-import DriverKit
-import ScanBridgeCore
+package import DriverKit
+package import ScanBridgeCore
 
 extension FileCameraDriver {
     /// The file camera, for the daemon's list of drivers: `--device file-camera:PATH,…` folders

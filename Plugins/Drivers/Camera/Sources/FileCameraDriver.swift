@@ -1,6 +1,6 @@
 import DriverKit
-import Logging
-import ScanBridgeCore
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Cameras made of files, for demos and tests: each `--device file-camera:PATH` plays a

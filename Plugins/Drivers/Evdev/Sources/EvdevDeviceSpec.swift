@@ -1,4 +1,4 @@
-import DriverKit
+package import DriverKit
 
 /// A keyboard-wedge device to read, as `--device evdev:PATH[,KEY=VALUE…]` names it.
 ///

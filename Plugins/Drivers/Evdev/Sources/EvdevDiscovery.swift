@@ -1,4 +1,4 @@
-import DriverKit
+package import DriverKit
 import Logging
 import ScanBridgeCore
 import ScanBridgeModel

@@ -1,5 +1,5 @@
-import DriverKit
-import ScanBridgeCore
+package import DriverKit
+package import ScanBridgeCore
 
 extension EvdevDriver {
     /// The keyboard-wedge driver, for the daemon's list of drivers: `--device evdev:PATH,…`

@@ -1,6 +1,6 @@
 import DriverKit
-import Logging
-import ScanBridgeCore
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Keyboard-wedge barcode scanners through evdev: each device is read on a thread of its

@@ -1,5 +1,5 @@
-import DriverKit
-import ScanBridgeCore
+package import DriverKit
+package import ScanBridgeCore
 
 extension HIDPOSDriver {
     /// The HID POS driver, for the daemon's list of drivers: `--device hidpos:PATH` nodes (it

@@ -1,6 +1,6 @@
-import DriverKit
-import Logging
-import ScanBridgeCore
+package import DriverKit
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Barcode scanners in HID POS mode (USB HID usage page 0x8C), read from their hidraw

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import ScanBridgeCodes
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// One entry of the config file's `mock:` list: a mock device attached at start, with a
 /// script of timed scans read from a file beside the config.

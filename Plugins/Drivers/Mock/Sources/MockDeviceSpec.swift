@@ -1,5 +1,5 @@
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// A mock device to attach when the driver starts (`--mock KIND[:ID]` or the config file).
 package struct MockDeviceSpec: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import ScanBridgeCore
+package import ScanBridgeCore
 
 extension MockDriver {
     /// The mock driver, for the daemon's list of drivers. No `--device` names its devices:

@@ -1,6 +1,6 @@
-import Logging
-import ScanBridgeCore
-import ScanBridgeModel
+package import Logging
+package import ScanBridgeCore
+package import ScanBridgeModel
 import Synchronization
 
 /// Mock devices: attached and detached at will (`mock.attach` / `mock.detach` behave as a

@@ -1,4 +1,4 @@
-import ScanBridgeCodes
+package import ScanBridgeCodes
 
 /// A demo or test script of timed scans, played on one mock device.
 ///

@@ -1,4 +1,4 @@
-import ScanBridgeCore
+package import ScanBridgeCore
 
 extension PCSCDriver {
     /// The PC/SC driver, for the daemon's list of drivers: pcscd finds its readers, so no

@@ -1,8 +1,8 @@
 import Foundation
-import Logging
+package import Logging
 import PCSCKit
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 import Synchronization
 
 /// Contactless card readers through pcscd (libpcsclite): readers come and go with pcscd's

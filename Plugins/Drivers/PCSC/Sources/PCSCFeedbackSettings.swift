@@ -1,4 +1,4 @@
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Beep and LED after each tap's resolution: off unless the daemon's config turns it on,

@@ -1,5 +1,5 @@
-import DriverKit
-import ScanBridgeCore
+package import DriverKit
+package import ScanBridgeCore
 
 extension SerialDriver {
     /// The serial driver, for the daemon's list of drivers: `--device serial:PATH,…` ttys, and

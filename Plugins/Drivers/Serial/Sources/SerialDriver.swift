@@ -1,6 +1,6 @@
-import DriverKit
-import Logging
-import ScanBridgeCore
+package import DriverKit
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Barcode scanners on a serial line: USB CDC-ACM (`/dev/ttyACM*`) or an RS-232 adapter.

@@ -1,4 +1,4 @@
-import DriverKit
+package import DriverKit
 
 /// A USB device to read through libusb, as `--device usb:VID:PID[:SERIAL],interface=N[,KEY=VALUE…]`
 /// names it: a scanner in a vendor mode, which no kernel driver binds, or one whose

@@ -1,5 +1,5 @@
-import DriverKit
-import ScanBridgeCore
+package import DriverKit
+package import ScanBridgeCore
 
 extension USBDriver {
     /// The libusb driver, for the daemon's list of drivers: `--device usb:VID:PID[:SERIAL],…`

@@ -1,6 +1,6 @@
-import DriverKit
-import Logging
-import ScanBridgeCore
+package import DriverKit
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Scanners that no kernel driver reads: a scanner left in a vendor-specific USB mode has no

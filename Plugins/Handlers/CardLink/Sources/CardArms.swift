@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 import Synchronization
 
 /// The one-shot arms of `cards.arm`. The next NFC scan that an arm applies to (the one for

@@ -1,6 +1,6 @@
 import ScanBridgeCodes
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// The built-in `card-link` handler: an NFC tap identifies the card's customer, or, when
 /// a link is armed, links an unknown card to the armed wallet.

@@ -1,5 +1,5 @@
 import Foundation
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// How a scanned or typed text names a repair order or a tagged device

@@ -1,5 +1,5 @@
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// Finds the repair order (and device) a code names, the same way for a scan
 /// (`order-lookup` resolution) and a typed code (`orders.lookup`).

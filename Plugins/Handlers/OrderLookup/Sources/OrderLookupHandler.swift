@@ -1,5 +1,5 @@
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// The built-in `order-lookup` handler: QR codes and labels that name a repair order or a
 /// tagged device resolve to them.

@@ -1,4 +1,4 @@
-import ScanBridgeCodes
+package import ScanBridgeCodes
 
 /// How a scanned or typed text names a product, decided from its content and symbology.
 package enum ProductCode: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import ScanBridgeCodes
-import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeCore
+package import ScanBridgeModel
 
 /// Finds the product a code names among the products this daemon's store sees (every
 /// product when it has none, `ProductRepository.product(_:visibleTo:)`), and says what was found

@@ -1,5 +1,5 @@
 import ScanBridgeCore
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// The built-in `product-lookup` handler: barcodes that name a product (EAN/UPC/ITF-14,
 /// GS1 element strings with AI 01, GS1 Digital Links, catalog SKUs) resolve to it.

@@ -1,6 +1,6 @@
-import Foundation
-import ScanBridgeCodes
-import ScanBridgeModel
+public import Foundation
+public import ScanBridgeCodes
+public import ScanBridgeModel
 
 /// What linking a card to a wallet did.
 public enum CardLinkOutcome: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// Repair orders and their devices.
 public protocol OrderRepository: Sendable {

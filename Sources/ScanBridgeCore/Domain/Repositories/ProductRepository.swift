@@ -1,4 +1,4 @@
-import ScanBridgeModel
+public import ScanBridgeModel
 
 /// How a scanned code finds a product.
 public enum ProductKey: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import ScanBridgeModel
+package import ScanBridgeModel
 
 /// This counter's copy of the shop's catalog, cards, customers and repair orders, written only as the
 /// shop's store says, one batch of its change log at a time. The repositories read it as

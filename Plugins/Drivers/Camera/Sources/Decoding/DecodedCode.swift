@@ -1,4 +1,4 @@
-import ScanBridgeCore
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// A code found in a frame, as the decoder read it: the symbology in the protocol's names,

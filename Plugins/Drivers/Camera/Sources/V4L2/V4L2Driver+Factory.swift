@@ -1,5 +1,5 @@
-import DriverKit
-import ScanBridgeCore
+package import DriverKit
+package import ScanBridgeCore
 
 extension V4L2Driver {
     /// The V4L2 camera driver, for the daemon's list of drivers: `--device v4l2:PATH,…`

@@ -1,6 +1,6 @@
-import DriverKit
-import Logging
-import ScanBridgeCore
+package import DriverKit
+package import Logging
+package import ScanBridgeCore
 import ScanBridgeModel
 
 /// USB (and other) cameras through V4L2: each camera captured on a thread of its own
