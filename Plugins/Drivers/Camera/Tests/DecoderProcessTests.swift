@@ -5,19 +5,24 @@ import Testing
 @testable import CameraDriver
 
 /// The decoder process failing every way it can: each failure is that frame's, said in
-/// words, and the next frame gets a new process. One test at a time: each writes a stand-in
-/// decoder and runs it, and a script another test is writing at the moment a child forks is
-/// held open for writing in that child, so that running it fails with ETXTBSY ("Text file
-/// busy").
-@Suite(.serialized)
+/// words, and the next frame gets a new process.
+@Suite
 struct DecoderProcessTests {
     /// A stand-in decoder: a shell script that says hello (`helloFirst`), then runs `body`.
+    /// Written through a descriptor that closes on exec: a child another test forks meanwhile
+    /// would otherwise keep the script open for writing, and running it would fail with
+    /// ETXTBSY ("Text file busy").
     static func decoder(_ body: String, helloFirst: Bool = true) throws -> String {
         let path = CodeFrames.path("decoder") + ".sh"
         // The magic in native (little-endian) order, and a count of 0.
         let hello = helloFirst ? "printf '\\106\\104\\102\\123\\000\\000\\000\\000'\n" : ""
-        try ("#!/bin/sh\n" + hello + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        let script = Array(("#!/bin/sh\n" + hello + body + "\n").utf8)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        guard script.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == script.count else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
         return path
     }
 
