@@ -42,10 +42,12 @@ summary() {
     results=$(cat "$logs"/suites.log "$logs"/lab.log 2>/dev/null)
     echo
     echo "== The 25 slowest tests"
-    sed -n 's/^. Test \(.*\) \(passed\|failed\) after \([0-9.]*\) seconds.*/\3 \1/p' <<<"$results" |
+    grep -v '^. Test run with' <<<"$results" |
+        sed -n 's/^. Test \(.*\) \(passed\|failed\) after \([0-9.]*\) seconds.*/\3 \1/p' |
         sort -rn | head -25 | awk '{ printf "%8.1fs  %s\n", $1, substr($0, index($0, " ") + 1) }'
     local skipped
-    skipped=$(grep -E '^. (Suite|Test) .* skipped' <<<"$results" | sed 's/^. //')
+    # A skip line ends with "skipped" or "skipped: reason"; a test whose name holds the word does not.
+    skipped=$(grep -E '^. (Suite|Test) .* skipped(\.|: .*)?$' <<<"$results" | sed 's/^. //')
     if [ -n "$skipped" ]; then
         echo
         echo "== Skipped, with the reason"
