@@ -30,8 +30,9 @@ package struct SharedStoreSettings: Decodable, Sendable {
 /// How long a counter waits on the shop's store. The defaults suit a shop's network; a test
 /// of an outage shortens them so that it does not wait production times.
 package struct SharedStoreTiming: Sendable {
-    /// The longest pause between two attempts to reach the store again: the pause starts at
-    /// 250 ms and doubles up to this after each failure.
+    /// The longest pause between two attempts to reach the store again. The pause starts
+    /// short (`backoff.first`), so a blip costs little, and doubles after each failure up to
+    /// this, so a store that is away is not hammered.
     package var retryMax: Duration = .seconds(30)
     /// How long one answer of the store may take before the store is taken for gone: the
     /// copy, the shop's changes and a card's link or status wait this long.
