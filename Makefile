@@ -32,11 +32,14 @@ test:
 	@scripts/deps.sh test
 	SWIFT=$(SWIFT) FUZZ_TEST_SECONDS=$(FUZZ_TEST_SECONDS) scripts/test.sh
 
-# The long runs `make test` keeps short: 10,000 device attach/detach cycles instead of 2,000.
+# The long runs `make test` keeps short: 10,000 device attach/detach cycles instead of 2,000,
+# and 10,000 scans past a stalled subscriber instead of 2,000.
 SOAK_CHURN_CYCLES ?= 10000
+SOAK_BACKPRESSURE_SCANS ?= 10000
 soak: deps
 	$(SWIFT) build --build-tests
-	SCANBRIDGE_CHURN_CYCLES=$(SOAK_CHURN_CYCLES) $(SWIFT) test --skip-build --filter DeviceChurnTests
+	SCANBRIDGE_CHURN_CYCLES=$(SOAK_CHURN_CYCLES) SCANBRIDGE_BACKPRESSURE_SCANS=$(SOAK_BACKPRESSURE_SCANS) \
+		$(SWIFT) test --skip-build --filter 'DeviceChurnTests|BackpressureTests'
 
 # The fuzz targets (Fuzz/, docs/testing.md), built with libFuzzer and AddressSanitizer in
 # .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS; `make test` for FUZZ_TEST_SECONDS, a

@@ -10,9 +10,15 @@ import Testing
 /// how many events it missed so it can catch up with `since`.
 @Suite("Backpressure end to end", .heavy, .timeLimit(.minutes(5)))
 struct BackpressureTests {
+    /// 2,000 in `make test`; `make soak` sets SCANBRIDGE_BACKPRESSURE_SCANS to 10,000.
+    static let scans = ProcessInfo.processInfo.environment["SCANBRIDGE_BACKPRESSURE_SCANS"].flatMap(Int.init) ?? 2_000
+
     @Test func stalledSubscriberNextToAReadingOne() async throws {
-        let total = 10_000
-        let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "server:\n  subscription_queue: 64\n")
+        let total = Self.scans
+        // A connection bound of 64 KiB, so that the stalled client's queue, its buffer and the
+        // kernel's together fill well within the scans injected.
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"], config: "server:\n  subscription_queue: 64\n  connection_buffer_bytes: 65536\n")
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
 
