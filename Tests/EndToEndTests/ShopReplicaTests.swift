@@ -95,8 +95,17 @@ struct ShopReplicaTests {
         }
 
         try await server.stop()
-        _ = try await waitFor("the second counter to say the store is offline", timeout: .seconds(60)) {
-            try await second.call("bridge.hello")["store"]?["state"] == "offline" ? () : nil
+        var store: JSONValue?
+        do {
+            _ = try await waitFor("the second counter to say the store is offline", timeout: .seconds(60)) {
+                store = try await second.call("bridge.hello")["store"]
+                return store?["state"] == "offline" ? () : nil
+            }
+        } catch {
+            // What the copy last said, so that a failure here tells where it waits.
+            let said = daemons[1].log.split(separator: "\n").filter { $0.contains("store") }.suffix(20)
+            Issue.record("bridge.hello's store: \(store.map { "\($0)" } ?? "none"); its log:\n\(said.joined(separator: "\n"))")
+            throw error
         }
         let offline = try await waitFor("a tap to be identified from the copy, offline") {
             let event = try await second.inject(device: "mock:door", uid: Self.uid)
