@@ -282,7 +282,11 @@ let package = Package(
         .testTarget(
             name: "ScanBridgeServiceTests",
             dependencies: ["ScanBridgeService", "ScanBridgeModel", "ScanBridgeTesting", log], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeSharedStoreTests", dependencies: ["ScanBridgeSharedStore"], swiftSettings: strict),
+        .testTarget(
+            name: "ScanBridgeSharedStoreTests",
+            dependencies: [
+                "ScanBridgeSharedStore", "ScanBridgeTesting", log, .product(name: "PostgresNIO", package: "postgres-nio"),
+            ], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeConfigTests",
             dependencies: [

@@ -14,36 +14,98 @@ extension PostgresClient {
     /// ends when cancelled; but a query already sent is not cancelled with its task: it waits
     /// for an answer that a server gone silent (power cut, a dropped route) never sends. So
     /// at the deadline the connection is closed, which fails the query at once.
+    ///
+    /// The caller is answered at the deadline without waiting for `body` to end: a query sent
+    /// on a connection whose channel has already closed and dropped its handlers (the server
+    /// went away between the lease and the query) is lost with no answer ever, and waiting
+    /// for it would hang the caller for good.
     @discardableResult
     func withConnection<T: Sendable>(
         _ what: String, within limit: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let leased = LeasedConnection()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await self.withConnection { connection in
-                    leased.connection.withLock { $0 = connection }
-                    defer { leased.connection.withLock { $0 = nil } }
-                    return try await body(connection)
-                }
+        let race = DeadlineRace<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard race.begin(continuation) else { return }
+                race.add(
+                    Task {
+                        do {
+                            let value = try await self.withConnection { connection in
+                                race.hold(connection)
+                                defer { race.hold(nil) }
+                                return try await body(connection)
+                            }
+                            race.end(.success(value))
+                        } catch {
+                            race.end(.failure(error))
+                        }
+                    })
+                race.add(
+                    Task {
+                        guard (try? await Task.sleep(for: limit)) != nil else { return }
+                        race.end(.failure(StoreTimeout(what: what, limit: limit)))
+                    })
             }
-            group.addTask {
-                // Woken by the deadline, or early by a cancellation (the daemon stopping, a
-                // client gone): either way a connection still held is closed, since its
-                // query would not end otherwise. One the body has finished with is not held.
-                let expired = (try? await Task.sleep(for: limit)) != nil
-                if let connection = leased.connection.withLock({ $0 }) { try? await connection.close() }
-                if !expired { throw CancellationError() }
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw StoreTimeout(what: what, limit: limit) }
-            return value
+        } onCancel: {
+            race.end(.failure(CancellationError()))
         }
     }
 }
 
-/// The connection an operation holds, for its deadline to close.
-private final class LeasedConnection: Sendable {
-    let connection = Mutex<PostgresConnection?>(nil)
+/// An operation racing its deadline and its caller's cancellation: the first to end it
+/// answers the caller; then the other tasks are cancelled, and a connection the operation
+/// still holds is closed, since its query would not end otherwise.
+private final class DeadlineRace<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var connection: PostgresConnection?
+        var tasks: [Task<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    /// Takes the caller's continuation; false when the race had already ended (the caller
+    /// was cancelled first), in which case the continuation is resumed here.
+    func begin(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        let ended = state.withLock { state in
+            if state.result == nil { state.continuation = continuation }
+            return state.result
+        }
+        guard let ended else { return true }
+        continuation.resume(with: ended)
+        return false
+    }
+
+    /// A task of the race, cancelled when it ends (at once if it has).
+    func add(_ task: Task<Void, Never>) {
+        let ended = state.withLock { state in
+            if state.result == nil { state.tasks.append(task) }
+            return state.result != nil
+        }
+        if ended { task.cancel() }
+    }
+
+    /// The connection the operation holds now (nil once it let it go).
+    func hold(_ connection: PostgresConnection?) {
+        let ended = state.withLock { state in
+            state.connection = connection
+            return state.result != nil
+        }
+        // Leased just as the race ended: nothing will close it but this.
+        if ended, let connection { _ = connection.close() as EventLoopFuture<Void> }
+    }
+
+    /// Ends the race with `result`, unless it has already ended.
+    func end(_ result: Result<T, any Error>) {
+        let ending = state.withLock { state -> (CheckedContinuation<T, any Error>?, PostgresConnection?, [Task<Void, Never>])? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { (state.continuation, state.tasks) = (nil, []) }
+            return (state.continuation, state.connection, state.tasks)
+        }
+        guard let (continuation, connection, tasks) = ending else { return }
+        continuation?.resume(with: result)
+        for task in tasks { task.cancel() }
+        if case .failure = result, let connection { _ = connection.close() as EventLoopFuture<Void> }
+    }
 }
