@@ -31,9 +31,20 @@ extension PostgresClient {
                     Task {
                         do {
                             let value = try await self.withConnection { connection in
-                                race.hold(connection)
-                                defer { race.hold(nil) }
-                                return try await body(connection)
+                                guard race.hold(connection) else {
+                                    try? await connection.close()
+                                    throw CancellationError()
+                                }
+                                let outcome: Result<T, any Error>
+                                do {
+                                    outcome = .success(try await body(connection))
+                                } catch {
+                                    outcome = .failure(error)
+                                }
+                                // Closed by the race's end: the lease goes back only once the
+                                // pool has seen the close, so it never lends the connection again.
+                                if race.letGo() { try? await connection.close() }
+                                return try outcome.get()
                             }
                             race.end(.success(value))
                         } catch {
@@ -85,27 +96,37 @@ private final class DeadlineRace<T: Sendable>: Sendable {
         if ended { task.cancel() }
     }
 
-    /// The connection the operation holds now (nil once it let it go).
-    func hold(_ connection: PostgresConnection?) {
-        let ended = state.withLock { state in
+    /// The connection the operation was lent; false when the race has already ended, and
+    /// the operation must not start.
+    func hold(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard state.result == nil else { return false }
             state.connection = connection
+            return true
+        }
+    }
+
+    /// The operation is done with its connection; true when the race's end closed it.
+    func letGo() -> Bool {
+        state.withLock { state in
+            state.connection = nil
             return state.result != nil
         }
-        // Leased just as the race ended: nothing will close it but this.
-        if ended, let connection { _ = connection.close() as EventLoopFuture<Void> }
     }
 
     /// Ends the race with `result`, unless it has already ended.
     func end(_ result: Result<T, any Error>) {
-        let ending = state.withLock { state -> (CheckedContinuation<T, any Error>?, PostgresConnection?, [Task<Void, Never>])? in
+        let ending = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>])? in
             guard state.result == nil else { return nil }
             state.result = result
+            // Closed under the lock, so that the operation cannot have let the connection go
+            // (and the pool lent it to another) before it is closed. Closing only starts here.
+            if let connection = state.connection { _ = connection.close() as EventLoopFuture<Void> }
             defer { (state.continuation, state.tasks) = (nil, []) }
-            return (state.continuation, state.connection, state.tasks)
+            return (state.continuation, state.tasks)
         }
-        guard let (continuation, connection, tasks) = ending else { return }
+        guard let (continuation, tasks) = ending else { return }
         continuation?.resume(with: result)
         for task in tasks { task.cancel() }
-        if case .failure = result, let connection { _ = connection.close() as EventLoopFuture<Void> }
     }
 }
