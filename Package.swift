@@ -382,32 +382,34 @@ if Context.environment["SCANBRIDGE_BENCH"] == "1" {
     package.products.append(.executable(name: "scanbridge-bench", targets: ["scanbridge-bench"]))
 }
 
-// The fuzz targets (docs/testing.md, Fuzzing), declared only when SCANBRIDGE_FUZZ=1 (scripts/fuzz.sh):
-// each links libFuzzer, whose main() wants a target, so a normal build leaves them out.
+// The fuzz targets (docs/testing.md, Fuzzing). Each folder of Fuzz/ holds a target's test
+// (FuzzX.swift) and its libFuzzer entry point (main.swift). With SCANBRIDGE_FUZZ=1
+// (scripts/fuzz.sh) each is an executable linked with libFuzzer; otherwise the tests are one
+// module, FuzzTargets, whose committed seeds FuzzSeedTests replays in the suites, so that
+// `make test` checks them without a sanitized build of its own.
+let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+    ("FuzzJSON", ["ScanBridgeModel"]),
+    (
+        "FuzzRPCLine",
+        [
+            "ScanBridgeServer", "ScanBridgeRPC", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]
+    ),
+    ("FuzzHIDPOS", ["HIDPOSDriver"]),
+    ("FuzzCodes", ["ScanBridgeCodes"]),
+    ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
+    ("FuzzFrames", ["CameraDriver"]),
+    ("FuzzSerial", ["DriverKit"]),
+    ("FuzzKeystrokes", ["DriverKit"]),
+    ("FuzzMockScript", ["MockDriver"]),
+    // The sections the daemon reads, each decoded by its module's settings type.
+    ("FuzzConfig", ["ScanBridgeConfig", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "USBDriver"]),
+]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
-    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("FuzzJSON", ["ScanBridgeModel"]),
-        (
-            "FuzzRPCLine",
-            [
-                "ScanBridgeServer", "ScanBridgeRPC", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
-        ),
-        ("FuzzHIDPOS", ["HIDPOSDriver"]),
-        ("FuzzCodes", ["ScanBridgeCodes"]),
-        ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
-        ("FuzzFrames", ["CameraDriver"]),
-        ("FuzzSerial", ["DriverKit"]),
-        ("FuzzKeystrokes", ["DriverKit"]),
-        ("FuzzMockScript", ["MockDriver"]),
-        // The sections the daemon reads, each decoded by its module's settings type.
-        (
-            "FuzzConfig",
-            ["ScanBridgeConfig", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "USBDriver"]
-        ),
-    ]
-    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict))
+    // Each executable links libFuzzer, whose main() wants a target, so only this build has them.
+    package.targets.append(
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict + [.define("LIBFUZZER")]))
     for (name, dependencies) in fuzzTargets {
         package.targets.append(
             .executableTarget(
@@ -415,4 +417,19 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
                 linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
         package.products.append(.executable(name: name, targets: [name]))
     }
+} else {
+    var dependencies: [Target.Dependency] = ["FuzzSupport"]
+    for target in fuzzTargets {
+        for dependency in target.dependencies where !dependencies.contains(where: { "\($0)" == "\(dependency)" }) {
+            dependencies.append(dependency)
+        }
+    }
+    package.targets += [
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict),
+        .target(
+            name: "FuzzTargets", dependencies: dependencies, path: "Fuzz",
+            exclude: ["Corpus", "FuzzSupport"] + fuzzTargets.map { "\($0.name)/main.swift" },
+            sources: fuzzTargets.map { "\($0.name)/\($0.name).swift" }, swiftSettings: strict),
+        .testTarget(name: "FuzzSeedTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
+    ]
 }

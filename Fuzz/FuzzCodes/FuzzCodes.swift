@@ -5,7 +5,7 @@ import ScanBridgeCodes
 /// (NDEF, Type 2 tag memory, ATR, UID) and what a scanner types (GTIN, UPC-E, GS1 element
 /// strings, GS1 Digital Link, variable-measure codes). Any input gives a value or a
 /// CodeError, never a crash.
-@main enum FuzzCodes: FuzzTarget {
+enum FuzzCodes: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
         let choice = input.byte()

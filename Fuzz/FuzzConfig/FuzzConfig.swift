@@ -14,7 +14,7 @@ import USBDriver
 /// `store:` sections are left to ScanBridgeConfigTests: their types live in the gateway and
 /// the shared store, which would bring BoringSSL into this sanitized build, and they go
 /// through the same key-checking decoder as the rest.
-@main enum FuzzConfig: FuzzTarget {
+enum FuzzConfig: FuzzTarget {
     /// One file per fuzzing process, written again for each input.
     private static let path = NSTemporaryDirectory() + "/scanbridge-fuzz-\(getpid()).yaml"
 

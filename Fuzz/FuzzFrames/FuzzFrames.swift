@@ -5,7 +5,7 @@ import FuzzSupport
 /// The file camera's frame files, the first byte choosing the format: a PGM or PNG still, or
 /// a Y4M stream (read from a file, as the file camera does, played through twice). Any bytes
 /// give frames or a FrameError, never a crash.
-@main enum FuzzFrames: FuzzTarget {
+enum FuzzFrames: FuzzTarget {
     /// One file per fuzzing process, written again for each input.
     private static let y4mPath = NSTemporaryDirectory() + "/scanbridge-fuzz-\(getpid()).y4m"
 

@@ -6,7 +6,7 @@ import FuzzSupport
 /// the input after a length byte), then reports cut from the rest, read through the layout
 /// made from the descriptor and joined by the assembler. Any bytes give reads, drops or
 /// errors, never a crash.
-@main enum FuzzHIDPOS: FuzzTarget {
+enum FuzzHIDPOS: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
         let descriptorBytes = input.bytes(Int(input.byte()))

@@ -5,7 +5,7 @@ import ScanBridgeModel
 /// `scanbridge import`'s readers, the first byte choosing the CSV reader or the JSON
 /// splitter: a file of any bytes, read in chunks of any size, gives records and problems
 /// naming their line, never a crash, and each problem moves the reader on.
-@main enum FuzzImport: FuzzTarget {
+enum FuzzImport: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
         if input.byte() % 2 == 0 {

@@ -6,7 +6,7 @@ import FuzzSupport
 /// pair of input bytes is one event (a character, a key with no character, a terminator, a
 /// pause that ends the burst, dropped events) and the time since the last. Any sequence
 /// gives scans, human typing and drops, never a crash, and no scan over the limit.
-@main enum FuzzKeystrokes: FuzzTarget {
+enum FuzzKeystrokes: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
         var settings = KeystrokeAssembler.Settings()

@@ -7,7 +7,7 @@ import ScanBridgeServer
 /// What a client's bytes meet first: the line framer, fed in reads of any size, and the
 /// JSON-RPC classification of each line it cuts. Any bytes give lines, a too-long-line
 /// error, or messages and errors to answer, never a crash; no line is over the limit.
-@main enum FuzzRPCLine: FuzzTarget {
+enum FuzzRPCLine: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
         // A small limit, so the fuzzer reaches it; the daemon's is configurable too.

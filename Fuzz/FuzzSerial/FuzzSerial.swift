@@ -4,7 +4,7 @@ import FuzzSupport
 /// A serial scanner's byte stream: framer settings from the first bytes (suffix, prefix, a
 /// small length limit), then the stream in reads of any size and any pause between them.
 /// Any bytes give reads and too-long drops, never a crash, and no read is over the limit.
-@main enum FuzzSerial: FuzzTarget {
+enum FuzzSerial: FuzzTarget {
     static func test(_ bytes: UnsafeBufferPointer<UInt8>) {
         var input = FuzzInput(bytes)
         var settings = ByteFramer.Settings()
