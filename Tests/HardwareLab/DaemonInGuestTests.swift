@@ -3,7 +3,7 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites.USBControllerGuest {
+extension LabSuites.USBLane.USBControllerGuest {
     /// The real daemon inside the guest, with real kernel devices around it. One guest for
     /// the whole suite.
     @Suite(

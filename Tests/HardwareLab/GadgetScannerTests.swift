@@ -3,7 +3,7 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites.USBControllerGuest {
+extension LabSuites.USBLane.USBControllerGuest {
     /// A USB scanner made in the guest's own kernel: a gadget (libcomposite over dummy_hcd)
     /// with a Honeywell vendor id, a CDC-ACM serial port and a HID POS interface, seen by the
     /// guest as a real USB device (`ttyACM0`, a hidraw node). Discovery finds both; what the

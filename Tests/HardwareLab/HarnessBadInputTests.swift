@@ -2,7 +2,7 @@ import Foundation
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites {
+extension LabSuites.USBLane {
     /// The harness itself, when things go wrong: a guest that hangs, leftovers of an
     /// earlier run, paths outside the lab folder.
     @Suite("Lab harness bad input", .serialized, .timeLimit(.minutes(15)))
@@ -40,29 +40,19 @@ extension LabSuites {
         }
 
         /// A QEMU left running by an earlier test process that died is killed before the next
-        /// guest boots, and old run folders are removed, the newest kept for a look.
+        /// guest boots, and old run folders are removed, the newest kept for a look; the guest
+        /// of a test process that still runs (the other lane's) is left alone.
         @Test func leftoversOfAnEarlierRunAreCleanedUp() async throws {
-            let lock = try await LabLock.acquire()
             // Runs of its own, so the real runs' logs are kept.
             let runs = LabFolder.root.appendingPathComponent("test-runs-\(UUID().uuidString.prefix(6))")
             defer { try? LabFolder.remove(runs) }
-            let stale = runs.appendingPathComponent("0000-stale")
-            try LabFolder.makeFolder(stale)
-            // A stand-in for a leftover guest: an idle QEMU whose command line names its run folder.
-            let leftover = Process()
-            leftover.executableURL = URL(fileURLWithPath: try LabRequirements.qemuPath())
-            leftover.arguments = [
-                "-machine", "none", "-nodefaults", "-display", "none",
-                "-pidfile", stale.appendingPathComponent("qemu.pid").path,
-            ]
-            leftover.standardOutput = FileHandle.nullDevice
-            leftover.standardError = FileHandle.nullDevice
-            try leftover.run()
+            // The names `LabFolder.newRun` gives: a stamp, the test process's pid, a tag.
+            let stale = runs.appendingPathComponent("0000-999999999-dead")
+            let live = runs.appendingPathComponent("0003-\(getpid())-live")
+            let leftover = try await Self.idleQEMU(in: stale)
             defer { if leftover.isRunning { kill(leftover.processIdentifier, SIGKILL) } }
-            let pidFile = stale.appendingPathComponent("qemu.pid").path
-            try await waitUntil("the idle QEMU's pid file", timeout: .seconds(20)) {
-                FileManager.default.fileExists(atPath: pidFile)
-            }
+            let running = try await Self.idleQEMU(in: live)
+            defer { if running.isRunning { kill(running.processIdentifier, SIGKILL) } }
             // A pid file naming a process that is not that run's QEMU (a reused pid) is left alone.
             let bystander = Process()
             bystander.executableURL = URL(fileURLWithPath: "/bin/sleep")
@@ -79,9 +69,27 @@ extension LabSuites {
             try LabFolder.cleanUpEarlierRuns(in: runs, keeping: 2)
             try await waitUntilGone(leftover.processIdentifier)
             #expect(bystander.isRunning, "a process that is not the run's QEMU is never killed")
+            #expect(running.isRunning, "the guest of a test process that runs is never killed")
             let names = try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted()
-            #expect(names == ["0001-innocent", "0002-newest"], "the oldest runs go first")
-            _ = lock
+            #expect(names == ["0001-innocent", "0002-newest", live.lastPathComponent], "the oldest finished runs go first")
+        }
+
+        /// A stand-in for a guest: an idle QEMU whose command line names its run folder.
+        private static func idleQEMU(in run: URL) async throws -> Process {
+            try LabFolder.makeFolder(run)
+            let qemu = Process()
+            qemu.executableURL = URL(fileURLWithPath: try LabRequirements.qemuPath())
+            qemu.arguments = [
+                "-machine", "none", "-nodefaults", "-display", "none", "-pidfile", run.appendingPathComponent("qemu.pid").path,
+            ]
+            qemu.standardOutput = FileHandle.nullDevice
+            qemu.standardError = FileHandle.nullDevice
+            try qemu.run()
+            let pidFile = run.appendingPathComponent("qemu.pid").path
+            try await waitUntil("the idle QEMU's pid file", timeout: .seconds(20)) {
+                FileManager.default.fileExists(atPath: pidFile)
+            }
+            return qemu
         }
 
         /// Nothing outside the lab folder is ever created or removed, whatever path a bug makes.

@@ -2,7 +2,7 @@ import Foundation
 import ScanBridgeModel
 import Testing
 
-extension LabSuites.USBControllerGuest {
+extension LabSuites.USBLane.USBControllerGuest {
     /// PC/SC readers on emulated USB: QEMU's `usb-ccid` reader hot-plugged over QMP, seen by
     /// the guest's kernel, by pcscd with libccid (the host's, as the guest's root is the
     /// host's), and by the daemon's PC/SC driver. The taps themselves are tested with vpcd

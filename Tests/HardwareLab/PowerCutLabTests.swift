@@ -3,7 +3,7 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites {
+extension LabSuites.ServiceLane {
     /// The journal's promise under the default `journal.durability: full`: an event whose
     /// `scan.inject` was answered survives a power cut, and no `seq` is given twice. The
     /// daemon's database is on a virtio disk written through to a file on the host; the guest

@@ -4,7 +4,7 @@ import ScanBridgeTesting
 import Synchronization
 import Testing
 
-extension LabSuites {
+extension LabSuites.ServiceLane {
     /// The Debian package installed for real: a guest with systemd as PID 1, the package of
     /// the debug binaries built on the host and installed with `dpkg -i` in the guest's
     /// overlay (the host is never changed), then the socket, the hardened unit, udev's rule,
@@ -140,7 +140,7 @@ extension LabSuites {
     }
 }
 
-extension LabSuites.SystemdServiceLabTests {
+extension LabSuites.ServiceLane.SystemdServiceLabTests {
     static let wedgeNode = "/dev/input/by-id/usb-Lab_Wedge_Scanner_WEDGE0001-event-kbd"
 
     /// A USB HID boot keyboard made in the guest's kernel (dummy_hcd and libcomposite), with

@@ -2,7 +2,7 @@ import Foundation
 import ScanBridgeModel
 import Testing
 
-extension LabSuites.USBControllerGuest {
+extension LabSuites.USBLane.USBControllerGuest {
     /// The `usb` driver against a real kernel's usbfs, through libusb: QEMU's `usb-serial`, an
     /// FTDI chip (vendor class 0xff) whose kernel driver is kept away, is a scanner in a
     /// vendor mode; with `ftdi_sio` bound, it is a device taken from its kernel driver.

@@ -4,7 +4,7 @@ import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
-extension LabSuites {
+extension LabSuites.ServiceLane {
     /// The V4L2 driver on the guest's real kernel: vivid's loopback shows frames drawn here
     /// to the daemon's real capture path (discovery, QUERYCAP, ENUM_FMT, S_FMT, mmap
     /// streaming), and vivid's Disconnect control and a reload of the module stand in for an
@@ -158,7 +158,7 @@ extension LabSuites {
     }
 }
 
-extension LabSuites {
+extension LabSuites.USBLane {
     /// Cameras found without udevd (a container, a minimal box): vivid loaded after the
     /// daemon started is seen through inotify on /dev, its capture node told from its output
     /// node by asking each (`VIDIOC_QUERYCAP`), and named from sysfs as udev would.
@@ -170,9 +170,11 @@ extension LabSuites {
             let guest = try await Lab.guest()
             let daemon = try await guest.startDaemon(["--drivers", "v4l2"])
             try await guest.modprobe("vivid", "n_devs=1", "node_types=0x101")
-            try await daemon.waitForDevice(V4L2LabTests.camera, state: "ready")
+            try await daemon.waitForDevice(LabSuites.ServiceLane.V4L2LabTests.camera, state: "ready")
             let cameras = try await daemon.devices()
-            #expect(cameras.map { $0["id"]?.stringValue } == [V4L2LabTests.camera], "the output node is no camera")
+            #expect(
+                cameras.map { $0["id"]?.stringValue } == [LabSuites.ServiceLane.V4L2LabTests.camera],
+                "the output node is no camera")
             let log = guest.sharedFile("\(daemon.name).log") ?? ""
             #expect(log.contains("udevd does not run"), "\(log.suffix(2000))")
             #expect(log.contains("is not a video capture node") == false, "left alone quietly (debug level): \(log.suffix(2000))")

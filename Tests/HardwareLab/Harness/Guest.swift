@@ -61,9 +61,11 @@ final class Guest: Sendable {
 
     /// Boots a guest and waits until its job says `ready`.
     static func boot(_ configuration: GuestConfiguration = GuestConfiguration()) async throws -> Guest {
-        let lock = try await LabLock.acquire()
-        try LabFolder.cleanUpEarlierRuns()
-        let image = try await GuestImage.prepare()
+        let lock = try await LabLock.guestSlot()
+        let image = try await LabLock.withAdmin {
+            try LabFolder.cleanUpEarlierRuns()
+            return try await GuestImage.prepare()
+        }
         let folder = try LabFolder.newRun()
         let share = folder.appendingPathComponent("share")
         let qmpSocket = folder.appendingPathComponent("qmp.sock").path

@@ -41,7 +41,7 @@ struct GuestImage: Sendable {
     ]
 
     /// The cached image for the current kernel package, built first when missing.
-    /// Call with the lab lock held.
+    /// Call with the admin lock held (`LabLock.withAdmin`).
     static func prepare() async throws -> GuestImage {
         try LabFolder.makeFolder(LabFolder.images)
         let packages: Packages
