@@ -25,12 +25,12 @@ SWIFT_CODE = Sources Plugins Tests Benchmarks Fuzz Package.swift
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_CODE)
 
-# Lint beside the build (every target declaring the modules it imports), the suites, the
-# hardware lab beside the fuzz build, the fuzz smoke run: each phase timed, then the slowest
-# tests and what was skipped (scripts/test.sh, docs/testing.md).
+# Lint beside the build (every target declaring the modules it imports), the suites (the fuzz
+# targets' seeds among them), the hardware lab alone: each phase timed, then the slowest tests
+# and what was skipped (scripts/test.sh, docs/testing.md).
 test:
 	@scripts/deps.sh test
-	SWIFT=$(SWIFT) FUZZ_TEST_SECONDS=$(FUZZ_TEST_SECONDS) scripts/test.sh
+	SWIFT=$(SWIFT) scripts/test.sh
 
 # The long runs `make test` keeps short: 10,000 device attach/detach cycles instead of 2,000,
 # and 10,000 scans past a stalled subscriber instead of 2,000.
@@ -42,10 +42,9 @@ soak: deps
 		$(SWIFT) test --skip-build --filter 'DeviceChurnTests|BackpressureTests'
 
 # The fuzz targets (Fuzz/, docs/testing.md), built with libFuzzer and AddressSanitizer in
-# .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS; `make test` for FUZZ_TEST_SECONDS, a
-# short smoke run that keeps CI's time down. FUZZ_TARGETS picks some (default: all).
+# .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS (`make test` replays their seeds only).
+# FUZZ_TARGETS picks some (default: all).
 FUZZ_SECONDS ?= 60
-FUZZ_TEST_SECONDS ?= 5
 
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -85,8 +84,8 @@ bench:
 # pages and completions (packaging/install.sh; PREFIX defaults to /usr/local). `make deb`: a
 # Debian package of the same, checked by lintian (packaging/deb.sh), in .build/deb.
 PREFIX ?= /usr/local
-# The package's builds have a build folder of their own, so that they can run beside the tests
-# (SwiftPM lets one command at a time use a build folder): `make test` with BESIDE_LAB=release-products.
+# The package's builds have a build folder of their own (SwiftPM lets one command at a time use
+# a build folder), so that a test run and a package build never wait on each other.
 # packaging/install.sh takes the binaries from there.
 PACKAGE_BUILD = .build/package
 
@@ -102,8 +101,10 @@ install: release-products
 deb: release-products
 	packaging/deb.sh
 
-# The package as CI checks it, beside `make test`: built, lintian-clean, installed and
-# removed again by dpkg (packaging/check.sh).
+# The release package checked on this machine: built, lintian-clean, installed and removed
+# again by dpkg (packaging/check.sh). Its own long run, as soak and fuzz are: the release
+# build alone takes longer than `make test`'s budget (docs/testing.md); `make test` installs
+# the package of its debug binaries in the hardware lab's systemd guest.
 test-package: deb
 	packaging/check.sh
 

@@ -6,12 +6,12 @@
 #   lint      the code follows .swift-format, beside the build (one core is enough for it)
 #   build     everything, with the explicit-import check
 #   suites    every test but the hardware lab's, SCANBRIDGE_TEST_WIDTH tests at a time
-#   lab       the hardware lab alone: its guests type at a scanner's pace, which the suites'
-#             daemons, browsers and decoders on the same cores would stretch past the wedge's
-#             bounds. Beside it, at the lowest priority, the fuzz targets' build and the make
-#             targets in BESIDE_LAB (e.g. release-products; CI sets none), each in a
-#             build folder of its own (SwiftPM lets one command at a time use a build folder)
-#   fuzz      each fuzz target replays its seeds and runs FUZZ_TEST_SECONDS
+#   lab       the hardware lab alone: its guests type at a scanner's pace, and anything heavy
+#             on the same cores (the suites' daemons, a build even at the lowest priority)
+#             stretches them past the wedge's bounds and doubles the lab's time
+#
+# The fuzz targets' seeds are replayed in the suites (FuzzSeedTests); the sanitized libFuzzer
+# runs are `make fuzz`'s, and the release package's build and checks `make test-package`'s.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT=${SWIFT:-swift}
@@ -76,21 +76,4 @@ fi
 
 phase suites $SWIFT test --skip-build --skip HardwareLab || exit 1
 
-# shellcheck disable=SC2016 # expanded by the inner shell
-BESIDE_LAB=${BESIDE_LAB:-} nice -n 19 bash -c \
-    'scripts/fuzz.sh --build-only && for target in $BESIDE_LAB; do make --no-print-directory "$target" || exit 1; done' \
-    >"$logs/beside-lab.log" 2>&1 &
-building=$!
-beside_start=$(date +%s)
-phase lab $SWIFT test --skip-build --filter HardwareLab
-lab_status=$?
-wait $building
-beside_status=$?
-times+=("$(printf '%-8s %5ss  %s' builds $(($(date +%s) - beside_start)) "$([ $beside_status = 0 ] && echo ok || echo FAILED)") (beside the lab: the fuzz targets ${BESIDE_LAB:-})")
-if [ $beside_status != 0 ]; then
-    tail -40 "$logs/beside-lab.log"
-    failed+=(builds)
-fi
-[ $lab_status = 0 ] && [ $beside_status = 0 ] || exit 1
-
-phase fuzz scripts/fuzz.sh --run-only "${FUZZ_TEST_SECONDS:-5}" || exit 1
+phase lab $SWIFT test --skip-build --filter HardwareLab || exit 1
