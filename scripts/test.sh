@@ -64,12 +64,7 @@ lint() { $SWIFT format lint --strict --recursive --parallel Sources Plugins Test
 lint >"$logs/lint.log" 2>&1 &
 linting=$!
 lint_start=$(date +%s)
-# A CI machine builds from scratch and throws the build away: line tables only (file and
-# line in a crash's backtrace, no variables for a debugger) cut the build's time. A
-# developer's build keeps full debug information, and `make test` reuses it.
-debug_info=()
-[ "${CI:-}" = true ] && debug_info=(-Xswiftc -gline-tables-only -Xcc -gline-tables-only)
-phase build $SWIFT build --build-tests --explicit-target-dependency-import-check error "${debug_info[@]}" || exit 1
+phase build $SWIFT build --build-tests --explicit-target-dependency-import-check error || exit 1
 wait $linting
 lint_status=$?
 times=("$(printf '%-8s %5ss  %s' lint $(($(date +%s) - lint_start)) "$([ $lint_status = 0 ] && echo ok || echo FAILED)")" "${times[@]}")
