@@ -2,6 +2,7 @@ import Foundation
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// A bridge on a memory journal whose commits feed the publisher, as the daemon wires it.
@@ -183,6 +184,18 @@ struct BridgeTests {
         #expect(sink.messages == [.event(8), .event(9), .event(10)])
     }
 
+    @Test("events retention prunes while a replay reads them are a gap too, never skipped")
+    func prunedDuringTheReplay() async throws {
+        let publisher = Publisher()
+        let journal = PruningOnRead(MemoryJournal { publisher.publish($0) }, pruneThrough: 5)
+        let bridge = Bridge(journal: journal, publisher: publisher, router: Router(handlers: []))
+        for index in 1...8 { _ = try await bridge.ingest(barcodeRead("item \(index)")) }
+        let sink = RecordingSink()
+        let (subscription, head) = bridge.publisher.subscribe(id: "s1", filter: .all, sink: sink, replaying: true)
+        try await bridge.replay(subscription, after: 2, through: head)
+        #expect(sink.messages == [.notice(.gap(from: 3, to: 5)), .event(6), .event(7), .event(8)])
+    }
+
     @Test("a journal that kept nothing reports the whole range as a gap")
     func everythingPruned() async throws {
         let bridge = makeBridge(retention: 0)
@@ -218,5 +231,45 @@ struct MemoryJournalTests {
         #expect(try await journal.events(after: 0, through: 8, filter: .all, limit: 2).map(\.seq) == [4, 5])
         #expect(try await journal.recent(limit: 2, kinds: nil).map(\.seq) == [7, 8])
         #expect(try await journal.recent(limit: 10, kinds: [.barcode]).map(\.seq) == [5, 7])
+    }
+}
+
+/// A journal whose retention prunes the events through `pruneThrough` just as the first
+/// replay page is read: after the gap was measured, before the page.
+private final class PruningOnRead: Journal {
+    private let inner: MemoryJournal
+    private let pruneThrough: UInt64
+    private let pruned = Mutex(false)
+
+    init(_ inner: MemoryJournal, pruneThrough: UInt64) {
+        self.inner = inner
+        self.pruneThrough = pruneThrough
+    }
+
+    var latestSeq: UInt64 { inner.latestSeq }
+
+    func append(contentsOf events: [ScanEvent]) async throws -> [JournaledEvent] {
+        try await inner.append(contentsOf: events)
+    }
+
+    func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int, maxBytes: Int) async throws
+        -> [JournaledEvent]
+    {
+        pruned.withLock { $0 = true }
+        return try await inner.events(
+            after: max(after, pruneThrough), through: through, filter: filter, limit: limit, maxBytes: maxBytes)
+    }
+
+    func recent(limit: Int, kinds: Set<DeviceKind>?, maxBytes: Int) async throws -> [JournaledEvent] {
+        try await inner.recent(limit: limit, kinds: kinds, maxBytes: maxBytes)
+    }
+
+    func oldestRetainedSeq() async throws -> UInt64? {
+        let oldest = try await inner.oldestRetainedSeq()
+        return pruned.withLock { $0 } ? oldest.map { max($0, pruneThrough + 1) } : oldest
+    }
+
+    func rewrite(containing needle: [UInt8], _ rewrite: @escaping @Sendable (ScanEvent) -> ScanEvent?) async throws -> Int {
+        try await inner.rewrite(containing: needle, rewrite)
     }
 }

@@ -100,23 +100,22 @@ package final class Bridge: Sendable {
         metrics.scanDuration.record(ContinuousClock.now - taken)
     }
 
-    /// Replays the journal to a new subscription: a gap notice for the events after `since`
-    /// no longer kept, then the events after `since` through `head`, then those published
-    /// meanwhile, read from the journal too, until it has caught up and the subscription
-    /// goes live. A client that reads slowly slows its replay; it costs no memory.
+    /// Replays the journal to a new subscription: the events after `since` through `head`,
+    /// then those published meanwhile, read from the journal too, until it has caught up and
+    /// the subscription goes live; a gap notice before any events no longer kept. A client
+    /// that reads slowly slows its replay; it costs no memory.
     package func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {
-        if since < head {
-            let oldest = try await journal.oldestRetainedSeq() ?? head + 1
-            if since + 1 < oldest {
-                subscription.notify(.gap(from: since + 1, to: min(oldest - 1, head)))
-            }
-        }
         var cursor = since
         var target = head
         while true {
             while cursor < target {
                 let page = try await journal.events(
                     after: cursor, through: target, filter: subscription.filter, limit: 512, maxBytes: 1 << 20)
+                // Read after the page: retention may prune while a slow client replays, and
+                // what it pruned before the page's first event is a gap the client is told of.
+                let oldest = try await journal.oldestRetainedSeq() ?? target + 1
+                let missedThrough = min(oldest - 1, (page.first?.seq ?? target + 1) - 1, target)
+                if missedThrough > cursor { subscription.notify(.gap(from: cursor + 1, to: missedThrough)) }
                 for event in page {
                     guard try await subscription.sendReplayed(event) else { return }
                 }
