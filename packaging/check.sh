@@ -4,7 +4,7 @@
 # run without the Swift toolchain, the daemon run by its unit, or as its unit would run it
 # where systemd does not run the machine, a client in the clients' group reaching it on the
 # system socket), then removes and purges it.
-# Changes the machine: run it in CI or a throwaway one.
+# Changes the machine: run it in a throwaway one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
