@@ -133,7 +133,7 @@ extension LabSuites.USBLane.USBControllerGuest {
                 rm -f /lab/\(output) /lab/\(output).open
                 nohup /lab/bin/evdev-read \(keyboard.inputByID!) /lab/\(output) \(seconds) \(lines) \\
                     >/lab/evdev-read-\(output).log 2>&1 &
-                i=0; until [ -e /lab/\(output).open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; sleep 0.1; done
+                i=0; until [ -e /lab/\(output).open ]; do i=$((i + 1)); [ $i -le 300 ] || exit 1; nap 0.1; done
                 """)
         }
 

@@ -29,7 +29,7 @@ extension LabSuites.ServiceLane {
 
         static let mount = """
             modprobe virtio_blk && modprobe ext4
-            i=0; until [ -b /dev/vda ]; do i=$((i + 1)); [ $i -le 100 ] || { echo "no /dev/vda"; exit 1; }; sleep 0.1; done
+            i=0; until [ -b /dev/vda ]; do i=$((i + 1)); [ $i -le 100 ] || { echo "no /dev/vda"; exit 1; }; nap 0.1; done
             mkdir -p /mnt/journal
 
             """

@@ -50,7 +50,7 @@ extension LabSuites.ServiceLane {
             let groups = try await guest.run(
                 "udev gives its event node to scanbridge-devices",
                 """
-                i=0; until [ -e \(Self.wedgeNode) ]; do i=$((i + 1)); [ $i -le 300 ] || { echo "no \(Self.wedgeNode)"; exit 1; }; sleep 0.1; done
+                i=0; until [ -e \(Self.wedgeNode) ]; do i=$((i + 1)); [ $i -le 300 ] || { echo "no \(Self.wedgeNode)"; exit 1; }; nap 0.1; done
                 udevadm settle
                 stat -L -c '%G %a' \(Self.wedgeNode)
                 """)
@@ -261,7 +261,7 @@ extension LabSuites.ServiceLane.SystemdServiceLabTests {
                     journalctl -u scanbridged --no-pager -n 60 -o short-monotonic
                     exit 1
                 fi
-                sleep 0.2
+                nap 0.2
             done
             """, timeout: .seconds(300))
         return try await mainPID(guest)

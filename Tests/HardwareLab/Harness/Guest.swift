@@ -124,6 +124,7 @@ final class Guest: Sendable {
             ("bin/lab_evdev.py", GuestScripts.evdevModule),
             ("bin/evdev-read", GuestScripts.evdevRead),
             ("bin/uinput-scanner", GuestScripts.uinputScanner),
+            ("bin/device-state", GuestScripts.deviceState),
         ]
         if configuration.systemd {
             try LabFolder.makeFolder(share.appendingPathComponent("systemd"))
@@ -245,7 +246,7 @@ final class Guest: Sendable {
             i=0
             until \(condition); do
                 i=$((i + 1)); [ $i -le \(seconds * 10) ] || { echo "still not true after \(seconds) s: \(condition.replacingOccurrences(of: "\"", with: "'"))"; exit 1; }
-                sleep 0.1
+                nap 0.1
             done
             """, timeout: timeout + .seconds(15))
     }

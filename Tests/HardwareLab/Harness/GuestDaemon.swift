@@ -33,17 +33,14 @@ struct GuestDaemon: Sendable {
         try await call("devices.list")["devices"]?.arrayValue ?? []
     }
 
-    /// Waits until `devices.list` shows device `id` in `state` (`nil`: not listed at all).
+    /// Waits until `devices.list` shows device `id` in `state` (`nil`: not listed at all),
+    /// polled inside the guest by one process (`/lab/bin/device-state`).
     func waitForDevice(_ id: String, state: String?, timeout: Duration = .seconds(30)) async throws {
-        var last: [JSONValue] = []
-        let shown = { last.map { "\($0["id"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" } }
-        try await LabFailure.timing("\(name): device \(id) \(state ?? "not listed")") {
-            // Each poll is a CLI call in the guest, a second or two under emulation.
-            try await waitUntil("devices.list to change; it still shows \(shown())", timeout: timeout) {
-                last = try await devices()
-                return last.first { $0["id"]?.stringValue == id }?["state"]?.stringValue == state
-            }
-        }
+        let seconds = TestEnvironment.scaled(timeout).components.seconds
+        try await guest.run(
+            "\(name): device \(id) \(state ?? "not listed")",
+            "/lab/bin/device-state \(socket) \(shellQuoted(id)) \(shellQuoted(state ?? "-")) \(seconds)",
+            timeout: timeout + .seconds(15))
     }
 
     /// Every scan event the daemon has published so far, as its watcher printed them.
@@ -82,7 +79,7 @@ struct GuestDaemon: Sendable {
             "\(name): stop",
             """
             for pid in $(cat /run/\(name)/*.pid 2>/dev/null); do kill $pid 2>/dev/null; done
-            i=0; while [ -S \(socket) ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+            i=0; while [ -S \(socket) ] && [ $i -lt 50 ]; do i=$((i + 1)); nap 0.1; done
             """)
     }
 
@@ -129,7 +126,7 @@ extension Guest {
             until [ -S \(daemon.socket) ]; do
                 kill -0 $! 2>/dev/null || { echo "scanbridged exited:"; cat \(daemon.log); exit 1; }
                 i=$((i + 1)); [ $i -le 300 ] || { echo "no socket after 30 s:"; cat \(daemon.log); exit 1; }
-                sleep 0.1
+                nap 0.1
             done
             """)
         try await daemon.background("watch", "\(daemon.cli) watch --json --since 0", stdout: "/lab/\(daemon.events)")

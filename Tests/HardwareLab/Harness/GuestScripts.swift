@@ -35,7 +35,7 @@ enum GuestScripts {
             exec switch_root /newroot /lib/systemd/systemd
         fi
         echo "lab-init: root ready, running the job"
-        chroot /newroot /bin/sh /lab/job.sh
+        chroot /newroot /bin/bash /lab/job.sh
         echo "lab-init: the job ended with status $?; powering off"
         poweroff -f
         sleep 60
@@ -77,28 +77,42 @@ enum GuestScripts {
 
     private static func job(setup: String) -> String {
         #"""
-        #!/bin/sh
+        #!/bin/bash
         export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
         export HOME=/root LANG=C.UTF-8 SYSTEMD_IGNORE_CHROOT=1
         . /lab/lab.env
         exec >/lab/job.log 2>&1
         # Each line carries the guest's uptime, to see where the time of a slow run went.
-        say() { line="lab-job: [$(cut -d ' ' -f 1 /proc/uptime)] $*"; echo "$line"; echo "$line" >/dev/console; }
+        # Builtins where a program would do: every process started costs the emulated guest tens
+        # of milliseconds, and a step runs these lines around its script.
+        uptime() { read -r up _ </proc/uptime; }
+        say() { uptime; line="lab-job: [$up] $*"; echo "$line"; echo "$line" >/dev/console; }
         fail() { say "FAILED: $*"; echo "$*" >/lab/state/failed; exit 1; }
         \#(setup)
+        # A pause that starts no process, for the job's polling and its steps' waits (`nap 0.1`):
+        # under emulation a `sleep` costs the guest about as much CPU as it waits, taken from
+        # the daemon under test. Steps run in bash, and inherit the function and its FIFO.
+        mkfifo /run/lab-nap && exec 9<>/run/lab-nap || fail "make the nap FIFO"
+        nap() { read -r -t "$1" -u 9 _; return 0; }
+        export -f nap
         echo ready >/lab/state/ready.tmp && mv /lab/state/ready.tmp /lab/state/ready
         say "ready"
+        cd /tmp
         while [ ! -e /lab/cmd/stop ]; do
             for script in /lab/cmd/*.sh; do
                 [ -e "$script" ] || continue
                 name=${script##*/}; name=${name%.sh}
-                say "step $name: $(head -n 1 "$script" | cut -c 3-)"
-                (cd /tmp && sh "$script") >/lab/out/$name.out 2>&1 </dev/null
-                echo $? >/lab/out/$name.tmp
+                read -r title <"$script"
+                say "step $name: ${title#'# '}"
+                bash "$script" >/lab/out/$name.out 2>&1 </dev/null
+                status=$?
+                echo $status >/lab/out/$name.tmp
                 mv /lab/out/$name.tmp /lab/out/$name.status
                 rm -f "$script"
+                # In the job's log only: where a step's own time ends and the host's begins.
+                uptime; echo "lab-job: [$up] step $name ended with status $status"
             done
-            sleep 0.05  # 9p tells the guest of no new file: the share is polled
+            nap 0.05  # 9p tells the guest of no new file: the share is polled
         done
         say "stop asked"
         """#
@@ -144,7 +158,7 @@ enum GuestScripts {
         FailureAction=poweroff-force
 
         [Service]
-        ExecStart=/bin/sh /lab/job.sh
+        ExecStart=/bin/bash /lab/job.sh
 
         """
 
@@ -201,6 +215,38 @@ enum GuestScripts {
         with open(output + ".tmp", "w") as f:
             f.write("".join(line + "\n" for line in typed))
         os.rename(output + ".tmp", output)
+        """#
+
+    /// `/lab/bin/device-state SOCKET ID STATE SECONDS`: polls `devices.list` on one connection
+    /// to the daemon at SOCKET until device ID is in STATE (`-`: not listed); when SECONDS pass
+    /// first, prints what the list still shows and exits 1. One process for a whole wait: a CLI
+    /// call per poll would cost the emulated guest a second or more each.
+    static let deviceState = #"""
+        #!/usr/bin/python3
+        import json, socket, sys, time
+        path, device, state, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+        connection = socket.socket(socket.AF_UNIX)
+        connection.connect(path)
+        stream = connection.makefile("rwb", buffering=0)
+        deadline = time.monotonic() + seconds
+        number = 0
+        while True:
+            number += 1
+            request = {"jsonrpc": "2.0", "id": number, "method": "devices.list", "params": {}}
+            stream.write(json.dumps(request).encode() + b"\n")
+            line = stream.readline()
+            if not line:
+                sys.exit("the daemon closed the connection")
+            answer = json.loads(line)
+            if "result" not in answer:
+                sys.exit("devices.list answered %s" % line.decode().strip())
+            states = {listed["id"]: listed["state"] for listed in answer["result"]["devices"]}
+            if states.get(device, "-") == state:
+                sys.exit(0)
+            if time.monotonic() > deadline:
+                shown = ", ".join("%s (%s)" % item for item in states.items()) or "no device"
+                sys.exit("after %g s devices.list still shows %s" % (seconds, shown))
+            time.sleep(0.2)  # a poll of the daemon's own answer: it sends no notice to this connection
         """#
 
     /// `/lab/bin/uinput-scanner EVENTS NAME VENDOR PRODUCT`: a keyboard-wedge scanner made with

@@ -46,7 +46,7 @@ struct VividLoopback: Sendable {
             echo $! >/tmp/vivid-feeder.pid
             # Capture only once the feeder is streaming (it prints a '>' a frame): on a slow
             # machine the first frames are still vivid's own test pattern.
-            i=0; until [ "$(tr -cd '>' </tmp/\(name)-feeder.out | wc -c)" -ge 10 ] || [ $i -gt 300 ]; do i=$((i + 1)); sleep 0.1; done
+            i=0; until [ "$(tr -cd '>' </tmp/\(name)-feeder.out | wc -c)" -ge 10 ] || [ $i -gt 300 ]; do i=$((i + 1)); nap 0.1; done
             [ $i -le 300 ] || { echo "the feeder does not stream:"; cat /tmp/\(name)-feeder.out; exit 1; }
             """, timeout: .seconds(90))
     }
@@ -56,7 +56,7 @@ struct VividLoopback: Sendable {
             "vivid: stop feeding",
             """
             pid=$(cat /tmp/vivid-feeder.pid 2>/dev/null) && kill $pid 2>/dev/null
-            i=0; while [ -n "$pid" ] && kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+            i=0; while [ -n "$pid" ] && kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do i=$((i + 1)); nap 0.1; done
             rm -f /tmp/vivid-feeder.pid
             """)
     }
@@ -92,7 +92,7 @@ extension Guest {
         let nodes = try await run(
             "vivid: find its nodes",
             """
-            i=0; until [ -e /sys/class/video4linux/video1 ] || [ $i -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+            i=0; until [ -e /sys/class/video4linux/video1 ] || [ $i -gt 50 ]; do i=$((i + 1)); nap 0.1; done
             for node in /sys/class/video4linux/video*; do echo "$(cat $node/name) /dev/${node##*/}"; done
             """)
         func node(_ suffix: String) throws -> String {
@@ -111,7 +111,7 @@ extension Guest {
             """
             set -e
             # The nodes appear before udev has set them up; wait until they open.
-            i=0; until v4l2-ctl -d \(loop.capture) --get-input >/dev/null 2>&1 || [ $i -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+            i=0; until v4l2-ctl -d \(loop.capture) --get-input >/dev/null 2>&1 || [ $i -gt 50 ]; do i=$((i + 1)); nap 0.1; done
             v4l2-ctl -d \(loop.output) --set-output=0 --set-standard=ntsc --set-fmt-video-out=\(size)
             v4l2-ctl -d \(loop.capture) --set-input=2 --set-standard=ntsc --set-fmt-video=\(size)
             v4l2-ctl -d \(loop.capture) --set-ctrl=loop_video=1,osd_text_mode=2
