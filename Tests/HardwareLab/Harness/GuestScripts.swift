@@ -91,9 +91,10 @@ enum GuestScripts {
         \#(setup)
         # A pause that starts no process, for the job's polling and its steps' waits (`nap 0.1`):
         # under emulation a `sleep` costs the guest about as much CPU as it waits, taken from
-        # the daemon under test. Steps run in bash, and inherit the function and its FIFO.
-        mkfifo /run/lab-nap && exec 9<>/run/lab-nap || fail "make the nap FIFO"
-        nap() { read -r -t "$1" -u 9 _; return 0; }
+        # the daemon under test. Steps run in bash and inherit the function; the FIFO is opened
+        # for each nap alone, so no daemon a step starts inherits it.
+        mkfifo /run/lab-nap || fail "make the nap FIFO"
+        nap() { read -r -t "$1" _ <>/run/lab-nap; return 0; }
         export -f nap
         echo ready >/lab/state/ready.tmp && mv /lab/state/ready.tmp /lab/state/ready
         say "ready"
