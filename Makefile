@@ -11,12 +11,14 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The demo builds what it runs, and no more: the daemon, the CLI and the camera's decoder.
+# The demo builds what it runs, and no more: the daemon, the CLI and the camera's decoder,
+# without the package traits it does not use (the shop's shared store, the gateway's TLS), each
+# of which builds a copy of BoringSSL (Package.swift).
 DEMO_PRODUCTS = scanbridged scanbridge scanbridge-zxing
 
 demo:
 	@scripts/deps.sh demo
-	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --product $$product || exit 1; done
+	for product in $(DEMO_PRODUCTS); do $(SWIFT) build --disable-default-traits --product $$product || exit 1; done
 	@scripts/demo.sh
 
 # The code follows .swift-format: `make format` rewrites it so, `make test` checks it.

@@ -22,6 +22,11 @@ let web: [Target.Dependency] = [
     .product(name: "NIOWebSocket", package: "swift-nio"),
 ]
 let tls: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+// The gateway's TLS, and the shop's shared store, each build BoringSSL (swift-nio-ssl's, and
+// postgres-nio's swift-crypto): a build without them (`--disable-default-traits`, `make demo`)
+// takes half the time (docs/architecture.md, Design decisions).
+let sharedStore = "SharedStore"
+let gatewayTLS = "GatewayTLS"
 let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 // Library code records through swift-metrics' API with a factory handed to it; only the daemon
 // (and tests) know that Prometheus stores and renders what is recorded.
@@ -52,6 +57,11 @@ let package = Package(
         .executable(name: "scanbridge-zxing", targets: ["scanbridge-zxing"]),
         .library(name: "ScanBridgeClient", targets: ["ScanBridgeClient"]),
     ],
+    traits: [
+        .trait(name: sharedStore, description: "The shop's PostgreSQL store, shared by its counters (postgres-nio)."),
+        .trait(name: gatewayTLS, description: "The gateway over TLS (swift-nio-ssl)."),
+        .default(enabledTraits: [sharedStore, gatewayTLS]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -63,8 +73,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The latency percentiles of the benchmarks, recorded through the test kit.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        // SHA-256 of the gateway's token secrets, and their random bytes (BoringSSL's RNG on Linux).
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
@@ -93,8 +101,7 @@ let package = Package(
             name: "ScanBridgeServer",
             dependencies: [
                 "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeService", "CSocketBind", log,
-                .product(name: "DequeModule", package: "swift-collections"), lifecycle, metrics,
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"), lifecycle, metrics, "CLibCrypto",
             ] + nio + web,
             swiftSettings: strict),
         // The web gateway: HTTP, WebSocket and Server-Sent Events over TCP or TLS, token access,
@@ -103,9 +110,11 @@ let package = Package(
             name: "ScanBridgeGateway",
             dependencies: [
                 "ScanBridgeServer", "ScanBridgeService", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", log,
-                lifecycle, tls,
+                lifecycle, .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: [gatewayTLS])),
             ] + nio + web,
             swiftSettings: strict),
+        // SHA-256 of the gateway's token secrets (Debian package libssl-dev).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
         .target(name: "CSocketBind"),
         .target(
@@ -233,7 +242,7 @@ let package = Package(
             dependencies: [
                 "CHeap", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeRPC", "ScanBridgeServer", "ScanBridgeGateway",
                 "ScanBridgeService", "ScanBridgeStore",
-                "ScanBridgeSharedStore",
+                .target(name: "ScanBridgeSharedStore", condition: .when(traits: [sharedStore])),
                 "ScanBridgeConfig", "ScanBridgeMetrics", "DriverKit",
                 "MockDriver", "PCSCDriver", "EvdevDriver", "SerialDriver", "HIDPOSDriver", "USBDriver", "CameraDriver",
                 "ProductLookup", "CardLink", "OrderLookup", log,

@@ -2,7 +2,6 @@ package import Logging
 import NIOCore
 import NIOHTTP1
 package import NIOPosix
-import NIOSSL
 import NIOWebSocket
 package import ScanBridgeServer
 package import ScanBridgeService
@@ -90,10 +89,10 @@ package final class Gateway: Service {
     /// A new connection's pipeline: TLS when configured, HTTP with the WebSocket upgrade, the
     /// router; past `http.max_connections`, every request is answered 503.
     private static func configure(
-        _ channel: any Channel, router: GatewayRouter, connections: GatewayConnections, tls: NIOSSLContext?
+        _ channel: any Channel, router: GatewayRouter, connections: GatewayConnections, tls: GatewayTLSContext?
     ) throws {
         let pipeline = channel.pipeline.syncOperations
-        if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+        if let tls { try addTLS(tls, to: pipeline) }
         guard connections.admit(channel) else {
             router.services.serverMetrics.refused(.overloaded)
             try pipeline.configureHTTPServerPipeline()
@@ -125,28 +124,6 @@ package final class Gateway: Service {
 
     /// How long a connection may wait between requests (or to send its first).
     static let idleTimeout = TimeAmount.seconds(30)
-
-    /// The TLS context of `http.tls`, read off the cooperative pool; nil without TLS.
-    private func tlsContext() async throws -> NIOSSLContext? {
-        guard let (certificate, key) = settings.tls else { return nil }
-        do {
-            return try await NIOThreadPool.singleton.runIfActive {
-                let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-                let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-                var configuration = TLSConfiguration.makeServerConfiguration(
-                    certificateChain: chain, privateKey: .privateKey(privateKey))
-                configuration.minimumTLSVersion = .tlsv12
-                // A client that never answers the close of a connection must not hold the
-                // daemon's stop (`GatewayConnections.closeAll`).
-                configuration.shutdownTimeout = GatewayConnections.closeGrace
-                return try NIOSSLContext(configuration: configuration)
-            }
-        } catch {
-            throw GatewayError(
-                description:
-                    "the gateway cannot use http.tls.certificate \(certificate) and http.tls.key \(key): \(error)")
-        }
-    }
 }
 
 /// Why the gateway cannot start.

@@ -8,11 +8,14 @@ import ScanBridgeMetrics
 import ScanBridgeModel
 import ScanBridgeServer
 import ScanBridgeService
-import ScanBridgeSharedStore
 import ScanBridgeStore
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
+
+#if SharedStore
+import ScanBridgeSharedStore
+#endif
 
 /// Wires the store, the pipeline, the drivers and the server into one service group.
 struct Daemon {
@@ -27,7 +30,7 @@ struct Daemon {
         let scanMetrics = ScanMetrics(factory: metrics.factory, drivers: drivers.map(\.name))
         let publisher = Publisher(metrics: scanMetrics)
         // Rung on every commit, for the copy of the events to the shop's store.
-        let committed = settings.sharedStore.map { _ in Doorbell() }
+        let committed = Self.commitBell(if: settings.usesSharedStore)
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
         let (journal, database, scanners, tokens) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             // Private to the daemon, or readable by its group; never one another user could write in.
@@ -57,14 +60,7 @@ struct Daemon {
         let catalog = SQLiteProductRepository(database: database)
         let local = Repositories.sqlite(database, catalog: catalog)
         let replica = SQLiteShopReplica(database: database, catalog: catalog)
-        let sharedStore: SharedStore? =
-            if let location = settings.sharedStore, let committed {
-                SharedStore(
-                    location: location, counter: settings.counter, journal: journal, doorbell: committed,
-                    replica: replica, timing: settings.sharedStoreTiming, logger: logger)
-            } else {
-                nil
-            }
+        let sharedStore = sharedStore(journal: journal, doorbell: committed, replica: replica)
         // Written here alone from now on, this counter's data is its own again, and waits for
         // `store.migrate` when the shop's store comes back.
         if sharedStore == nil { try await replica.forget() }

@@ -12,9 +12,12 @@ import ScanBridgeModel
 import ScanBridgeRPC
 import ScanBridgeServer
 import ScanBridgeService
-import ScanBridgeSharedStore
 import ScanBridgeStore
 import USBDriver
+
+#if SharedStore
+import ScanBridgeSharedStore
+#endif
 
 /// Everything the daemon runs with: options over the config file over defaults.
 struct DaemonSettings: Sendable {
@@ -44,10 +47,15 @@ struct DaemonSettings: Sendable {
     /// The listeners systemd passed (socket activation); they take the place of the socket
     /// path's and the gateway's own.
     var activated: ActivatedSockets
+    #if SharedStore
     /// The shop's shared PostgreSQL store, password included; nil for the local database alone.
     var sharedStore: SharedStoreLocation?
     /// How long the daemon waits on the shop's store (`store.retry_max_ms`, `store.answer_limit_ms`).
     var sharedStoreTiming: SharedStoreTiming
+    var usesSharedStore: Bool { sharedStore != nil }
+    #else
+    let usesSharedStore = false
+    #endif
     /// This daemon's name among the shop's counters.
     var counter: String
 
@@ -62,6 +70,7 @@ struct DaemonSettings: Sendable {
         self.socketPath = socketPath
         databasePath = options.database ?? file.database ?? DaemonPaths.database()
         counter = try Self.counter(file.counterId)
+        #if SharedStore
         let store = try file.section("store", as: SharedStoreSettings.self) ?? SharedStoreSettings()
         sharedStoreTiming = store.timing
         sharedStore = try (options.store ?? store.url).map { url in
@@ -71,6 +80,13 @@ struct DaemonSettings: Sendable {
                 throw DaemonConfig.LoadError(description: "\(error)")
             }
         }
+        #else
+        let storeSection = try file.section("store") { _ in true } ?? false
+        if options.store != nil || storeSection {
+            throw DaemonConfig.LoadError(
+                description: Self.notBuiltIn("the shop's shared store (store:, --store)", trait: "SharedStore"))
+        }
+        #endif
         mockDevices =
             try Self.mockDevices(try file.section("mock", as: [MockDeviceEntry].self) ?? [], relativeTo: configPath)
             + options.mocks.map {
@@ -154,7 +170,13 @@ struct DaemonSettings: Sendable {
         }
         let tls: (certificate: String, key: String)?
         switch (http.tls.certificate, http.tls.key) {
-        case (let certificate?, let key?): tls = (certificate, key)
+        case (let certificate?, let key?):
+            #if GatewayTLS
+            tls = (certificate, key)
+            #else
+            _ = (certificate, key)
+            throw DaemonConfig.LoadError(description: Self.notBuiltIn("the gateway's TLS (http.tls)", trait: "GatewayTLS"))
+            #endif
         case (nil, nil): tls = nil
         default:
             throw DaemonConfig.LoadError(description: "http.tls needs both certificate and key (PEM files), or neither")
@@ -166,6 +188,12 @@ struct DaemonSettings: Sendable {
                 ?? GatewayWebRoot.defaultPath(
                     executable: "/proc/self/exe", sourceRoot: Self.sourceRoot),
             tls: tls)
+    }
+
+    /// Why a setting is refused by a build made without the package trait that brings it
+    /// (`swift build --disable-default-traits`, as `make demo` builds).
+    static func notBuiltIn(_ what: String, trait: String) -> String {
+        "\(what) is not in this build of scanbridged: it was built without the \(trait) package trait; build it with the default traits (make build)"
     }
 
     /// The config's mock devices, with their scripts read relative to the config's folder.

@@ -1,4 +1,4 @@
-import Crypto
+import CLibCrypto
 package import Foundation
 package import Logging
 package import ScanBridgeCore
@@ -288,13 +288,17 @@ package final class AccessTokens: TokenAuthority {
     }
 
     static func hash(_ secret: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(secret.utf8)))
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        let bytes = Array(secret.utf8)
+        _ = SHA256(bytes, bytes.count, &digest)
+        return digest
     }
 
-    /// 32 bytes from BoringSSL's cryptographic RNG.
+    /// 32 bytes from the kernel's cryptographic RNG (`SystemRandomNumberGenerator` is
+    /// getrandom(2) on Linux).
     private static func newSecret() -> String {
-        let key = SymmetricKey(size: .bits256)
-        let bytes = key.withUnsafeBytes { Data($0) }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let text = bytes.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
