@@ -13,13 +13,12 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
 # Build: GRDB links the system's SQLite; the gateway hashes its token secrets with OpenSSL's
-# libcrypto. The PC/SC driver links libpcsclite. The
-# keyboard-wedge driver decodes keys in the scanner's layout with libxkbcommon and xkb-data's
-# layouts. Scanners (and cameras) are found and followed through libudev; the usb driver reads
-# scanners in a vendor USB mode through libusb. The camera driver's decoder process
-# (scanbridge-zxing) decodes frames with zxing-cpp, its file camera reads PNG frames with
-# libpng, and its v4l2 driver decodes USB cameras' MJPEG frames with libjpeg-turbo's TurboJPEG
-# API.
+# libcrypto. The PC/SC driver links libpcsclite. The keyboard-wedge driver decodes keys in the
+# scanner's layout with libxkbcommon and xkb-data's layouts. Scanners (and cameras) are found
+# and followed through libudev; the usb driver reads scanners in a vendor USB mode through
+# libusb. The camera driver's decoder process (scanbridge-zxing) decodes frames with
+# zxing-cpp, its file camera reads PNG frames with libpng, and its v4l2 driver decodes USB
+# cameras' MJPEG frames with libjpeg-turbo's TurboJPEG API.
 required=(libsqlite3-dev libssl-dev libpcsclite-dev libxkbcommon-dev xkb-data libudev-dev libusb-1.0-0-dev libzxing-dev
     libpng-dev libturbojpeg0-dev)
 # Optional groups: installed when they can be; when they cannot, what needs them is skipped

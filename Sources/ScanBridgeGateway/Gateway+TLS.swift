@@ -37,8 +37,8 @@ extension Gateway {
     }
 }
 #else
-/// None in a build without the `GatewayTLS` trait, whose settings refuse `http.tls`.
-enum GatewayTLSContext {}
+/// None in a build without the `GatewayTLS` trait, whose settings refuse `http.tls` (never made).
+struct GatewayTLSContext {}
 
 extension Gateway {
     func tlsContext() async throws -> GatewayTLSContext? { nil }
