@@ -27,10 +27,10 @@ struct CommitBell {
 #endif
 
 extension Daemon {
-    /// The bell the journal rings on each commit, when the shop's store is used.
-    static func commitBell(if used: Bool) -> CommitBell? {
+    /// The bell the journal rings on each commit, when the settings name a shop's store.
+    func commitBell() -> CommitBell? {
         #if SharedStore
-        used ? Doorbell() : nil
+        settings.sharedStore.map { _ in Doorbell() }
         #else
         nil
         #endif

@@ -30,7 +30,7 @@ struct Daemon {
         let scanMetrics = ScanMetrics(factory: metrics.factory, drivers: drivers.map(\.name))
         let publisher = Publisher(metrics: scanMetrics)
         // Rung on every commit, for the copy of the events to the shop's store.
-        let committed = Self.commitBell(if: settings.usesSharedStore)
+        let committed = commitBell()
         // Opening, migrating and pruning the database is blocking I/O: off the cooperative pool.
         let (journal, database, scanners, tokens) = try await NIOThreadPool.singleton.runIfActive { [settings, logger] in
             // Private to the daemon, or readable by its group; never one another user could write in.

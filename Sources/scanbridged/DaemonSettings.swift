@@ -52,9 +52,6 @@ struct DaemonSettings: Sendable {
     var sharedStore: SharedStoreLocation?
     /// How long the daemon waits on the shop's store (`store.retry_max_ms`, `store.answer_limit_ms`).
     var sharedStoreTiming: SharedStoreTiming
-    var usesSharedStore: Bool { sharedStore != nil }
-    #else
-    let usesSharedStore = false
     #endif
     /// This daemon's name among the shop's counters.
     var counter: String
