@@ -265,7 +265,7 @@ let package = Package(
             swiftSettings: strict),
 
         // The module edges, pinned against every import (Tests/ArchitectureTests).
-        .testTarget(name: "ArchitectureTests", swiftSettings: strict),
+        .testTarget(name: "ArchitectureTests", dependencies: ["ScanBridgeTesting"], swiftSettings: strict),
         .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeCoreTests",

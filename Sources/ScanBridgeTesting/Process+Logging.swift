@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 extension Process {
     /// Runs `executable` with its standard output and error appended to the file at `logPath`
     /// (which must exist), so a failing test can show what the child said.
-    static func launch(
+    package static func launch(
         _ executable: URL, arguments: [String], environment: [String: String]? = nil, appendingTo logPath: String
     ) throws -> Process {
         let child = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeTesting
 import Testing
 
 /// The build without the package traits (`make demo`: `swift build --disable-default-traits`),
@@ -10,19 +11,19 @@ import Testing
 struct BuildWithoutTraitsTests {
     static let traits: Set<String> = ["-DSharedStore", "-DGatewayTLS"]
 
-    @Test func theGatewayAndTheDaemonCompileWithoutTheirTraits() throws {
+    @Test func theGatewayAndTheDaemonCompileWithoutTheirTraits() async throws {
         let manifest = try Self.buildManifest()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("no-traits-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
 
         let gateway = try Self.arguments(of: "ScanBridgeGateway", in: manifest)
-        try Self.compile(gateway, mode: ["-typecheck"], modules: scratch)
-        try Self.compile(
+        try await Self.compile(gateway, mode: ["-typecheck"], modules: scratch)
+        try await Self.compile(
             gateway,
             mode: ["-emit-module", "-emit-module-path", scratch.appendingPathComponent("ScanBridgeGateway.swiftmodule").path],
             modules: scratch)
-        try Self.compile(try Self.arguments(of: "scanbridged", in: manifest), mode: ["-typecheck"], modules: scratch)
+        try await Self.compile(try Self.arguments(of: "scanbridged", in: manifest), mode: ["-typecheck"], modules: scratch)
     }
 
     /// SwiftPM's build manifest of the build this test binary belongs to
@@ -51,7 +52,7 @@ struct BuildWithoutTraitsTests {
 
     /// Runs the compiler with `arguments` less the traits' conditions and what writes the
     /// build's own outputs, in `mode`, finding modules in `modules` before the build's.
-    static func compile(_ arguments: [String], mode: [String], modules: URL) throws {
+    static func compile(_ arguments: [String], mode: [String], modules: URL) async throws {
         let dropped: Set<String> = [
             "-emit-dependencies", "-emit-module", "-incremental", "-c", "-enable-batch-mode", "-serialize-diagnostics",
             "-parseable-output", "-emit-objc-header",
@@ -70,16 +71,15 @@ struct BuildWithoutTraitsTests {
                 kept.append(argument)
             }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = ["-I", modules.path] + kept + mode
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(mode.first!) without the traits failed:\n\(text)")
+        // What it says goes to a file, not a pipe that could fill up and stall it; waited for
+        // off the thread, with a deadline.
+        let log = modules.appendingPathComponent("\(mode.first!).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let compiler = try Process.launch(
+            URL(fileURLWithPath: arguments[0]), arguments: ["-I", modules.path] + kept + mode, appendingTo: log.path)
+        try await waitUntil("\(mode.first!) without the traits to end", timeout: .seconds(120)) { compiler.hasEnded }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(compiler.endStatus == 0, "\(mode.first!) without the traits failed:\n\(text)")
         #expect(!text.contains("warning:"), "\(mode.first!) without the traits warned:\n\(text)")
     }
 }
