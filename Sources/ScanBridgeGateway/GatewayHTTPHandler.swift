@@ -19,6 +19,8 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var tooLarge = false
+    /// A request whole, held until the client reads enough of the answers before it.
+    private var waiting: (request: GatewayRequest, tooLarge: Bool)?
 
     init(router: GatewayRouter, refusal: GatewayResponse? = nil) {
         self.router = router
@@ -47,20 +49,38 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             let request = GatewayRequest(head: head, body: body)
             body = nil
-            let channel = context.channel
-            if let refusal {
-                GatewayRouter.send(refusal, to: channel, for: request, keepAlive: false)
-            } else if tooLarge {
-                router.countRefusal(.payloadTooLarge)
-                GatewayRouter.send(
-                    .refusal(
-                        .payloadTooLarge, "too_large",
-                        "too large: a request body may hold at most \(router.maxBodyBytes) bytes (server.max_line_bytes)"),
-                    to: channel, for: request, keepAlive: false)
+            // A client that does not read its answers gets no more of them until it does: NIO's
+            // pipelining handler reads the next request once this one's answer is passed down,
+            // so answering now would queue answers in memory without end.
+            if context.channel.isWritable {
+                answer(request, tooLarge: tooLarge, on: context.channel)
             } else {
-                let router = self.router
-                Task { await router.serve(request, on: channel) }
+                waiting = (request, tooLarge)
             }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let (request, tooLarge) = waiting {
+            waiting = nil
+            answer(request, tooLarge: tooLarge, on: context.channel)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func answer(_ request: GatewayRequest, tooLarge: Bool, on channel: any Channel) {
+        if let refusal {
+            GatewayRouter.send(refusal, to: channel, for: request, keepAlive: false)
+        } else if tooLarge {
+            router.countRefusal(.payloadTooLarge)
+            GatewayRouter.send(
+                .refusal(
+                    .payloadTooLarge, "too_large",
+                    "too large: a request body may hold at most \(router.maxBodyBytes) bytes (server.max_line_bytes)"),
+                to: channel, for: request, keepAlive: false)
+        } else {
+            let router = self.router
+            Task { await router.serve(request, on: channel) }
         }
     }
 

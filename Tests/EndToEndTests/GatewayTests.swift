@@ -239,6 +239,39 @@ struct GatewayTests {
         try await gateway.stop()
     }
 
+    /// A client with no token pipelines requests and reads none of the answers: the daemon
+    /// stops reading from it once its answers wait unread, so it can neither grow the daemon's
+    /// memory nor keep anyone else waiting.
+    @Test func aClientThatReadsNoAnswersIsNotReadFrom() async throws {
+        let gateway = try await GatewayDaemon.start()
+        // As large as the JavaScript client.
+        try String(repeating: "export const x = 1;\n", count: 2000).write(
+            to: gateway.daemon.directory.appendingPathComponent("web/large.mjs"), atomically: true, encoding: .utf8)
+        let pid = try #require(gateway.daemon.pid)
+        let rss = ProcessStat.megabytes("VmRSS", of: pid)
+        let hog = try await gateway.client.connect(reading: false)
+        let requests = Array(
+            String(repeating: "GET /large.mjs HTTP/1.1\r\nHost: \(gateway.client.hostHeader)\r\n\r\n", count: 500).utf8)
+        // Far more than the socket buffers between the two hold.
+        let bound = 64 << 20
+        var sent = 0
+        while sent < bound {
+            do {
+                try await within("the daemon to take 500 more requests", timeout: .seconds(5)) {
+                    try await hog.send(requests)
+                }
+            } catch is TimedOut {
+                break
+            }
+            sent += requests.count
+        }
+        #expect(sent < bound, "the daemon took \(sent) bytes of requests whose answers were never read")
+        #expect(try await gateway.client.request("GET", "/healthz").status == 200, "another client is answered")
+        #expect(ProcessStat.megabytes("VmRSS", of: pid) <= rss + 32, "the daemon's memory grew by the unread answers")
+        await hog.close()
+        try await gateway.stop()
+    }
+
     @Test func maxConnectionsBoundsAllAndSparesTheOpenOnes() async throws {
         let gateway = try await GatewayDaemon.start(http: "  max_connections: 2")
         let (secret, _) = try await gateway.token("admin")
