@@ -18,6 +18,13 @@ package enum MethodCatalog {
         return .admin
     }
 
+    /// Methods served on the Unix socket alone, whatever the role: the access tokens and the
+    /// shop's store are managed at the counter, never over the network, so a leaked admin
+    /// token cannot mint tokens that outlive its revocation or move the counter's data.
+    package static func isSocketOnly(_ method: String) -> Bool {
+        method.utf8.starts(with: "tokens.".utf8) || method.utf8.starts(with: "store.".utf8)
+    }
+
     /// Methods whose only effect is their answer. Sent as a notification, which gets no
     /// answer, one would do work nobody sees: the daemon does not run it, so a flood of them
     /// costs nothing but the reading.

@@ -159,6 +159,13 @@ package struct RPCDispatcher: Sendable {
                     "forbidden: \(method) needs the \(required) role and this connection has \(connection.role); ask an administrator to add your user to the \(required) group"
             )
         }
+        if case .token = connection.identity, MethodCatalog.isSocketOnly(method) {
+            throw RPCError(
+                code: RPCError.forbidden,
+                message:
+                    "forbidden: \(method) is served on the daemon's Unix socket only, never over the network; run scanbridge on the counter"
+            )
+        }
         return try Params(params)
     }
 }

@@ -272,6 +272,27 @@ struct GatewayTests {
         try await gateway.stop()
     }
 
+    /// Even an admin token cannot manage tokens or the shop's store over the network: a
+    /// leaked one would otherwise mint tokens that outlive its revocation.
+    @Test func tokensAndTheStoreAreManagedOnTheSocketOnly() async throws {
+        let gateway = try await GatewayDaemon.start()
+        let (secret, _) = try await gateway.token("admin")
+        for method in ["tokens.create", "tokens.list", "tokens.revoke", "store.migrate"] {
+            let reply = try await gateway.client.rpc(
+                #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":{"name":"minted","role":"admin"}}"#,
+                token: secret)
+            #expect(reply.json?["error"]?["code"] == -32003, "\(method) over HTTP: \(reply)")
+        }
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        try await socket.send(
+            text: #"{"jsonrpc":"2.0","id":2,"method":"tokens.create","params":{"name":"minted","role":"admin"}}"#)
+        #expect(try await socket.receiveText().contains("-32003"), "tokens.create over a WebSocket")
+        await socket.close()
+        let listed = try await gateway.admin.call("tokens.list")
+        #expect(listed["tokens"]?.arrayValue?.count == 1, "no token was made over the network")
+        try await gateway.stop()
+    }
+
     @Test func maxConnectionsBoundsAllAndSparesTheOpenOnes() async throws {
         let gateway = try await GatewayDaemon.start(http: "  max_connections: 2")
         let (secret, _) = try await gateway.token("admin")
