@@ -36,7 +36,9 @@ package final class Gateway: Service {
 
     package func run() async throws {
         let tls = try await tlsContext()
-        let connections = GatewayConnections(limit: settings.maxConnections, metrics: services.serverMetrics)
+        let connections = GatewayConnections(
+            limit: settings.maxConnections, limitPerAddress: settings.maxConnectionsPerAddress,
+            metrics: services.serverMetrics)
         let router = GatewayRouter(
             services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
         let bootstrap = ServerBootstrap(group: Self.eventLoops)
@@ -46,6 +48,11 @@ package final class Gateway: Service {
             // A scan is one small write: Nagle's algorithm would hold it until the client's
             // delayed acknowledgement of the one before, tens of milliseconds later.
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // A tablet gone without a goodbye (power, Wi-Fi) is noticed in about two minutes.
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(.socket(SocketOptionLevel(IPPROTO_TCP), TCP_KEEPIDLE), value: 60)
+            .childChannelOption(.socket(SocketOptionLevel(IPPROTO_TCP), TCP_KEEPINTVL), value: 10)
+            .childChannelOption(.socket(SocketOptionLevel(IPPROTO_TCP), TCP_KEEPCNT), value: 6)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configure(channel, router: router, connections: connections, tls: tls)
@@ -86,32 +93,33 @@ package final class Gateway: Service {
         logger.info("gateway stopped listening")
     }
 
-    /// A new connection's pipeline: TLS when configured, HTTP with the WebSocket upgrade, the
-    /// router; past `http.max_connections`, every request is answered 503.
+    /// A new connection's pipeline: its deadlines, reads paused while it takes no answers,
+    /// TLS when configured, HTTP with the WebSocket upgrade, the router. Past a bound of
+    /// `connections`, it is answered 503 and closed at once.
     private static func configure(
         _ channel: any Channel, router: GatewayRouter, connections: GatewayConnections, tls: GatewayTLSContext?
     ) throws {
         let pipeline = channel.pipeline.syncOperations
-        if let tls { try addTLS(tls, to: pipeline) }
-        guard connections.admit(channel) else {
+        if case .refused(let perAddress) = connections.admit(channel) {
             router.services.serverMetrics.refused(.overloaded)
-            try pipeline.configureHTTPServerPipeline()
-            try pipeline.addHandler(
-                GatewayHTTPHandler(
-                    router: router,
-                    refusal: .refusal(
-                        .serviceUnavailable, "overloaded",
-                        "overloaded: the gateway has \(connections.limit) connections open, its limit (http.max_connections); try again later"
-                    )))
+            let bound =
+                perAddress
+                ? "\(connections.limitPerAddress) connections open from this address, its limit (http.max_connections_per_address)"
+                : "\(connections.limit) connections open, its limit (http.max_connections)"
+            let refusal = GatewayResponse.refusal(
+                .serviceUnavailable, "overloaded", "overloaded: the gateway has \(bound); try again later")
+            try pipeline.addHandler(RefusedConnection(answer: tls == nil ? refusal.closingBytes : nil))
             return
         }
-        // A connection that sends nothing for a while gives its place back: idle sockets must
-        // not fill `http.max_connections`. WebSockets and event streams leave this behind.
-        try pipeline.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout))
+        let deadlines = GatewayDeadlines(
+            idleTimeout: router.settings.idleTimeout, requestTimeout: router.settings.requestTimeout,
+            connections: connections)
+        try pipeline.addHandler(deadlines)
+        if let tls { try addTLS(tls, to: pipeline) }
         try pipeline.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [router.webSocketUpgrader()], completionHandler: { _ in }))
         try pipeline.addHandler(WritabilityWatcher())
-        try pipeline.addHandler(GatewayHTTPHandler(router: router))
+        try pipeline.addHandler(GatewayHTTPHandler(router: router, deadlines: deadlines))
     }
 
     /// The gateway's own event loops, apart from the Unix socket's: a scan fanned out to
@@ -121,9 +129,6 @@ package final class Gateway: Service {
     /// gateway's first start and kept for the process's life, as NIO's own loops are: a
     /// connection's last tasks may still run on them after the gateway has stopped.
     package static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount - 1))
-
-    /// How long a connection may wait between requests (or to send its first).
-    static let idleTimeout = TimeAmount.seconds(30)
 }
 
 /// Why the gateway cannot start.

@@ -11,6 +11,9 @@ package struct GatewayConfig: Decodable, Sendable {
     /// Host names a request may name, beside the listening addresses.
     package var hosts: [String] = []
     package var maxConnections: Int? = nil
+    package var maxConnectionsPerAddress: Int? = nil
+    package var idleTimeoutMilliseconds: Int? = nil
+    package var requestTimeoutMilliseconds: Int? = nil
     package var metricsPublic = false
     /// The counter page's files; the default is found next to the daemon (`GatewayWebRoot`).
     package var webRoot: String?
@@ -25,6 +28,9 @@ package struct GatewayConfig: Decodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case listen, origins, hosts
         case maxConnections = "max_connections"
+        case maxConnectionsPerAddress = "max_connections_per_address"
+        case idleTimeoutMilliseconds = "idle_timeout_ms"
+        case requestTimeoutMilliseconds = "request_timeout_ms"
         case metricsPublic = "metrics_public"
         case webRoot = "web_root"
         case tls
@@ -38,6 +44,9 @@ package struct GatewayConfig: Decodable, Sendable {
         origins = try c.decodeIfPresent([String].self, forKey: .origins) ?? []
         hosts = try c.decodeIfPresent([String].self, forKey: .hosts) ?? []
         maxConnections = try c.number(.maxConnections, in: 1...100_000)
+        maxConnectionsPerAddress = try c.number(.maxConnectionsPerAddress, in: 1...100_000)
+        idleTimeoutMilliseconds = try c.number(.idleTimeoutMilliseconds, in: 100...3_600_000)
+        requestTimeoutMilliseconds = try c.number(.requestTimeoutMilliseconds, in: 100...600_000)
         metricsPublic = try c.decodeIfPresent(Bool.self, forKey: .metricsPublic) ?? false
         webRoot = try c.decodeIfPresent(String.self, forKey: .webRoot)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls) ?? TLS()

@@ -3,43 +3,103 @@ import NIOWebSocket
 import ScanBridgeServer
 import Synchronization
 
-/// The gateway's open connections, over every listener: bounded by `http.max_connections`,
-/// counted by transport, and closed together when the daemon stops.
+/// The gateway's open connections, over every listener: bounded by `http.max_connections`
+/// and, from one address, by `http.max_connections_per_address`; counted by transport, and
+/// closed together when the daemon stops.
+///
+/// At a bound, the connection that has waited longest for a request gives its place to the
+/// new one (docs/architecture.md, Design decisions): slow or idle sockets cannot keep a POS
+/// out, and only when every place is answering or streaming is the new one refused.
 final class GatewayConnections: Sendable {
     typealias Transport = ServerMetrics.Transport
 
+    private struct Entry {
+        var channel: any Channel
+        var transport: Transport
+        var address: String?
+        /// Since when it has been waiting for a request; nil while one is answered or streamed.
+        var waitingSince: NIODeadline?
+    }
+
     private struct State {
-        var open: [ObjectIdentifier: (channel: any Channel, transport: Transport)] = [:]
+        var open: [ObjectIdentifier: Entry] = [:]
         var byTransport: [Transport: Int] = [:]
+        var byAddress: [String: Int] = [:]
         var closing = false
     }
 
     private let state = Mutex(State())
     let limit: Int
+    let limitPerAddress: Int
     private let metrics: ServerMetrics
 
-    init(limit: Int, metrics: ServerMetrics) {
+    init(limit: Int, limitPerAddress: Int, metrics: ServerMetrics) {
         self.limit = limit
+        self.limitPerAddress = limitPerAddress
         self.metrics = metrics
     }
 
-    /// Counts a new connection as `http`; false when the limit is reached or the gateway stops.
-    /// Its place is given back when the channel closes.
-    func admit(_ channel: any Channel) -> Bool {
-        let admitted = state.withLock { state in
-            guard !state.closing, state.open.count < limit else { return false }
-            state.open[ObjectIdentifier(channel)] = (channel, .http)
-            count(.http, by: 1, in: &state)
-            return true
-        }
-        guard admitted else { return false }
-        channel.closeFuture.whenComplete { _ in
-            self.state.withLock { state in
-                guard let entry = state.open.removeValue(forKey: ObjectIdentifier(channel)) else { return }
-                self.count(entry.transport, by: -1, in: &state)
+    /// What `admit` decided.
+    enum Admission {
+        case admitted
+        /// Every place, or every place of its address, is answering or streaming.
+        case refused(perAddress: Bool)
+    }
+
+    /// Counts a new connection as `http`, waiting for its first request, and gives it a place;
+    /// at a bound, the longest-waiting connection (of its address, at that bound) is closed
+    /// for it. Its place is given back when the channel closes.
+    func admit(_ channel: any Channel) -> Admission {
+        let address = channel.remoteAddress?.ipAddress
+        let decided = state.withLock { state -> (Admission, evicted: (any Channel)?) in
+            guard !state.closing else { return (.refused(perAddress: false), nil) }
+            var evicted: (any Channel)?
+            let full = address.map { state.byAddress[$0, default: 0] >= limitPerAddress } ?? false
+            if full || state.open.count >= limit {
+                guard let victim = Self.longestWaiting(in: state, from: full ? address : nil) else {
+                    return (.refused(perAddress: full), nil)
+                }
+                evicted = remove(victim, in: &state)
             }
+            state.open[ObjectIdentifier(channel)] = Entry(
+                channel: channel, transport: .http, address: address, waitingSince: .now())
+            if let address { state.byAddress[address, default: 0] += 1 }
+            count(.http, by: 1, in: &state)
+            return (.admitted, evicted)
         }
-        return true
+        guard case .admitted = decided.0 else { return decided.0 }
+        decided.evicted?.close(promise: nil)
+        channel.closeFuture.whenComplete { _ in
+            self.state.withLock { _ = self.remove(ObjectIdentifier(channel), in: &$0) }
+        }
+        return .admitted
+    }
+
+    private static func longestWaiting(in state: State, from address: String?) -> ObjectIdentifier? {
+        var oldest: (key: ObjectIdentifier, since: NIODeadline)?
+        for (key, entry) in state.open {
+            guard let since = entry.waitingSince, address == nil || entry.address == address else { continue }
+            if oldest == nil || since < oldest!.since { oldest = (key, since) }
+        }
+        return oldest?.key
+    }
+
+    /// Forgets a connection and its counts; its channel, when it was still counted.
+    private func remove(_ key: ObjectIdentifier, in state: inout State) -> (any Channel)? {
+        guard let entry = state.open.removeValue(forKey: key) else { return nil }
+        if let address = entry.address {
+            state.byAddress[address, default: 1] -= 1
+            if state.byAddress[address] == 0 { state.byAddress[address] = nil }
+        }
+        count(entry.transport, by: -1, in: &state)
+        return entry.channel
+    }
+
+    /// The connection waits for a request (`true`), or has one to answer (`false`).
+    func waiting(_ channel: any Channel, _ waiting: Bool) {
+        state.withLock { state in
+            state.open[ObjectIdentifier(channel)]?.waitingSince = waiting ? .now() : nil
+        }
     }
 
     /// The connection became a WebSocket or an event stream.
@@ -47,7 +107,8 @@ final class GatewayConnections: Sendable {
         state.withLock { state in
             guard let entry = state.open[ObjectIdentifier(channel)] else { return }
             count(entry.transport, by: -1, in: &state)
-            state.open[ObjectIdentifier(channel)] = (channel, transport)
+            state.open[ObjectIdentifier(channel)]?.transport = transport
+            state.open[ObjectIdentifier(channel)]?.waitingSince = nil
             count(transport, by: 1, in: &state)
         }
     }
@@ -73,7 +134,7 @@ final class GatewayConnections: Sendable {
     func closeAll() async {
         let open = state.withLock { state in
             state.closing = true
-            return Array(state.open.values)
+            return state.open.values.map { (channel: $0.channel, transport: $0.transport) }
         }
         for (channel, transport) in open {
             guard transport == .websocket else {

@@ -6,25 +6,26 @@ import ScanBridgeServer
 
 /// Gathers each HTTP request of a gateway connection, its body bounded by
 /// `server.max_line_bytes`, and hands it to the router. NIO's pipelining handler in front
-/// holds the next request until this one's response has ended.
-final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// holds the next request until this one's response has ended. Last in the pipeline, it sees
+/// each answer end, and tells the connection's deadlines.
+final class GatewayHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     static let name = "gateway.http"
 
     private let router: GatewayRouter
-    /// The answer to every request of a connection past `http.max_connections`.
-    private let refusal: GatewayResponse?
+    private let deadlines: GatewayDeadlines
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var tooLarge = false
     /// A request whole, held until the client reads enough of the answers before it.
     private var waiting: (request: GatewayRequest, tooLarge: Bool)?
 
-    init(router: GatewayRouter, refusal: GatewayResponse? = nil) {
+    init(router: GatewayRouter, deadlines: GatewayDeadlines) {
         self.router = router
-        self.refusal = refusal
+        self.deadlines = deadlines
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -47,6 +48,7 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            deadlines.received()
             let request = GatewayRequest(head: head, body: body)
             body = nil
             // A client that does not read its answers gets no more of them until it does: NIO's
@@ -60,6 +62,11 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { deadlines.answered() }
+        context.write(data, promise: promise)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable, let (request, tooLarge) = waiting {
             waiting = nil
@@ -69,9 +76,7 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answer(_ request: GatewayRequest, tooLarge: Bool, on channel: any Channel) {
-        if let refusal {
-            GatewayRouter.send(refusal, to: channel, for: request, keepAlive: false)
-        } else if tooLarge {
+        if tooLarge {
             router.countRefusal(.payloadTooLarge)
             GatewayRouter.send(
                 .refusal(
@@ -82,15 +87,6 @@ final class GatewayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let router = self.router
             Task { await router.serve(request, on: channel) }
         }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            router.logger.debug("idle gateway connection closed")
-            context.close(promise: nil)
-            return
-        }
-        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -34,5 +34,15 @@ struct GatewayResponse: Sendable {
         return json(status, body)
     }
 
+    /// The whole answer as HTTP/1.1 bytes, the connection closed after it: for a connection
+    /// answered without an HTTP pipeline.
+    var closingBytes: [UInt8] {
+        var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        text += "Content-Length: \(body.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
+        text += "X-Content-Type-Options: nosniff\r\n\r\n"
+        return Array(text.utf8) + body
+    }
+
     static let noContent = GatewayResponse(status: .noContent, contentType: "application/json", body: [])
 }

@@ -51,11 +51,6 @@ extension GatewayRouter {
             headers.add(name: "Vary", value: "Origin")
         }
         connections.change(channel, to: .sse)
-        // Its reader sends nothing while it reads: not idle.
-        try? await channel.eventLoop.submit {
-            let pipeline = channel.pipeline.syncOperations
-            if let idle = try? pipeline.handler(type: IdleStateHandler.self) { pipeline.removeHandler(idle, promise: nil) }
-        }.get()
         try? await channel.writeAndFlush(
             HTTPServerResponsePart.head(HTTPResponseHead(version: request.head.version, status: .ok, headers: headers)))
         if let watcher = try? await channel.pipeline.handler(type: WritabilityWatcher.self).get() {

@@ -36,7 +36,7 @@ extension GatewayRouter {
     private func startWebSocket(on channel: any Channel, token: AuthenticatedToken) throws {
         let pipeline = channel.pipeline.syncOperations
         pipeline.removeHandler(try pipeline.handler(type: GatewayHTTPHandler.self), promise: nil)
-        pipeline.removeHandler(try pipeline.handler(type: IdleStateHandler.self), promise: nil)
+        try pipeline.handler(type: GatewayDeadlines.self).webSocketOpened()
         let watcher = WritabilityWatcher()
         let reader = RequestReader()
         let maxMessage = services.limits.maxLineBytes

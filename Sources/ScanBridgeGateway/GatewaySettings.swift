@@ -11,6 +11,13 @@ package struct GatewaySettings: Sendable {
     package var hosts: [String]
     /// Connections open at once over every listener and transport.
     package var maxConnections: Int
+    /// Of them, connections from one address.
+    package var maxConnectionsPerAddress: Int
+    /// How long a connection may send no request, or take none of its answers; a WebSocket
+    /// is pinged halfway through and closed at the end.
+    package var idleTimeout: Duration
+    /// How long a request (or a TLS handshake) may take from its first byte to its last.
+    package var requestTimeout: Duration
     /// `GET /metrics` without a token.
     package var metricsPublic: Bool
     /// The folder of the counter page's files.
@@ -20,12 +27,16 @@ package struct GatewaySettings: Sendable {
 
     package init(
         listen: [GatewayAddress], origins: [String] = [], hosts: [String] = [], maxConnections: Int = 256,
+        maxConnectionsPerAddress: Int = 64, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(10),
         metricsPublic: Bool = false, webRoot: String, tls: (certificate: String, key: String)? = nil
     ) {
         self.listen = listen
         self.origins = Set(origins)
         self.hosts = hosts
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
         self.metricsPublic = metricsPublic
         self.webRoot = webRoot
         self.tls = tls

@@ -178,13 +178,17 @@ struct DaemonSettings: Sendable {
         default:
             throw DaemonConfig.LoadError(description: "http.tls needs both certificate and key (PEM files), or neither")
         }
-        return GatewaySettings(
+        var settings = GatewaySettings(
             listen: addresses, origins: http.origins, hosts: http.hosts,
             maxConnections: http.maxConnections ?? maxConnections, metricsPublic: http.metricsPublic,
             webRoot: http.webRoot
                 ?? GatewayWebRoot.defaultPath(
                     executable: "/proc/self/exe", sourceRoot: Self.sourceRoot),
             tls: tls)
+        if let perAddress = http.maxConnectionsPerAddress { settings.maxConnectionsPerAddress = perAddress }
+        if let idle = http.idleTimeoutMilliseconds { settings.idleTimeout = .milliseconds(idle) }
+        if let request = http.requestTimeoutMilliseconds { settings.requestTimeout = .milliseconds(request) }
+        return settings
     }
 
     /// Why a setting is refused by a build made without the package trait that brings it

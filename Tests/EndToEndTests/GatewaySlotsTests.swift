@@ -1,0 +1,100 @@
+import Foundation
+import ScanBridgeClient
+import ScanBridgeTesting
+import Testing
+
+/// Every gateway connection holds a place only while it is used: deadlines close the slow and
+/// the silent, and at a bound the connection that has waited longest for a request gives its
+/// place to a new one (docs/gateway.md, Connections and their deadlines).
+@Suite("Gateway places and deadlines", .heavy, .timeLimit(.minutes(5)))
+struct GatewaySlotsTests {
+    /// One header byte now and then keeps no place: the request must be whole in time.
+    @Test func aRequestSentAByteAtATimeIsClosedAtItsDeadline() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  request_timeout_ms: 1000\n  idle_timeout_ms: 60000")
+        let slow = try await gateway.client.connect()
+        let started = ContinuousClock.now
+        let dribble = Task {
+            for byte in "GET /healthz HTTP/1.1\r\nHost: \(gateway.client.hostHeader)\r\nX-Pad: ".utf8 {
+                try await slow.send([byte])
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        let sent = try await within("the slow request closed", timeout: .seconds(30)) { await slow.readToEnd() }
+        dribble.cancel()
+        #expect(sent.isEmpty, "closed without an answer")
+        #expect(ContinuousClock.now - started < .seconds(20), "closed at the request deadline, not the idle one")
+        #expect(try await gateway.client.request("GET", "/healthz").status == 200)
+        try await gateway.stop()
+    }
+
+    /// A full gateway closes the connection that has waited longest for a request to let a new
+    /// one in; when every place is busy (streams here), the new one is answered 503 at once.
+    @Test func aFullGatewayGivesTheLongestWaitingPlaceToANewConnection() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  max_connections: 3")
+        let (secret, _) = try await gateway.token("reader")
+        var silent: [GatewayConnection] = []
+        for _ in 0..<3 { silent.append(try await gateway.client.connect()) }
+        #expect(try await gateway.client.request("GET", "/healthz").status == 200, "a new request gets a place")
+        let longest = silent[0]
+        let first = try await within("the longest waiting closed") { await longest.readToEnd() }
+        #expect(first.isEmpty)
+        let streams = [
+            try await gateway.client.events("/v1/events?access_token=\(secret)").opened(),
+            try await gateway.client.events("/v1/events?access_token=\(secret)").opened(),
+            try await gateway.client.events("/v1/events?access_token=\(secret)").opened(),
+        ]
+        let refused = try await gateway.client.request("GET", "/healthz")
+        #expect(refused.status == 503 && refused.errorCode == "overloaded", "\(refused)")
+        #expect(refused.text.contains("http.max_connections"), "\(refused.text)")
+        _ = try await gateway.admin.inject(device: "mock:till-1", text: "4006381333931")
+        for stream in streams { #expect(try await stream.next()?.event == "scan", "the streams kept their places") }
+        for connection in silent { await connection.close() }
+        for stream in streams { await stream.close() }
+        try await gateway.stop()
+    }
+
+    @Test func oneAddressHasItsOwnBound() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  max_connections_per_address: 1")
+        let (secret, _) = try await gateway.token("reader")
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        let refused = try await gateway.client.request("GET", "/healthz")
+        #expect(refused.status == 503 && refused.text.contains("http.max_connections_per_address"), "\(refused)")
+        await stream.close()
+        try await waitUntil("the address's place given back") {
+            try await gateway.client.request("GET", "/healthz").status == 200
+        }
+        try await gateway.stop()
+    }
+
+    /// A client that takes none of its answers is closed after the idle timeout, its
+    /// request held meanwhile.
+    @Test func aClientThatTakesNoAnswersIsClosed() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  idle_timeout_ms: 2000")
+        try String(repeating: "export const x = 1;\n", count: 400_000).write(
+            to: gateway.daemon.directory.appendingPathComponent("web/large.mjs"), atomically: true, encoding: .utf8)
+        let hog = try await gateway.client.connect(reading: false)
+        try await hog.send(Array("GET /large.mjs HTTP/1.1\r\nHost: \(gateway.client.hostHeader)\r\n\r\n".utf8))
+        try await Task.sleep(for: .seconds(4))
+        try await hog.startReading()
+        let taken = try await within("the stalled connection's end") { await hog.readToEnd() }
+        #expect(taken.count < 8_000_000, "closed before its whole answer: \(taken.count) bytes")
+        try await gateway.stop()
+    }
+
+    /// A WebSocket that says nothing is pinged; one that answers stays, one that does not is
+    /// closed, so a tablet gone without a goodbye gives its place back.
+    @Test func aSilentWebSocketIsPingedAndClosedWhenItDoesNotAnswer() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  idle_timeout_ms: 2000")
+        let (secret, _) = try await gateway.token("reader")
+        let socket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        for _ in 0..<3 {
+            let ping = try await socket.receiveFrame(timeout: .seconds(10))
+            #expect(ping.opcode == WebSocketClient.ping)
+            try await socket.send(WebSocketClient.Frame(fin: true, opcode: WebSocketClient.pong, payload: ping.payload))
+        }
+        let started = ContinuousClock.now
+        #expect(try await socket.closeCode() == nil, "closed without a close frame: the client is gone")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        try await gateway.stop()
+    }
+}
