@@ -25,6 +25,12 @@ package enum MethodCatalog {
         method.utf8.starts(with: "tokens.".utf8) || method.utf8.starts(with: "store.".utf8)
     }
 
+    /// Methods that need a connection that stays open (a subscription, a registration, a
+    /// staged import), refused over `POST /v1/rpc`, whose connection lives for one call.
+    package static func needsOpenConnection(_ method: String) -> Bool {
+        ["events.subscribe", "handlers.register", "products.stage", "products.commit"].contains(method)
+    }
+
     /// Methods whose only effect is their answer. Sent as a notification, which gets no
     /// answer, one would do work nobody sees: the daemon does not run it, so a flood of them
     /// costs nothing but the reading.

@@ -62,52 +62,9 @@ package struct RPCDispatcher: Sendable {
         }
     }
 
-    /// The answers to a batch's messages, in its order. The calls to a method with a batch
-    /// form run together, in one task; every other message runs in a task of its own, all
-    /// concurrently (their journal writes share commits).
-    package func answer(batch messages: [IncomingMessage], on connection: Connection) async -> [Answer] {
-        var together: [String: [(position: Int, id: JSONValue?, params: Params)]] = [:]
-        var alone: [Int] = []
-        for (position, message) in messages.enumerated() {
-            let (id, method, params): (JSONValue?, String, JSONValue?)
-            switch message {
-            case .request(let requestID, let name, let body): (id, method, params) = (requestID, name, body)
-            case .notification(let name, let body): (id, method, params) = (nil, name, body)
-            default:
-                alone.append(position)
-                continue
-            }
-            // What `call` would refuse is answered alone, by `call`.
-            guard batched[method] != nil, let parsed = try? permitted(method, params, on: connection) else {
-                alone.append(position)
-                continue
-            }
-            together[method, default: []].append((position, id, parsed))
-        }
-        var answers = [Answer](repeating: (nil, nil), count: messages.count)
-        await withTaskGroup(of: [(Int, Answer)].self) { group in
-            for (method, calls) in together {
-                guard let run = batched[method] else { continue }
-                group.addTask {
-                    let outcomes = await run(calls.map(\.params), connection)
-                    return zip(calls, outcomes).map { call, outcome in
-                        (call.position, answer(id: call.id, method: method, outcome, on: connection))
-                    }
-                }
-            }
-            for position in alone {
-                group.addTask { [(position, await answer(messages[position], on: connection))] }
-            }
-            for await answered in group {
-                for (position, answer) in answered { answers[position] = answer }
-            }
-        }
-        return answers
-    }
-
     /// A call's answer: its response or error for a request; nothing for a notification, which
     /// gets no answer, not even an error (JSON-RPC 2.0 §4.1).
-    private func answer(id: JSONValue?, method: String, _ outcome: Result<MethodOutcome, any Error>, on connection: Connection)
+    func answer(id: JSONValue?, method: String, _ outcome: Result<MethodOutcome, any Error>, on connection: Connection)
         -> Answer
     {
         switch outcome {
@@ -150,7 +107,7 @@ package struct RPCDispatcher: Sendable {
     }
 
     /// The params of a call the connection's role allows, checked; throws `forbidden` or `invalidParams`.
-    private func permitted(_ method: String, _ params: JSONValue?, on connection: Connection) throws -> Params {
+    func permitted(_ method: String, _ params: JSONValue?, on connection: Connection) throws -> Params {
         let required = MethodCatalog.requiredRole(for: method)
         guard connection.role >= required else {
             throw RPCError(
@@ -164,6 +121,13 @@ package struct RPCDispatcher: Sendable {
                 code: RPCError.forbidden,
                 message:
                     "forbidden: \(method) is served on the daemon's Unix socket only, never over the network; run scanbridge on the counter"
+            )
+        }
+        if connection.isOneShot, MethodCatalog.needsOpenConnection(method) {
+            throw RPCError(
+                code: RPCError.methodNotFound,
+                message:
+                    "method not found over HTTP: \(method) needs a connection that stays open; call it over the WebSocket /v1/ws"
             )
         }
         return try Params(params)

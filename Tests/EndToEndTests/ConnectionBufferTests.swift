@@ -1,6 +1,7 @@
 import Foundation
 import ScanBridgeClient
 import ScanBridgeModel
+import ScanBridgeRPC
 import ScanBridgeTesting
 import Testing
 
@@ -86,5 +87,59 @@ struct ConnectionBufferTests {
         let seqs = recent.compactMap { $0["seq"]?.intValue }
         #expect(seqs == Array(seqs.first!...1000))
         await client.close()
+    }
+}
+
+/// A batch's answers are bounded in bytes as they are made: one line of a thousand large
+/// answers costs about one line's worth, and the calls past it are answered `-32005`.
+@Suite("Batch answers end to end", .heavy, .timeLimit(.minutes(5)))
+struct BatchAnswerTests {
+    static func recentBatch(_ count: Int) -> String {
+        "["
+            + (1...count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"events.recent","params":{"limit":1000}}"# }
+            .joined(separator: ",") + "]"
+    }
+
+    /// The answers of a batch in its order: how many were results, how many `-32005`, and the
+    /// bytes of the results.
+    static func tally(_ answers: JSONValue?) throws -> (results: Int, refused: Int, bytes: Int) {
+        let elements = try #require(answers?.arrayValue)
+        let results = elements.filter { $0["result"] != nil }
+        let refused = elements.filter { $0["error"]?["code"] == -32005 }
+        for (position, element) in elements.enumerated() { #expect(element["id"]?.intValue == Int64(position + 1)) }
+        #expect(refused.first?["error"]?["message"]?.stringValue?.contains("server.max_line_bytes") == true)
+        return (results.count, refused.count, results.map { JSONWriter.bytes(.value($0)).count }.reduce(0, +))
+    }
+
+    @Test func aBatchOfLargeAnswersStopsAtTheLineLimit() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"], config: "server:\n  max_line_bytes: 262144\n")
+        try await injectConcurrently(1000, into: daemon, text: String(repeating: "z", count: 200))
+        let pid = try #require(daemon.pid)
+        let rss = ProcessStat.megabytes("VmRSS", of: pid)
+        let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
+        try await stalled.send(Self.recentBatch(1000))
+        // Answered (or not) while the client reads nothing: what it costs is bounded now.
+        try await Task.sleep(for: .seconds(3))
+        #expect(ProcessStat.megabytes("VmRSS", of: pid) <= rss + 64, "the unread batch's answers grew the daemon")
+        try await stalled.startReading()
+        let line = try await within("the batch's answer") {
+            var lines = stalled.lines.makeAsyncIterator()
+            return try #require(await lines.next())
+        }
+        let (results, refused, bytes) = try Self.tally(try JSONValue(parsing: Array(line.utf8)))
+        #expect(results >= 1 && results + refused == 1000, "\(results) results, \(refused) refused")
+        // The calls running when the limit was reached finish: at most that many answers more.
+        #expect(bytes < 262_144 + 17 * (bytes / max(results, 1)), "\(bytes) bytes of results")
+        await stalled.close()
+    }
+
+    @Test func aBatchOverHTTPIsBoundedTheSameWay() async throws {
+        let gateway = try await GatewayDaemon.start()
+        try await injectConcurrently(1000, into: gateway.daemon, text: String(repeating: "z", count: 200))
+        let (secret, _) = try await gateway.token("reader")
+        let reply = try await gateway.client.rpc(Self.recentBatch(200), token: secret)
+        let (results, refused, _) = try Self.tally(reply.json)
+        #expect(results >= 1 && refused >= 1 && results + refused == 200, "\(results) results, \(refused) refused")
+        try await gateway.stop()
     }
 }

@@ -14,6 +14,8 @@ package final class Connection: Sendable {
     let id: Int
     let role: Role
     let identity: ConnectionIdentity
+    /// It lives for one HTTP call: methods that need the connection to stay open are refused.
+    let isOneShot: Bool
     let outbox: Outbox
     let services: ServerServices
     let logger: Logger
@@ -53,6 +55,7 @@ package final class Connection: Sendable {
         self.id = id
         self.role = role
         self.identity = identity
+        self.isOneShot = writer == nil
         self.services = services
         self.channel = channel
         self.executor = EventLoopTaskExecutor(eventLoop: channel.eventLoop)
@@ -162,23 +165,10 @@ package final class Connection: Sendable {
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
             // and one loop would do all of its work alone. Without an executor preference at
             // all: with one, every suspension asks the runtime for it under the task's status
-            // lock (docs/architecture.md, Design decisions). The answers keep the batch's order.
+            // lock (docs/architecture.md, Design decisions).
             spawn(preferringEventLoop: false) {
-                let accepted = zip(messages, admitted).filter(\.1).map(\.0)
-                var answered = await self.services.dispatcher.answer(batch: accepted, on: self).makeIterator()
-                for message in accepted { self.release(message) }
-                var answers: [Payload] = []
-                var followUps: [@Sendable () async -> Void] = []
-                for (message, admitted) in zip(messages, admitted) {
-                    guard admitted else {
-                        if let refusal = self.overloaded(message) { answers.append(refusal) }
-                        continue
-                    }
-                    let answer = answered.next()!
-                    if let payload = answer.payload { answers.append(payload) }
-                    if let followUp = answer.afterResponse { followUps.append(followUp) }
-                }
-                if !answers.isEmpty { self.outbox.enqueue(JSONWriter.bytes(.array(answers))) }
+                let (line, followUps) = await self.answers(to: messages, admitted: admitted)
+                if let line { self.outbox.enqueue(line) }
                 for followUp in followUps { await followUp() }
             }
         }
@@ -186,6 +176,60 @@ package final class Connection: Sendable {
         guard !outbox.acceptsRequests, pauseReading(.answersUnread) else { return }
         outbox.whenAcceptingRequests { [channel] in
             channel.eventLoop.execute { self.resumeReading(.answersUnread) }
+        }
+    }
+
+    /// A batch's answers as one line, in the batch's order (nil when none is due), and the
+    /// work to run once it is queued. Releases the admitted messages.
+    private func answers(to messages: [IncomingMessage], admitted: [Bool]) async
+        -> (line: [UInt8]?, followUps: [@Sendable () async -> Void])
+    {
+        let accepted = zip(messages, admitted).filter(\.1).map(\.0)
+        var answered = await services.dispatcher.answer(
+            batch: accepted, on: self, maxBytes: services.limits.maxLineBytes
+        ).makeIterator()
+        for message in accepted { release(message) }
+        var answers: [Payload] = []
+        var followUps: [@Sendable () async -> Void] = []
+        for (message, admitted) in zip(messages, admitted) {
+            guard admitted else {
+                if let refusal = overloaded(message) { answers.append(refusal) }
+                continue
+            }
+            let answer = answered.next()!
+            if let payload = answer.payload { answers.append(payload) }
+            if let followUp = answer.afterResponse { followUps.append(followUp) }
+        }
+        return (answers.isEmpty ? nil : JSONWriter.bytes(.array(answers)), followUps)
+    }
+
+    /// The answer to one HTTP call's body, as the socket answers a line, under the same
+    /// admission: the pending limit, notifications that only ask for an answer dropped, a
+    /// batch's answers bounded. Nil when nothing needs an answer. For a connection without a
+    /// writer, which lives for the call.
+    package func answer(_ received: ReceivedLine) async -> [UInt8]? {
+        switch received {
+        case .blank:
+            return RPCMessage.error(
+                id: .null, RPCError(code: RPCError.invalidRequest, message: "invalid request: the body is empty"))
+        case .batchTooLarge:
+            services.serverMetrics.refused(.tooLarge)
+            return RPCMessage.error(id: .null, batchTooLarge())
+        case .parsed(.batch(let messages)) where messages.count > services.limits.maxBatch:
+            services.serverMetrics.refused(.tooLarge)
+            return RPCMessage.error(id: .null, batchTooLarge())
+        case .parsed(.unparsable(let error)):
+            return RPCMessage.error(id: .null, error)
+        case .parsed(.single(let message)):
+            guard admit(message, answerIfRefused: false) else { return overloaded(message).map(JSONWriter.bytes) }
+            defer { release(message) }
+            let answer = await services.dispatcher.answer(message, on: self)
+            await answer.afterResponse?()
+            return answer.payload.map(JSONWriter.bytes)
+        case .parsed(.batch(let messages)):
+            let (line, followUps) = await answers(to: messages, admitted: messages.map { admit($0, answerIfRefused: false) })
+            for followUp in followUps { await followUp() }
+            return line
         }
     }
 
