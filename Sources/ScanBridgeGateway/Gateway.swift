@@ -84,6 +84,11 @@ package final class Gateway: Service {
         for address in bound {
             logger.info(
                 "gateway listening", metadata: ["http.address": "\(address)", "http.tls": "\(tls != nil)"])
+            if tls == nil, !GatewayAccess.isLoopback(address.host) {
+                logger.warning(
+                    "the gateway listens beyond this machine without TLS: access tokens and scans cross the network in clear; set http.tls (docs/gateway.md)",
+                    metadata: ["http.address": "\(address)"])
+            }
         }
         onListening(bound)
         // Runs until the daemon stops.

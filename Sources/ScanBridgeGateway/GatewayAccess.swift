@@ -127,7 +127,7 @@ final class GatewayAccess: Sendable {
 
     private static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" }
 
-    private static func isLoopback(_ host: String) -> Bool { host == "::1" || host.hasPrefix("127.") }
+    static func isLoopback(_ host: String) -> Bool { host == "::1" || host.hasPrefix("127.") }
 
     private static func isIPLiteral(_ host: String) -> Bool {
         host.contains(":") || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }

@@ -178,8 +178,18 @@ struct DaemonSettings: Sendable {
         default:
             throw DaemonConfig.LoadError(description: "http.tls needs both certificate and key (PEM files), or neither")
         }
+        // Compared as a browser writes its Origin header: an entry written otherwise would
+        // never match, and `null` (sandboxed frames, file: pages) would let any of them in.
+        var origins: [String] = []
+        for text in http.origins {
+            do throws(TokenOrigin.Problem) {
+                origins.append(try TokenOrigin.normalized(text))
+            } catch {
+                throw DaemonConfig.LoadError(description: "http.origins: \(error.reason)")
+            }
+        }
         var settings = GatewaySettings(
-            listen: addresses, origins: http.origins, hosts: http.hosts,
+            listen: addresses, origins: origins, hosts: http.hosts,
             maxConnections: http.maxConnections ?? maxConnections, metricsPublic: http.metricsPublic,
             webRoot: http.webRoot
                 ?? GatewayWebRoot.defaultPath(

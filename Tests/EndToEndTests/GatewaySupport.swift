@@ -14,7 +14,8 @@ struct GatewayDaemon {
     static let origin = "http://pos.example"
 
     static func start(
-        _ arguments: [String] = ["--mock", "barcode:till-1"], http: String = "", server: String = "",
+        _ arguments: [String] = ["--mock", "barcode:till-1"], origins: [String] = [origin], http: String = "",
+        server: String = "",
         listen: String = "127.0.0.1:0", certificate: String? = nil, reusing other: DaemonHarness? = nil
     ) async throws -> GatewayDaemon {
         let base = try other ?? DaemonHarness(arguments: [])
@@ -27,7 +28,7 @@ struct GatewayDaemon {
             "scanbridge.yaml",
             """
             http:
-              origins: ["\(origin)"]
+              origins: [\(origins.map { "\"\($0)\"" }.joined(separator: ", "))]
               web_root: \(web.path)
             \(http)
             server:

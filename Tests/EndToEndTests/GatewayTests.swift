@@ -376,6 +376,33 @@ struct GatewayTests {
         try await gateway.stop()
     }
 
+    /// `http.origins` is read as a browser writes `Origin`: a mis-cased entry with the
+    /// default port matches, and `null` or anything not an origin stops the daemon.
+    @Test func originsAreNormalizedWhenReadAndRefusedWhenInvalid() async throws {
+        let gateway = try await GatewayDaemon.start(origins: ["HTTPS://Till.Example:443"])
+        let (secret, _) = try await gateway.token("reader")
+        let call = #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#
+        let allowed = try await gateway.client.rpc(call, token: secret, headers: [("Origin", "https://till.example")])
+        #expect(allowed.status == 200, "\(allowed)")
+        try await gateway.stop()
+        for (entry, reason) in [("null", "is not scheme://host[:port]"), ("https://till.example/", "has a path")] {
+            let base = try DaemonHarness(arguments: [])
+            let config = try base.write("scanbridge.yaml", "http:\n  origins: [\"\(entry)\"]\n")
+            let daemon = try DaemonHarness.reusing(base, arguments: ["--http", "127.0.0.1:0", "--config", config])
+            let refused = await #expect(throws: DaemonHarness.Failure.self) { try await daemon.start() }
+            #expect(refused?.description.contains("http.origins: '\(entry)' \(reason)") == true, "\(refused?.description ?? "")")
+        }
+    }
+
+    @Test func listeningBeyondLoopbackWithoutTLSIsWarnedOf() async throws {
+        let gateway = try await GatewayDaemon.start(listen: "0.0.0.0:0")
+        #expect(gateway.daemon.log.contains("without TLS"), "a warning at start")
+        try await gateway.stop()
+        let local = try await GatewayDaemon.start()
+        #expect(!local.daemon.log.contains("without TLS"), "none on loopback")
+        try await local.stop()
+    }
+
     @Test func tlsServesTheSameEndpoints() async throws {
         let base = try DaemonHarness(arguments: [])
         let certificate = base.directory.appendingPathComponent("gateway.pem").path
