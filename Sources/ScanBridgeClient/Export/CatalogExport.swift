@@ -26,11 +26,11 @@ public enum CatalogExport: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// A member as the import reads it back: text as it is, numbers and flags spelled out,
-    /// nothing for null.
+    /// A member as the import reads it back: text as it is (a formula's text after a `'`,
+    /// `FormulaCells`), numbers and flags spelled out, nothing for null.
     public static func cell(_ value: JSONValue?) -> String {
         switch value {
-        case .string(let text)?: text
+        case .string(let text)?: FormulaCells.neutralized(text)
         case .int(let number)?: String(number)
         case .double(let number)?: String(number)
         case .bool(let flag)?: flag ? "true" : "false"

@@ -174,7 +174,7 @@ public struct ImportSchema: Sendable, Hashable {
 extension ImportSchema.FieldType {
     /// The JSON value of a cell; nil for a cell of spaces where a number or flag goes.
     func value(of cell: String, column: String, line: Int) throws(ImportProblem) -> JSONValue? {
-        if self == .string { return .string(cell) }
+        if self == .string { return .string(FormulaCells.restored(cell)) }
         let text = trimmingSpaces(cell)
         guard !text.isEmpty else { return nil }
         switch self {
@@ -192,7 +192,7 @@ extension ImportSchema.FieldType {
                     line: line, "\(column) must be true or false (or yes/no, 1/0); got '\(text)'", field: column)
             }
         case .string:
-            return .string(cell)
+            return .string(FormulaCells.restored(cell))
         }
     }
 }
