@@ -27,7 +27,7 @@ extension GatewayRouter {
         let writer = SocketWriter(channel: channel, framing: .eventStream, flushes: flushes.flushes(for: channel.eventLoop))
         let outbox = Outbox(
             subscriptionCapacity: limits.subscriptionQueue, responseCapacity: limits.pendingRequests,
-            byteCapacity: limits.connectionBufferBytes, onReady: { writer.schedule() })
+            byteCapacity: limits.connectionBufferBytes, budget: services.buffers, onReady: { writer.schedule() })
         writer.attach(outbox)
         let number = nextConnectionNumber()
         let logger = connectionLogger("sse\(number)", token: token)

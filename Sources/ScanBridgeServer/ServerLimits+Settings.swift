@@ -9,6 +9,7 @@ extension ServerLimits: Decodable {
         case maxLineBytes = "max_line_bytes"
         case subscriptionQueue = "subscription_queue"
         case connectionBufferBytes = "connection_buffer_bytes"
+        case totalBufferBytes = "total_buffer_bytes"
         case subscriptionsPerConnection = "subscriptions_per_connection"
         case pendingRequests = "pending_requests"
         case maxBatch = "max_batch"
@@ -23,6 +24,7 @@ extension ServerLimits: Decodable {
         maxLineBytes = try c.number(.maxLineBytes, in: 1024...1 << 30) ?? maxLineBytes
         subscriptionQueue = try c.number(.subscriptionQueue, in: 1...1_000_000) ?? subscriptionQueue
         connectionBufferBytes = try c.number(.connectionBufferBytes, in: 64 << 10...1 << 30) ?? connectionBufferBytes
+        totalBufferBytes = try c.number(.totalBufferBytes, in: 1 << 20...16 << 30) ?? totalBufferBytes
         subscriptionsPerConnection = try c.number(.subscriptionsPerConnection, in: 1...10_000) ?? subscriptionsPerConnection
         pendingRequests = try c.number(.pendingRequests, in: 1...1_000_000) ?? pendingRequests
         maxBatch = try c.number(.maxBatch, in: 1...100_000) ?? maxBatch

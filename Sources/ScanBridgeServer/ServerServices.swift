@@ -9,6 +9,8 @@ package struct ServerLimits: Sendable, Hashable {
     package var subscriptionQueue: Int
     /// Bytes of answers, events and notices that may wait for one connection's client.
     package var connectionBufferBytes: Int
+    /// And for every client together.
+    package var totalBufferBytes: Int
     package var subscriptionsPerConnection: Int
     /// Requests and notifications one connection may have running at once.
     package var pendingRequests: Int
@@ -24,6 +26,7 @@ package struct ServerLimits: Sendable, Hashable {
 
     package init(
         maxLineBytes: Int = 1 << 20, subscriptionQueue: Int = 4096, connectionBufferBytes: Int = 8 << 20,
+        totalBufferBytes: Int = 64 << 20,
         subscriptionsPerConnection: Int = 32,
         pendingRequests: Int = 4096, maxBatch: Int = 1000, maxConnections: Int = 256, maxConnectionsPerUser: Int = 64,
         handlersPerConnection: Int = 16,
@@ -32,6 +35,7 @@ package struct ServerLimits: Sendable, Hashable {
         self.maxLineBytes = maxLineBytes
         self.subscriptionQueue = subscriptionQueue
         self.connectionBufferBytes = connectionBufferBytes
+        self.totalBufferBytes = totalBufferBytes
         self.subscriptionsPerConnection = subscriptionsPerConnection
         self.pendingRequests = pendingRequests
         self.maxBatch = maxBatch
@@ -51,6 +55,8 @@ package struct ServerServices: Sendable {
     package let drivers: [String]
     package let version: String
     package let limits: ServerLimits
+    /// Every connection's outbox together, bounded by `limits.totalBufferBytes`.
+    package let buffers: BufferBudget
     /// The catalog, cards, customers and orders; nil when the daemon runs without them.
     package let domain: DomainServices?
     /// The operator's say over which discovered USB devices are scanners; nil when discovery is off.
@@ -88,6 +94,7 @@ package struct ServerServices: Sendable {
         self.drivers = drivers
         self.version = version
         self.limits = limits
+        self.buffers = BufferBudget(capacity: limits.totalBufferBytes)
         self.dispatcher = RPCDispatcher.standard
     }
 }

@@ -40,6 +40,37 @@ struct ConnectionBufferTests {
         await stalled.close()
     }
 
+    /// Every connection's buffers together are bounded too: under pressure, the subscriber
+    /// holding the most gives its events back and overflows, and one that reads keeps all.
+    @Test func theDaemonsBuffersTogetherAreBoundedAndTheLargestGivesWay() async throws {
+        let daemon = try await startDaemon(
+            ["--mock", "barcode:till-1"],
+            config: "server:\n  subscription_queue: 100000\n  connection_buffer_bytes: 4194304\n  total_buffer_bytes: 1048576\n")
+        let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
+        try await stalled.send(Self.subscribe)
+        let reading = try await RawConnection.connect(socketPath: daemon.socketPath)
+        try await reading.send(Self.subscribe)
+        _ = try await Self.read(reading) { $0["id"] == 1 }
+        let count = 3000
+        try await injectConcurrently(count, into: daemon, text: String(repeating: "w", count: 300))
+        let seen = try await within("the reading subscriber's scans", timeout: .seconds(60)) {
+            var scans = 0
+            var lines = reading.lines.makeAsyncIterator()
+            while scans < count, let line = await lines.next() {
+                let message = try JSONValue(parsing: Array(line.utf8))
+                #expect(message["method"] != "events.overflow", "the subscriber that reads never overflows")
+                if message["method"] == "scan" { scans += 1 }
+            }
+            return scans
+        }
+        #expect(seen == count)
+        try await stalled.startReading()
+        let lines = try await Self.read(stalled) { $0["method"] == "events.overflow" }
+        #expect(lines.filter { $0["method"] == "scan" }.count < count, "the stalled subscriber gave its events back")
+        await stalled.close()
+        await reading.close()
+    }
+
     @Test func anOverflowedSubscriptionIsClosedBeforeTheClientReads() async throws {
         let daemon = try await startDaemon(
             ["--mock", "barcode:till-1"],

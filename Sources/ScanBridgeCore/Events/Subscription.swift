@@ -119,6 +119,19 @@ package final class Subscription: Sendable {
         }
     }
 
+    /// The daemon took back the memory of `dropped` queued events: the subscription overflows
+    /// and closes, as if its queue had filled (`Outbox.shed`).
+    package func overflow(dropped: Int) {
+        let open = mode.withLock { mode -> Bool in
+            if case .closed = mode { return false }
+            mode = .closed
+            return true
+        }
+        guard open else { return }
+        overflows.increment()
+        sink.overflowed(self, dropped: dropped)
+    }
+
     /// Ends the subscription: nothing more is delivered.
     package func close() {
         mode.withLock { $0 = .closed }

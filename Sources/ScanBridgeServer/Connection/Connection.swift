@@ -63,7 +63,7 @@ package final class Connection: Sendable {
         self.outbox = Outbox(
             subscriptionCapacity: services.limits.subscriptionQueue,
             responseCapacity: services.limits.pendingRequests,
-            byteCapacity: services.limits.connectionBufferBytes,
+            byteCapacity: services.limits.connectionBufferBytes, budget: services.buffers,
             onReady: { writer?.schedule() })
         // Without a writer (an HTTP call), answers go into the HTTP response, not the outbox.
         writer?.attach(outbox)

@@ -69,6 +69,8 @@ package final class Outbox: SubscriptionSink, Sendable {
         var finished = false
         /// The daemon stops: requests no longer wait for the client to read (see `stopWaitingForRoom`).
         var stopping = false
+        /// The daemon's buffers are full and this outbox is to give its events back (`shed`).
+        var shedding = false
     }
 
     struct Closed: Error {}
@@ -76,17 +78,20 @@ package final class Outbox: SubscriptionSink, Sendable {
     let subscriptionCapacity: Int
     let responseCapacity: Int
     let byteCapacity: Int
+    /// Every outbox's bytes together, when the daemon bounds them.
+    private let budget: BufferBudget?
     private let onReady: @Sendable () -> Void
     private let onOverflow = Mutex<(@Sendable (Subscription) -> Void)?>(nil)
     private let state = Mutex(State())
 
     package init(
-        subscriptionCapacity: Int, responseCapacity: Int, byteCapacity: Int = 8 << 20,
+        subscriptionCapacity: Int, responseCapacity: Int, byteCapacity: Int = 8 << 20, budget: BufferBudget? = nil,
         onReady: @escaping @Sendable () -> Void
     ) {
         self.subscriptionCapacity = subscriptionCapacity
         self.responseCapacity = responseCapacity
         self.byteCapacity = byteCapacity
+        self.budget = budget
         self.onReady = onReady
     }
 
@@ -119,21 +124,69 @@ package final class Outbox: SubscriptionSink, Sendable {
 
     /// Queues a subscription's item when both bounds leave room for it (a lone item always fits,
     /// so one larger than the byte bound still goes out).
+    /// The daemon's bound on every outbox together is the third (`BufferBudget`).
     private func offer(for subscription: Subscription, _ item: (Slot) -> Item) -> Bool {
-        let (accepted, signal) = state.withLock { state -> (Bool, Bool) in
-            guard !state.finished else { return (true, false) }
+        let (accepted, signal, larger) = state.withLock { state -> (Bool, Bool, Outbox?) in
+            guard !state.finished else { return (true, false, nil) }
             let slot = Self.slot(of: subscription, in: &state)
-            guard slot.queued < subscriptionCapacity else { return (false, false) }
+            guard slot.queued < subscriptionCapacity else { return (false, false, nil) }
             let item = item(slot)
             let bytes = item.lineBytes
-            guard state.bytes + bytes <= byteCapacity || state.queue.isEmpty else { return (false, false) }
+            guard state.bytes + bytes <= byteCapacity || state.queue.isEmpty else { return (false, false, nil) }
+            var larger: Outbox?
+            switch budget?.admit(bytes, to: self) ?? .fits {
+            case .fits: break
+            case .refused: return (false, false, nil)
+            case .fitsOnceShed(let outbox): larger = outbox
+            }
             slot.queued += 1
-            state.bytes += bytes
+            account(bytes, in: &state)
             state.queue.append(Queued(item: item, bytes: bytes, isResponse: false, slot: slot))
-            return (true, Self.signal(&state))
+            return (true, Self.signal(&state), larger)
         }
         if signal { onReady() }
+        larger?.shedSoon()
         return accepted
+    }
+
+    /// Every outbox's bytes changed by `change`: here, and in the daemon's budget.
+    private func account(_ change: Int, in state: inout State) {
+        state.bytes += change
+        budget?.change(self, by: change)
+    }
+
+    /// Sheds this outbox's events, once, off the caller's locks: the caller may hold a
+    /// subscription's, and shedding takes others.
+    private func shedSoon() {
+        let first = state.withLock { state in
+            defer { state.shedding = true }
+            return !state.shedding
+        }
+        if first { Task { self.shed() } }
+    }
+
+    /// Drops every queued event and notice of this outbox's subscriptions (answers stay) to
+    /// give memory back when the daemon's buffers are full; each of those subscriptions
+    /// overflows, having missed what was dropped, and is closed. Its client resumes with
+    /// `since` and misses nothing.
+    func shed() {
+        let (overflowing, waiters) = state.withLock { state in
+            state.shedding = false
+            var dropped: [ObjectIdentifier: (subscription: Subscription, count: Int)] = [:]
+            var freed = 0
+            state.queue.removeAll { queued in
+                guard let slot = queued.slot else { return false }
+                freed += queued.bytes
+                slot.queued -= 1
+                dropped[ObjectIdentifier(slot), default: (slot.subscription, 0)].count += 1
+                return true
+            }
+            account(-freed, in: &state)
+            defer { state.roomWaiters = [] }
+            return (Array(dropped.values), state.roomWaiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        for (subscription, count) in overflowing { subscription.overflow(dropped: count) }
     }
 
     package func waitForRoom(for subscription: Subscription) async throws {
@@ -155,7 +208,7 @@ package final class Outbox: SubscriptionSink, Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             guard let slot = state.slots.removeValue(forKey: ObjectIdentifier(subscription)) else { return [] }
             if droppingQueued && slot.queued > 0 {
-                state.bytes -= state.queue.reduce(0) { $0 + ($1.slot === slot ? $1.bytes : 0) }
+                account(-state.queue.reduce(0) { $0 + ($1.slot === slot ? $1.bytes : 0) }, in: &state)
                 state.queue.removeAll { $0.slot === slot }
                 slot.queued = 0
             }
@@ -224,7 +277,7 @@ package final class Outbox: SubscriptionSink, Sendable {
                 queued.slot?.queued -= 1
                 if queued.isResponse { state.responses -= 1 }
             }
-            state.bytes -= taken.bytes
+            account(-taken.bytes, in: &state)
             var drained: [CheckedContinuation<Void, Never>] = []
             if state.queue.isEmpty {
                 state.signalled = false
@@ -284,7 +337,7 @@ package final class Outbox: SubscriptionSink, Sendable {
             state.finished = true
             state.queue.removeAll()
             state.responses = 0
-            state.bytes = 0
+            account(-state.bytes, in: &state)
             defer {
                 state.drainWaiters = []
                 state.roomWaiters = []
@@ -302,7 +355,7 @@ package final class Outbox: SubscriptionSink, Sendable {
             guard !state.finished else { return false }
             let bytes = item.lineBytes
             state.queue.append(Queued(item: item, bytes: bytes, isResponse: isResponse, slot: nil))
-            state.bytes += bytes
+            account(bytes, in: &state)
             if isResponse { state.responses += 1 }
             return Self.signal(&state)
         }
