@@ -3,6 +3,7 @@ import NIOPosix
 
 #if GatewayTLS
 import NIOSSL
+import ScanBridgeModel
 
 /// The server side of `http.tls`.
 typealias GatewayTLSContext = NIOSSLContext
@@ -11,6 +12,7 @@ extension Gateway {
     /// The TLS context of `http.tls`, read off the cooperative pool; nil without TLS.
     func tlsContext() async throws -> GatewayTLSContext? {
         guard let (certificate, key) = settings.tls else { return nil }
+        if let problem = SecretFile.problem(key, setting: "http.tls.key") { throw GatewayError(description: problem) }
         do {
             return try await NIOThreadPool.singleton.runIfActive {
                 let chain = try NIOSSLCertificate.fromPEMFile(certificate).map {

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeModel
 
 extension SharedStoreLocation {
     /// The password, looked up as libpq does, first found wins: the file the config names
@@ -10,6 +11,7 @@ extension SharedStoreLocation {
     ) throws(ParseError) -> SharedStoreLocation {
         var location = self
         if let file {
+            if let problem = SecretFile.problem(file, setting: "store.password_file") { throw ParseError(description: problem) }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ParseError(description: "store.password_file '\(file)' cannot be read")
             }

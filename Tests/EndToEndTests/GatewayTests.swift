@@ -416,6 +416,15 @@ struct GatewayTests {
         // Waited for without blocking a thread of the pool the other suites share.
         try await waitUntil("openssl to make the certificate") { openssl.hasEnded }
         #expect(openssl.endStatus == 0)
+        // A key other users may read is refused.
+        chmod(key, 0o644)
+        let other = try DaemonHarness(arguments: [])
+        let config = try other.write(
+            "scanbridge.yaml", "http:\n  tls:\n    certificate: \(certificate)\n    key: \(key)\n")
+        let open = try DaemonHarness.reusing(other, arguments: ["--http", "127.0.0.1:0", "--config", config])
+        let refused = await #expect(throws: DaemonHarness.Failure.self) { try await open.start() }
+        #expect(refused?.description.contains("http.tls.key \(key) has mode 644") == true, "\(refused?.description ?? "")")
+        chmod(key, 0o600)
         let gateway = try await GatewayDaemon.start(
             http: "  tls:\n    certificate: \(certificate)\n    key: \(key)", certificate: certificate, reusing: base)
         let (secret, _) = try await gateway.token("admin")

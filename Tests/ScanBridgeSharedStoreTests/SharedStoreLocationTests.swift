@@ -59,8 +59,25 @@ struct SharedStoreLocationTests {
         let path = "/tmp/scanbridge-password-\(getpid())"
         try "s3cret\r\nsecond line\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
+        chmod(path, 0o600)
         let location = try SharedStoreLocation(url: "postgresql://till@db/shop").withPassword(file: path, environment: [:])
         #expect(location.password == "s3cret")
+    }
+
+    /// A password file other users may read is refused, as libpq refuses such a `.pgpass`.
+    @Test func aPasswordFileOthersMayReadIsRefused() throws {
+        let path = "/tmp/scanbridge-password-open-\(getpid())"
+        try "s3cret\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        chmod(path, 0o644)
+        #expect {
+            try SharedStoreLocation(url: "postgresql://till@db/shop").withPassword(file: path, environment: [:])
+        } throws: { error in
+            "\(error)".contains("store.password_file \(path) has mode 644") && !"\(error)".contains("s3cret")
+        }
+        chmod(path, 0o640)
+        let location = try SharedStoreLocation(url: "postgresql://till@db/shop").withPassword(file: path, environment: [:])
+        #expect(location.password == "s3cret", "a group may read it")
     }
 
     @Test func thePasswordComesFromTheEnvironmentBeforePgpass() throws {

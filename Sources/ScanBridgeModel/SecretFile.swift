@@ -1,0 +1,18 @@
+import Foundation
+
+/// A file that holds a secret: the gateway's TLS key, the shop store's password. One that
+/// users other than its owner and group may read, or anyone but its owner may change, is
+/// refused, as libpq refuses such a `.pgpass` and sshd such a host key: the daemon would
+/// otherwise serve with a secret every local user can read, or one they can replace.
+package enum SecretFile {
+    /// Why the mode of the file at `path` is unsafe for the setting `setting`; nil when it is
+    /// safe, or when the file cannot be examined (its reader says why it cannot be read).
+    package static func problem(_ path: String, setting: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o027 != 0 else { return nil }
+        return "\(setting) \(path) has mode \(String(mode, radix: 8)): other users may read or change it; "
+            + "chmod 600 it (640 when a group must read it)"
+    }
+}
