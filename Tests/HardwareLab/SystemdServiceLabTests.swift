@@ -114,6 +114,9 @@ extension LabSuites.ServiceLane {
             #expect(third != second)
             let journal = try await guest.run("the unit's journal", "journalctl -u scanbridged --no-pager -o cat")
             #expect(journal.contains("Watchdog timeout"), "systemd's watchdog message is in the journal")
+            let limit = try await guest.run(
+                "the start limit systemd applies", "systemctl show scanbridged.service -p StartLimitIntervalUSec --value")
+            #expect(limit.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "restarted however often it fails")
         }
 
         @Test func journaldKeepsTheDaemonsPriorities() async throws {
