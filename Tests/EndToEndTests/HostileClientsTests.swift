@@ -146,4 +146,36 @@ struct HostileClientsAtAStopTests {
         #expect(try await daemon.stop() == 0, "a clean exit, not the shutdown's deadline:\n\(daemon.log.suffix(2000))")
         await stalled.close()
     }
+
+    /// Every kind at once, on the socket and the gateway: SIGTERM still ends the daemon with
+    /// exit 0, its connections closed, never the shutdown's deadline.
+    @Test func everyKindOfHostileClientAtOnceDoesNotHoldUpSIGTERM() async throws {
+        let gateway = try await GatewayDaemon.start()
+        try await injectConcurrently(2_000, into: gateway.daemon, text: String(repeating: "t", count: 500))
+        let (secret, _) = try await gateway.token("reader")
+        let stalled = try await RawConnection.connect(socketPath: gateway.daemon.socketPath, reading: false)
+        let recent = #"{"jsonrpc":"2.0","id":1,"method":"events.recent","params":{"limit":1000}}"#
+        try await stalled.send("[" + Array(repeating: recent, count: 200).joined(separator: ",") + "]")
+        for _ in 0..<32 { try await stalled.send(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe"}"#) }
+        let slow = try await gateway.client.connect()
+        try await slow.send(Array("GET /healthz HTTP/1.1\r\nHost: ".utf8))
+        let pipelining = try await gateway.client.connect(reading: false)
+        try await pipelining.send(
+            Array(String(repeating: "GET /app.mjs HTTP/1.1\r\nHost: \(gateway.client.hostHeader)\r\n\r\n", count: 500).utf8))
+        let replay = try await gateway.client.events(
+            "/v1/events?access_token=\(secret)", headers: [("Last-Event-ID", "0")], reading: false
+        ).opened()
+        let pinging = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)", reading: false).opened()
+        for _ in 0..<200 { try await pinging.send(WebSocketClient.Frame(fin: true, opcode: WebSocketClient.ping, payload: [1])) }
+        let bystander = try await gateway.daemon.connect()
+        #expect(try await bystander.call("bridge.hello")["name"] == "scanbridge")
+        await bystander.close()
+        await gateway.admin.close()
+        #expect(try await gateway.daemon.stop() == 0, "a clean exit:\n\(gateway.daemon.log.suffix(2000))")
+        #expect(!gateway.daemon.log.contains("Cancellation took longer"))
+        for connection in [slow, pipelining] { await connection.close() }
+        await replay.close()
+        await pinging.close()
+        await stalled.close()
+    }
 }
