@@ -12,6 +12,7 @@ package struct GatewayConfig: Decodable, Sendable {
     package var hosts: [String] = []
     package var maxConnections: Int? = nil
     package var maxConnectionsPerAddress: Int? = nil
+    package var maxStreamsPerToken: Int? = nil
     package var idleTimeoutMilliseconds: Int? = nil
     package var requestTimeoutMilliseconds: Int? = nil
     package var metricsPublic = false
@@ -29,6 +30,7 @@ package struct GatewayConfig: Decodable, Sendable {
         case listen, origins, hosts
         case maxConnections = "max_connections"
         case maxConnectionsPerAddress = "max_connections_per_address"
+        case maxStreamsPerToken = "max_streams_per_token"
         case idleTimeoutMilliseconds = "idle_timeout_ms"
         case requestTimeoutMilliseconds = "request_timeout_ms"
         case metricsPublic = "metrics_public"
@@ -45,6 +47,7 @@ package struct GatewayConfig: Decodable, Sendable {
         hosts = try c.decodeIfPresent([String].self, forKey: .hosts) ?? []
         maxConnections = try c.number(.maxConnections, in: 1...100_000)
         maxConnectionsPerAddress = try c.number(.maxConnectionsPerAddress, in: 1...100_000)
+        maxStreamsPerToken = try c.number(.maxStreamsPerToken, in: 1...100_000)
         idleTimeoutMilliseconds = try c.number(.idleTimeoutMilliseconds, in: 100...3_600_000)
         requestTimeoutMilliseconds = try c.number(.requestTimeoutMilliseconds, in: 100...600_000)
         metricsPublic = try c.decodeIfPresent(Bool.self, forKey: .metricsPublic) ?? false

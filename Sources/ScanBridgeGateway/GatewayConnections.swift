@@ -1,11 +1,13 @@
 import NIOCore
+import NIOHTTP1
 import NIOWebSocket
 import ScanBridgeServer
 import Synchronization
 
 /// The gateway's open connections, over every listener: bounded by `http.max_connections`
-/// and, from one address, by `http.max_connections_per_address`; counted by transport, and
-/// closed together when the daemon stops.
+/// and, from one address, by `http.max_connections_per_address`; the WebSockets and event
+/// streams of one token by `http.max_streams_per_token`. Counted by transport, and closed
+/// together when the daemon stops.
 ///
 /// At a bound, the connection that has waited longest for a request gives its place to the
 /// new one (docs/architecture.md, Design decisions): slow or idle sockets cannot keep a POS
@@ -17,6 +19,8 @@ final class GatewayConnections: Sendable {
         var channel: any Channel
         var transport: Transport
         var address: String?
+        /// The id of the token a WebSocket or event stream was opened with.
+        var token: String?
         /// Since when it has been waiting for a request; nil while one is answered or streamed.
         var waitingSince: NIODeadline?
     }
@@ -25,17 +29,20 @@ final class GatewayConnections: Sendable {
         var open: [ObjectIdentifier: Entry] = [:]
         var byTransport: [Transport: Int] = [:]
         var byAddress: [String: Int] = [:]
+        var streamsByToken: [String: Int] = [:]
         var closing = false
     }
 
     private let state = Mutex(State())
     let limit: Int
     let limitPerAddress: Int
+    let streamsPerToken: Int
     private let metrics: ServerMetrics
 
-    init(limit: Int, limitPerAddress: Int, metrics: ServerMetrics) {
+    init(limit: Int, limitPerAddress: Int, streamsPerToken: Int, metrics: ServerMetrics) {
         self.limit = limit
         self.limitPerAddress = limitPerAddress
+        self.streamsPerToken = streamsPerToken
         self.metrics = metrics
     }
 
@@ -91,6 +98,10 @@ final class GatewayConnections: Sendable {
             state.byAddress[address, default: 1] -= 1
             if state.byAddress[address] == 0 { state.byAddress[address] = nil }
         }
+        if let token = entry.token {
+            state.streamsByToken[token, default: 1] -= 1
+            if state.streamsByToken[token] == 0 { state.streamsByToken[token] = nil }
+        }
         count(entry.transport, by: -1, in: &state)
         return entry.channel
     }
@@ -102,15 +113,32 @@ final class GatewayConnections: Sendable {
         }
     }
 
-    /// The connection became a WebSocket or an event stream.
-    func change(_ channel: any Channel, to transport: Transport) {
+    /// The connection becomes a WebSocket or an event stream of `token`; false, and nothing
+    /// changed, when the token holds `streamsPerToken` of them already.
+    func claimStream(_ channel: any Channel, as transport: Transport, token: String) -> Bool {
         state.withLock { state in
-            guard let entry = state.open[ObjectIdentifier(channel)] else { return }
+            guard state.streamsByToken[token, default: 0] < streamsPerToken else { return false }
+            guard let entry = state.open[ObjectIdentifier(channel)] else { return true }
             count(entry.transport, by: -1, in: &state)
-            state.open[ObjectIdentifier(channel)]?.transport = transport
-            state.open[ObjectIdentifier(channel)]?.waitingSince = nil
+            state.open[ObjectIdentifier(channel)] = Entry(
+                channel: channel, transport: transport, address: entry.address, token: token, waitingSince: nil)
+            state.streamsByToken[token, default: 0] += 1
             count(transport, by: 1, in: &state)
+            return true
         }
+    }
+
+    /// The refusal of a stream past `streamsPerToken`.
+    var tooManyStreams: GatewayResponse {
+        .refusal(
+            .serviceUnavailable, "overloaded",
+            "overloaded: this token has \(streamsPerToken) WebSockets and event streams open, its limit (http.max_streams_per_token); close one, or give each device a token of its own"
+        )
+    }
+
+    /// Whether `token` may open another WebSocket or event stream now.
+    func admitsStream(of token: String) -> Bool {
+        state.withLock { $0.streamsByToken[token, default: 0] < streamsPerToken }
     }
 
     /// The one place the gateway's connections are counted by transport, for `counts` and

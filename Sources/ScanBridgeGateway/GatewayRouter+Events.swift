@@ -22,6 +22,10 @@ extension GatewayRouter {
         } catch {
             return .refusal(.badRequest, "bad_request", "bad request: \(error.message)")
         }
+        guard connections.claimStream(channel, as: .sse, token: token.id) else {
+            services.serverMetrics.refused(.overloaded)
+            return connections.tooManyStreams
+        }
         let bridge = services.bridge
         let limits = services.limits
         let writer = SocketWriter(channel: channel, framing: .eventStream, flushes: flushes.flushes(for: channel.eventLoop))
@@ -50,7 +54,6 @@ extension GatewayRouter {
             headers.add(name: "Access-Control-Allow-Origin", value: origin)
             headers.add(name: "Vary", value: "Origin")
         }
-        connections.change(channel, to: .sse)
         try? await channel.writeAndFlush(
             HTTPServerResponsePart.head(HTTPResponseHead(version: request.head.version, status: .ok, headers: headers)))
         if let watcher = try? await channel.pipeline.handler(type: WritabilityWatcher.self).get() {

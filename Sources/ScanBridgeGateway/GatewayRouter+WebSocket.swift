@@ -19,7 +19,9 @@ extension GatewayRouter {
                 let request = GatewayRequest(head: head, body: nil)
                 guard request.path == "/v1/ws" else { return channel.eventLoop.makeSucceededFuture(nil) }
                 return channel.eventLoop.makeFutureWithTask {
-                    guard case .allowed(let token?) = await self.access.check(request, needsToken: true) else { return nil }
+                    guard case .allowed(let token?) = await self.access.check(request, needsToken: true),
+                        self.connections.claimStream(channel, as: .websocket, token: token.id)
+                    else { return nil }
                     grants.keep(token, for: channel)
                     return HTTPHeaders()
                 }
@@ -46,7 +48,6 @@ extension GatewayRouter {
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: Self.maxFragments,
                 maxAccumulatedFrameSize: maxMessage),
             WebSocketMessages(maxMessageBytes: maxMessage, metrics: services.serverMetrics), reader)
-        connections.change(channel, to: .websocket)
         let number = nextConnectionNumber()
         let logger = connectionLogger("ws\(number)", token: token)
         let writer = SocketWriter(channel: channel, framing: .webSocketText, flushes: flushes.flushes(for: channel.eventLoop))

@@ -57,9 +57,14 @@ final class GatewayRouter: Sendable {
                 await self.call(request, token: token!, on: channel)
             }
         case (.GET, "/v1/ws"):
-            // An upgrade the access checks allowed never gets here (`GatewayRouter+WebSocket`).
-            response = await checked(request, needsToken: true) { _ in
-                .refusal(
+            // An upgrade the access checks allowed never gets here (`GatewayRouter+WebSocket`),
+            // unless its token holds all the streams it may.
+            response = await checked(request, needsToken: true) { token in
+                if request.head.headers.contains(name: "Upgrade"), let token, !self.connections.admitsStream(of: token.id) {
+                    self.services.serverMetrics.refused(.overloaded)
+                    return self.connections.tooManyStreams
+                }
+                return .refusal(
                     .upgradeRequired, "upgrade_required",
                     "upgrade required: /v1/ws is a WebSocket endpoint; open it with a WebSocket client")
             }

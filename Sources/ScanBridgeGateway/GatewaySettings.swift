@@ -13,6 +13,8 @@ package struct GatewaySettings: Sendable {
     package var maxConnections: Int
     /// Of them, connections from one address.
     package var maxConnectionsPerAddress: Int
+    /// WebSockets and event streams one token may hold open at once.
+    package var maxStreamsPerToken: Int
     /// How long a connection may send no request, or take none of its answers; a WebSocket
     /// is pinged halfway through and closed at the end.
     package var idleTimeout: Duration
@@ -27,7 +29,8 @@ package struct GatewaySettings: Sendable {
 
     package init(
         listen: [GatewayAddress], origins: [String] = [], hosts: [String] = [], maxConnections: Int = 256,
-        maxConnectionsPerAddress: Int = 64, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(10),
+        maxConnectionsPerAddress: Int = 64, maxStreamsPerToken: Int = 32, idleTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(10),
         metricsPublic: Bool = false, webRoot: String, tls: (certificate: String, key: String)? = nil
     ) {
         self.listen = listen
@@ -35,6 +38,7 @@ package struct GatewaySettings: Sendable {
         self.hosts = hosts
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.maxStreamsPerToken = maxStreamsPerToken
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
         self.metricsPublic = metricsPublic

@@ -196,6 +196,7 @@ struct DaemonSettings: Sendable {
                     executable: "/proc/self/exe", sourceRoot: Self.sourceRoot),
             tls: tls)
         if let perAddress = http.maxConnectionsPerAddress { settings.maxConnectionsPerAddress = perAddress }
+        if let perToken = http.maxStreamsPerToken { settings.maxStreamsPerToken = perToken }
         if let idle = http.idleTimeoutMilliseconds { settings.idleTimeout = .milliseconds(idle) }
         if let request = http.requestTimeoutMilliseconds { settings.requestTimeout = .milliseconds(request) }
         return settings

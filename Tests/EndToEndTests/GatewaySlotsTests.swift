@@ -66,6 +66,32 @@ struct GatewaySlotsTests {
         try await gateway.stop()
     }
 
+    /// One token holds at most `http.max_streams_per_token` WebSockets and event streams: a
+    /// leaked reader token cannot take every place, nor fill the daemon with replays.
+    @Test func oneTokenHasABoundOnItsStreams() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  max_streams_per_token: 2")
+        let (secret, _) = try await gateway.token("reader")
+        let stream = try await gateway.client.events("/v1/events?access_token=\(secret)").opened()
+        let webSocket = try await gateway.client.webSocket("/v1/ws?access_token=\(secret)").opened()
+        let third = try #require(await gateway.client.events("/v1/events?access_token=\(secret)").refusal())
+        #expect(third.status == 503 && third.text.contains("http.max_streams_per_token"), "\(third)")
+        let socket = try #require(await gateway.client.webSocket("/v1/ws?access_token=\(secret)").refusal())
+        #expect(socket.status == 503 && socket.text.contains("http.max_streams_per_token"), "\(socket)")
+        let (other, _) = try await gateway.token("reader")
+        let another = try await gateway.client.events("/v1/events?access_token=\(other)").opened()
+        await another.close()
+        await stream.close()
+        try await waitUntil("the token's stream given back") {
+            if case .success(let stream) = try await gateway.client.events("/v1/events?access_token=\(secret)") {
+                await stream.close()
+                return true
+            }
+            return false
+        }
+        await webSocket.close()
+        try await gateway.stop()
+    }
+
     /// A client that takes none of its answers is closed after the idle timeout, its
     /// request held meanwhile.
     @Test func aClientThatTakesNoAnswersIsClosed() async throws {
