@@ -79,7 +79,7 @@ final class GatewaySocket: ScanReader, @unchecked Sendable {
         return (status, response.count)
     }
 
-    private static func connect(_ address: String) throws -> Int32 {
+    static func connect(_ address: String) throws -> Int32 {
         guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
             throw BenchmarkFailure(description: "not an address: \(address)")
         }

@@ -8,7 +8,7 @@ import ScanBridgeTesting
 struct ScanBridgeBench {
     static let scenarios = [
         "latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order",
-        "hostile", "gateway",
+        "hostile", "gateway", "hostile-gateway",
     ]
 
     static func main() async throws {
@@ -43,6 +43,10 @@ struct ScanBridgeBench {
         // another user when the benchmark can (ScanBridgeBench.hostile starts it).
         if let socket = value(of: "--attack", in: arguments) {
             HostileClient.attack(socketPath: socket, only: attacks(in: arguments))
+        }
+        // `--attack-gateway ADDRESS --token SECRET`: the hostile-gateway scenario's attacker.
+        if let address = value(of: "--attack-gateway", in: arguments) {
+            HostileGatewayClient.attack(address: address, token: value(of: "--token", in: arguments) ?? "")
         }
         // `--latency PATH [--catalog N]`: only the latency scenario at 1,000/s, against a daemon
         // already running there with the counter's mock devices (for profiling it), on the
@@ -138,6 +142,9 @@ struct ScanBridgeBench {
         }
         if only.contains("gateway") {
             try await gateway(stores: stores, workload: counter, scale: scale, report: &report)
+        }
+        if only.contains("hostile-gateway") {
+            try await hostileGateway(stores: stores, workload: counter, scans: 6_000 / scale, report: &report)
         }
         report.print()
         if !report.failures.isEmpty {

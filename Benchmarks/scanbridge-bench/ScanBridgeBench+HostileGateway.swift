@@ -1,0 +1,169 @@
+import Foundation
+import Histogram
+import ScanBridgeTesting
+import Synchronization
+
+extension ScanBridgeBench {
+    /// A well-behaved socket subscriber at a till's pace (100 scans a second) on a daemon whose
+    /// gateway listens on loopback with its default limits: first alone (the baseline), then
+    /// beside a `HostileGatewayClient`, each on a daemon of its own with a journal of the same
+    /// events for the attacker's replays. Meanwhile the daemon's memory and descriptors are
+    /// sampled, and a new `GET /healthz` is timed four times a second.
+    static func hostileGateway(stores: CounterStores, workload: CounterWorkload, scans: Int, report: inout Report)
+        async throws
+    {
+        var baseline = Histogram<UInt64>.nanoseconds()
+        for attacked in [false, true] {
+            let daemon = try await stores.daemon(workload.catalog, arguments: ["--http", "127.0.0.1:0"])
+            guard let address = daemon.gatewayAddresses.first else {
+                throw BenchmarkFailure(description: "the daemon names no gateway address")
+            }
+            let token = try readerToken(socketPath: daemon.socketPath)
+            try await journal(20_000, into: daemon, workload: workload)
+            let pid = daemon.pid ?? 0
+            let attacker = attacked ? try await startGatewayAttacker(address: address, token: token) : nil
+            let rss = PeakRSS(of: pid)
+            let descriptors = PeakDescriptors(of: pid)
+            let probe = HealthProbe(address: address)
+            let latency: Delivery
+            do {
+                latency = try await Scenarios.injectToScanLatency(
+                    socketPath: daemon.socketPath, every: .milliseconds(10), count: scans, subscribers: 1, workload: workload)
+            } catch {
+                _ = (rss.stop(), descriptors.stop(), probe.stop())
+                await stop(attacker)
+                throw error
+            }
+            let (peakRSS, peakDescriptors, slowest) = (rss.stop(), descriptors.stop(), probe.stop())
+            await stop(attacker)
+            try await daemon.stop()
+            let side = attacked ? "beside a hostile gateway client" : "baseline: no attacker"
+            let name = "hostile gateway, \(side)"
+            guard attacked else {
+                baseline = latency.latency
+                report.delivery("\(name): scan.inject → scan, \(workload.description), 100/s, 1 subscriber", latency, target: "")
+                continue
+            }
+            let ratio = ScanBridgeBench.ratio(latency.latency, baseline, at: 99)
+            report.delivery(
+                "\(name): scan.inject → scan, \(workload.description), 100/s, 1 subscriber", latency,
+                target: verdict(ratio <= 2, "p99 ≤ 2× the baseline's (\(String(format: "%.2f×", ratio)))"))
+            report.figure(
+                "\(name): daemon RSS, sampled peak", String(format: "%.1f MB", peakRSS),
+                target: verdict(peakRSS <= 128, "≤ 128 MB"))
+            report.figure(
+                "\(name): daemon's open descriptors, sampled peak", "\(peakDescriptors)",
+                target: verdict(peakDescriptors <= 1_024, "≤ 1,024"))
+            report.figure(
+                "\(name): a new GET /healthz, slowest of \(slowest.count)",
+                slowest.seconds.map { String(format: "%.3f s", $0) } ?? "never answered",
+                target: verdict(slowest.seconds.map { $0 <= 1 } ?? false, "≤ 1 s"))
+        }
+    }
+
+    /// A target with the run's verdict on it.
+    static func verdict(_ met: Bool, _ target: String) -> String { "\(target): \(met ? "PASS" : "MISS")" }
+
+    /// `count` of the workload's scans, in batches, into the daemon's journal.
+    static func journal(_ count: Int, into daemon: DaemonHarness, workload: CounterWorkload) async throws {
+        let socket = try LineSocket(path: daemon.socketPath)
+        try await onAThread("journal") {
+            for start in stride(from: 0, to: count, by: 100) {
+                let batch = (start..<min(count, start + 100)).map { workload.injectLine(id: $0, index: $0) }
+                try socket.write(Array(("[" + batch.joined(separator: ",") + "]\n").utf8))
+                _ = try socket.readLine()
+            }
+        }
+    }
+
+    static func startGatewayAttacker(address: String, token: String) async throws -> Process {
+        let attacker = Process()
+        attacker.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        attacker.arguments = ["--attack-gateway", address, "--token", token]
+        let announced = Pipe()
+        attacker.standardOutput = announced
+        try attacker.run()
+        let ready = try await onAThread("gateway-attacker-ready") {
+            String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready")
+        }
+        guard ready else {
+            await stop(attacker)
+            throw BenchmarkFailure(description: "the hostile gateway client ended before its attack began")
+        }
+        // Its connections opened, its streams replaying.
+        try await Task.sleep(for: .seconds(3))
+        return attacker
+    }
+}
+
+/// A process's open descriptors, counted often until `stop()`.
+final class PeakDescriptors: Sendable {
+    private let peak = Mutex(0)
+    private let sampler = Mutex<Task<Void, Never>?>(nil)
+
+    init(of pid: Int32) {
+        let task = Task { [self] in
+            while !Task.isCancelled {
+                let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+                peak.withLock { $0 = max($0, open) }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        sampler.withLock { $0 = task }
+    }
+
+    func stop() -> Int {
+        sampler.withLock { $0?.cancel() }
+        return peak.withLock { $0 }
+    }
+}
+
+/// A legitimate client's new request, four times a second until `stop()`: the slowest
+/// answer, or nil when one never came (within 5 s).
+final class HealthProbe: Sendable {
+    private let slowest = Mutex<(seconds: Double?, count: Int)>((0, 0))
+    private let stopped = Mutex(false)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(address: String) {
+        let thread = Thread { [self] in
+            while !stopped.withLock({ $0 }) {
+                let started = Nanos.now()
+                let answered = (try? HealthProbe.get(address)) ?? false
+                let seconds = Double(Nanos.now() - started) / 1e9
+                slowest.withLock { slowest in
+                    slowest.count += 1
+                    slowest.seconds = answered ? slowest.seconds.map { max($0, seconds) } : nil
+                }
+                usleep(250_000)
+            }
+            done.signal()
+        }
+        thread.name = "health-probe"
+        thread.start()
+    }
+
+    func stop() -> (seconds: Double?, count: Int) {
+        stopped.withLock { $0 = true }
+        done.wait()
+        return slowest.withLock { $0 }
+    }
+
+    /// True when a whole 200 came back within 5 s.
+    static func get(_ address: String) throws -> Bool {
+        let descriptor = try GatewaySocket.connect(address)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n".utf8)
+        guard HostileGatewayClient.send(descriptor, request) else { return false }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            guard count > 0 else { break }
+            response += chunk[0..<count]
+        }
+        return String(decoding: response.prefix(16), as: UTF8.self).hasPrefix("HTTP/1.1 200")
+    }
+}
