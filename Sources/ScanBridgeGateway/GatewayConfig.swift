@@ -13,6 +13,8 @@ package struct GatewayConfig: Decodable, Sendable {
     package var maxConnections: Int? = nil
     package var maxConnectionsPerAddress: Int? = nil
     package var maxStreamsPerToken: Int? = nil
+    /// The longest an access token may live, in days.
+    package var tokenMaxLifetimeDays: Int? = nil
     package var idleTimeoutMilliseconds: Int? = nil
     package var requestTimeoutMilliseconds: Int? = nil
     package var metricsPublic = false
@@ -31,6 +33,7 @@ package struct GatewayConfig: Decodable, Sendable {
         case maxConnections = "max_connections"
         case maxConnectionsPerAddress = "max_connections_per_address"
         case maxStreamsPerToken = "max_streams_per_token"
+        case tokenMaxLifetimeDays = "token_max_lifetime_days"
         case idleTimeoutMilliseconds = "idle_timeout_ms"
         case requestTimeoutMilliseconds = "request_timeout_ms"
         case metricsPublic = "metrics_public"
@@ -48,6 +51,7 @@ package struct GatewayConfig: Decodable, Sendable {
         maxConnections = try c.number(.maxConnections, in: 1...100_000)
         maxConnectionsPerAddress = try c.number(.maxConnectionsPerAddress, in: 1...100_000)
         maxStreamsPerToken = try c.number(.maxStreamsPerToken, in: 1...100_000)
+        tokenMaxLifetimeDays = try c.number(.tokenMaxLifetimeDays, in: 1...3_650)
         idleTimeoutMilliseconds = try c.number(.idleTimeoutMilliseconds, in: 100...3_600_000)
         requestTimeoutMilliseconds = try c.number(.requestTimeoutMilliseconds, in: 100...600_000)
         metricsPublic = try c.decodeIfPresent(Bool.self, forKey: .metricsPublic) ?? false

@@ -53,7 +53,7 @@ struct Daemon {
             }
             // The gateway's access tokens, held in memory from the start (AccessTokens).
             let tokens = try AccessTokens(
-                repository: SQLiteAccessTokens(database: database), logger: logger)
+                repository: SQLiteAccessTokens(database: database), limits: settings.tokenLimits, logger: logger)
             return (journal, database, scanners, tokens)
         }
         // One catalog for lookups and the shop's replica: its key filter and cache are in memory.

@@ -44,6 +44,9 @@ struct DaemonSettings: Sendable {
     var scannerDiscovery: EvdevDiscoverySettings?
     /// The gateway; nil when it is off.
     var gateway: GatewaySettings?
+    /// The gateway's access tokens' bounds (`http.token_max_lifetime_days`), kept whether or
+    /// not the gateway is on: tokens are made before it is.
+    var tokenLimits = AccessTokens.Limits()
     /// The listeners systemd passed (socket activation); they take the place of the socket
     /// path's and the gateway's own.
     var activated: ActivatedSockets
@@ -146,9 +149,10 @@ struct DaemonSettings: Sendable {
         }
         autoResetAfterErrors = try file.section("usb", as: USBSettings.self)?.autoResetAfterErrors
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
+        let http = try file.section("http", as: GatewayConfig.self) ?? GatewayConfig()
+        if let days = http.tokenMaxLifetimeDays { tokenLimits.maxLifetimeDays = days }
         gateway = try Self.gateway(
-            try file.section("http", as: GatewayConfig.self) ?? GatewayConfig(), listen: options.httpListen,
-            passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
+            http, listen: options.httpListen, passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
     }
 
     /// The gateway's settings; nil when it is off: no address to listen on, and none passed.

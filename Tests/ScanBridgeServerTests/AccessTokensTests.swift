@@ -77,6 +77,23 @@ struct AccessTokensTests {
         #expect(tokens.list().map(\.id) == [token.id])
     }
 
+    /// None lives past the longest lifetime: one made without an expiry gets it, and a later
+    /// expiry is refused.
+    @Test func noTokenLivesPastTheLongestLifetime() async throws {
+        var limits = AccessTokens.Limits()
+        limits.maxLifetimeDays = 365
+        let tokens = try tokens(limits: limits)
+        let (token, secret) = try await tokens.create(name: "no expiry", role: .reader, origins: [], expiresAt: nil)
+        let year = TimeInterval(365 * 86_400)
+        #expect(token.expiresAt.map { abs($0.timeIntervalSince(clock.now().addingTimeInterval(year))) < 1 } == true)
+        await #expect(throws: ScanBridgeError.self) {
+            _ = try await tokens.create(
+                name: "forever", role: .reader, origins: [], expiresAt: clock.now().addingTimeInterval(year + 60))
+        }
+        clock.advance(by: year)
+        #expect(await tokens.authenticate(secret: secret) == nil)
+    }
+
     @Test func aRevokedTokenDoesNotAndIsGoneFromTheStore() async throws {
         let tokens = try tokens()
         let (token, secret) = try await tokens.create(name: "web POS", role: .reader, origins: [], expiresAt: nil)

@@ -20,6 +20,10 @@ package final class AccessTokens: TokenAuthority {
         package var nameCharacters = 100
         package var nameBytes = 256
         package var origins = 16
+        /// The longest a token may live, when the shop sets one: a token made without an
+        /// expiry gets this one. None by default: the wire contract lets a token live until
+        /// it is revoked.
+        package var maxLifetimeDays: Int?
 
         package init() {}
     }
@@ -276,15 +280,27 @@ package final class AccessTokens: TokenAuthority {
         return checked
     }
 
+    /// A leaked token stops working in time even if nobody revokes it: none lives past
+    /// `limits.maxLifetimeDays`.
     private func checkedExpiry(_ expiresAt: Date?, at time: Date) throws -> Date? {
-        guard let expiresAt else { return nil }
+        let latest = limits.maxLifetimeDays.map { time.addingTimeInterval(TimeInterval($0) * 86_400) }
+        guard let expiresAt else { return latest.map(Self.asStored) }
+        if let latest, let days = limits.maxLifetimeDays, expiresAt > latest {
+            throw ScanBridgeError.invalidParams(
+                "expiresAt \(EventTime.format(expiresAt)) is more than \(days) days away, the longest a token may live (http.token_max_lifetime_days)",
+                field: "expiresAt")
+        }
         guard expiresAt > time else {
             throw ScanBridgeError.invalidParams(
                 "expiresAt \(EventTime.format(expiresAt)) is not in the future (it is \(EventTime.format(time)) now)",
                 field: "expiresAt")
         }
-        // As stored: an expiry read back after a restart is the one answered now.
-        return Date(timeIntervalSince1970: (expiresAt.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        return Self.asStored(expiresAt)
+    }
+
+    /// As stored, to the millisecond: an expiry read back after a restart is the one answered now.
+    private static func asStored(_ time: Date) -> Date {
+        Date(timeIntervalSince1970: (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 
     static func hash(_ secret: String) -> [UInt8] {
