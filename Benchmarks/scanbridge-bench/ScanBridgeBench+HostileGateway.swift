@@ -68,8 +68,9 @@ extension ScanBridgeBench {
     static func journal(_ count: Int, into daemon: DaemonHarness, workload: CounterWorkload) async throws {
         let socket = try LineSocket(path: daemon.socketPath)
         try await onAThread("journal") {
-            for start in stride(from: 0, to: count, by: 100) {
-                let batch = (start..<min(count, start + 100)).map { workload.injectLine(id: $0, index: $0) }
+            // Batches whose answers fit the benchmark's line reader (64 KiB).
+            for start in stride(from: 0, to: count, by: 20) {
+                let batch = (start..<min(count, start + 20)).map { workload.injectLine(id: $0, index: $0) }
                 try socket.write(Array(("[" + batch.joined(separator: ",") + "]\n").utf8))
                 _ = try socket.readLine()
             }
