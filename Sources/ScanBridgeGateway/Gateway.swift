@@ -113,7 +113,8 @@ package final class Gateway: Service {
                 : "\(connections.limit) connections open, its limit (http.max_connections)"
             let refusal = GatewayResponse.refusal(
                 .serviceUnavailable, "overloaded", "overloaded: the gateway has \(bound); try again later")
-            try pipeline.addHandler(RefusedConnection(answer: tls == nil ? refusal.closingBytes : nil))
+            let answered = tls == nil && connections.mayAnswerRefusal(of: channel)
+            try pipeline.addHandler(RefusedConnection(answer: answered ? refusal.closingBytes : nil))
             return
         }
         let deadlines = GatewayDeadlines(

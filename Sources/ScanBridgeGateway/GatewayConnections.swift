@@ -30,6 +30,8 @@ final class GatewayConnections: Sendable {
         var byTransport: [Transport: Int] = [:]
         var byAddress: [String: Int] = [:]
         var streamsByToken: [String: Int] = [:]
+        /// Refused connections still open for their 503 (`RefusedConnection`).
+        var answeringRefusals = 0
         var closing = false
     }
 
@@ -82,10 +84,18 @@ final class GatewayConnections: Sendable {
         return .admitted
     }
 
+    /// How long a connection keeps its place whatever comes: time enough to send a request,
+    /// so that a flood of new connections cannot close each other, a POS's among them, before
+    /// any has said a word.
+    static let newcomerGrace = TimeAmount.milliseconds(200)
+
     private static func longestWaiting(in state: State, from address: String?) -> ObjectIdentifier? {
         var oldest: (key: ObjectIdentifier, since: NIODeadline)?
+        let graceEnded = NIODeadline.now() - newcomerGrace
         for (key, entry) in state.open {
-            guard let since = entry.waitingSince, address == nil || entry.address == address else { continue }
+            guard let since = entry.waitingSince, since < graceEnded, address == nil || entry.address == address else {
+                continue
+            }
             if oldest == nil || since < oldest!.since { oldest = (key, since) }
         }
         return oldest?.key
@@ -134,6 +144,23 @@ final class GatewayConnections: Sendable {
             .serviceUnavailable, "overloaded",
             "overloaded: this token has \(streamsPerToken) WebSockets and event streams open, its limit (http.max_streams_per_token); close one, or give each device a token of its own"
         )
+    }
+
+    /// Refused connections that may wait for their 503 at once; past it, a refused connection
+    /// is closed without one: a flood of connections must not hold the daemon's descriptors
+    /// while it is refused.
+    static let maxAnsweringRefusals = 64
+
+    /// Whether the refused `channel` may be answered; its place among them is given back when
+    /// it closes.
+    func mayAnswerRefusal(of channel: any Channel) -> Bool {
+        let may = state.withLock { state in
+            guard state.answeringRefusals < Self.maxAnsweringRefusals else { return false }
+            state.answeringRefusals += 1
+            return true
+        }
+        if may { channel.closeFuture.whenComplete { _ in self.state.withLock { $0.answeringRefusals -= 1 } } }
+        return may
     }
 
     /// Whether `token` may open another WebSocket or event stream now.
