@@ -100,7 +100,7 @@ extension ScanBridgeBench {
         let crowd: [any ScanReader] = try (0..<200).map {
             try GatewaySocket(address: address, token: token, transport: $0 % 2 == 0 ? .webSocket : .serverSentEvents)
         }
-        let peakRSS = PeakRSS(of: daemon.pid ?? 0)
+        let peakRSS = Peak.rss(of: daemon.pid ?? 0)
         // Every scan the injection makes (its warm-up included), at each of the 200.
         let expected = scans + max(1, scans / 10)
         async let counted = onAThread("crowd") {

@@ -19,7 +19,7 @@ extension ScanBridgeBench {
             let attacker =
                 attacked ? try await startAttacker(socketPath: daemon.socketPath, attacks: attacks, asReader: asReader) : nil
             let pid = daemon.pid ?? 0
-            let peakRSS = PeakRSS(of: pid)
+            let peakRSS = Peak.rss(of: pid)
             let latency: Delivery
             do {
                 latency = try await Scenarios.injectToScanLatency(
@@ -62,19 +62,20 @@ extension ScanBridgeBench {
 
     static func startAttacker(socketPath: String, attacks: Set<String>, asReader: Bool) async throws -> Process {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let attacker = Process()
         let chosen = ["--attacks", HostileClient.attacks.filter(attacks.contains).joined(separator: ",")]
-        if asReader {
-            attacker.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            attacker.arguments =
-                [
-                    "--reuid=65534", "--regid=65534", "--clear-groups", executable, "--attack", socketPath,
-                ]
-                + chosen
-        } else {
-            attacker.executableURL = URL(fileURLWithPath: executable)
-            attacker.arguments = ["--attack", socketPath] + chosen
+        guard asReader else {
+            return try await launchAttacker(URL(fileURLWithPath: executable), arguments: ["--attack", socketPath] + chosen)
         }
+        return try await launchAttacker(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", executable, "--attack", socketPath] + chosen)
+    }
+
+    /// Starts an attacker process and returns once it says `ready` (its attack whole).
+    static func launchAttacker(_ executable: URL, arguments: [String]) async throws -> Process {
+        let attacker = Process()
+        attacker.executableURL = executable
+        attacker.arguments = arguments
         let announced = Pipe()
         attacker.standardOutput = announced
         try attacker.run()

@@ -22,8 +22,8 @@ extension ScanBridgeBench {
             try await journal(20_000, into: daemon, workload: workload)
             let pid = daemon.pid ?? 0
             let attacker = attacked ? try await startGatewayAttacker(address: address, token: token) : nil
-            let rss = PeakRSS(of: pid)
-            let descriptors = PeakDescriptors(of: pid)
+            let rss = Peak.rss(of: pid)
+            let descriptors = Peak.descriptors(of: pid)
             let probe = HealthProbe(address: address)
             let latency: Delivery
             do {
@@ -52,7 +52,7 @@ extension ScanBridgeBench {
                 "\(name): daemon RSS, sampled peak", String(format: "%.1f MB", peakRSS),
                 target: verdict(peakRSS <= 128, "≤ 128 MB"))
             report.figure(
-                "\(name): daemon's open descriptors, sampled peak", "\(peakDescriptors)",
+                "\(name): daemon's open descriptors, sampled peak", String(format: "%.0f", peakDescriptors),
                 target: verdict(peakDescriptors <= 1_024, "≤ 1,024"))
             report.figure(
                 "\(name): a new GET /healthz, slowest of \(slowest.count)",
@@ -78,44 +78,12 @@ extension ScanBridgeBench {
     }
 
     static func startGatewayAttacker(address: String, token: String) async throws -> Process {
-        let attacker = Process()
-        attacker.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        attacker.arguments = ["--attack-gateway", address, "--token", token]
-        let announced = Pipe()
-        attacker.standardOutput = announced
-        try attacker.run()
-        let ready = try await onAThread("gateway-attacker-ready") {
-            String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready")
-        }
-        guard ready else {
-            await stop(attacker)
-            throw BenchmarkFailure(description: "the hostile gateway client ended before its attack began")
-        }
+        let attacker = try await launchAttacker(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+            arguments: ["--attack-gateway", address, "--token", token])
         // Its connections opened, its streams replaying.
         try await Task.sleep(for: .seconds(3))
         return attacker
-    }
-}
-
-/// A process's open descriptors, counted often until `stop()`.
-final class PeakDescriptors: Sendable {
-    private let peak = Mutex(0)
-    private let sampler = Mutex<Task<Void, Never>?>(nil)
-
-    init(of pid: Int32) {
-        let task = Task { [self] in
-            while !Task.isCancelled {
-                let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
-                peak.withLock { $0 = max($0, open) }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        sampler.withLock { $0 = task }
-    }
-
-    func stop() -> Int {
-        sampler.withLock { $0?.cancel() }
-        return peak.withLock { $0 }
     }
 }
 
