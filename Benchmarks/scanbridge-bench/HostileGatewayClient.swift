@@ -11,7 +11,10 @@ import Foundation
 /// - with the same token, a WebSocket sending pings as fast as the daemon takes them, never
 ///   reading a pong.
 enum HostileGatewayClient {
-    static func attack(address: String, token: String) -> Never {
+    /// Every attack, by the name `--attacks` takes.
+    static let attacks = ["slow", "pipeline", "replays", "pings"]
+
+    static func attack(address: String, token: String, only chosen: Set<String>) -> Never {
         signal(SIGPIPE, SIG_IGN)
         // Far more descriptors than the daemon may hold for it.
         var limit = rlimit()
@@ -21,17 +24,21 @@ enum HostileGatewayClient {
         let benchmark = getppid()
         let host = "Host: \(address)\r\n"
         let bearer = "Authorization: Bearer \(token)\r\n"
-        forever("slow") { slow(address, count: 2_000, head: Array("GET /healthz HTTP/1.1\r\n\(host)X-Slow: ".utf8)) }
-        for n in 0..<4 {
+        if chosen.contains("slow") {
+            forever("slow") { slow(address, count: 2_000, head: Array("GET /healthz HTTP/1.1\r\n\(host)X-Slow: ".utf8)) }
+        }
+        for n in 0..<4 where chosen.contains("pipeline") {
             forever("pipeline \(n)") {
                 pipeline(address, request: Array("GET /scanbridge.mjs HTTP/1.1\r\n\(host)\r\n".utf8))
             }
         }
-        forever("replays") {
+        if chosen.contains("replays") {
             let request = "GET /v1/events HTTP/1.1\r\n\(host)\(bearer)Last-Event-ID: 0\r\n\r\n"
-            replays(address, count: 150, request: Array(request.utf8))
+            forever("replays") { replays(address, count: 150, request: Array(request.utf8)) }
         }
-        forever("pings") { pings(address, upgrade: Array(webSocketUpgrade(host: host, bearer: bearer).utf8)) }
+        if chosen.contains("pings") {
+            forever("pings") { pings(address, upgrade: Array(webSocketUpgrade(host: host, bearer: bearer).utf8)) }
+        }
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         while getppid() == benchmark { usleep(100_000) }
         exit(0)

@@ -9,9 +9,9 @@ extension ScanBridgeBench {
     /// beside a `HostileGatewayClient`, each on a daemon of its own with a journal of the same
     /// events for the attacker's replays. Meanwhile the daemon's memory and descriptors are
     /// sampled, and a new `GET /healthz` is timed four times a second.
-    static func hostileGateway(stores: CounterStores, workload: CounterWorkload, scans: Int, report: inout Report)
-        async throws
-    {
+    static func hostileGateway(
+        stores: CounterStores, workload: CounterWorkload, scans: Int, attacks: Set<String>, report: inout Report
+    ) async throws {
         var baseline = Histogram<UInt64>.nanoseconds()
         for attacked in [false, true] {
             let daemon = try await stores.daemon(workload.catalog, arguments: ["--http", "127.0.0.1:0"])
@@ -21,7 +21,8 @@ extension ScanBridgeBench {
             let token = try readerToken(socketPath: daemon.socketPath)
             try await journal(20_000, into: daemon, workload: workload)
             let pid = daemon.pid ?? 0
-            let attacker = attacked ? try await startGatewayAttacker(address: address, token: token) : nil
+            let attacker =
+                attacked ? try await startGatewayAttacker(address: address, token: token, attacks: attacks) : nil
             let rss = Peak.rss(of: pid)
             let descriptors = Peak.descriptors(of: pid)
             let probe = HealthProbe(address: address)
@@ -37,7 +38,10 @@ extension ScanBridgeBench {
             let (peakRSS, peakDescriptors, slowest) = (rss.stop(), descriptors.stop(), probe.stop())
             await stop(attacker)
             try await daemon.stop()
-            let side = attacked ? "beside a hostile gateway client" : "baseline: no attacker"
+            let some =
+                attacks == Set(HostileGatewayClient.attacks)
+                ? "" : " (only \(HostileGatewayClient.attacks.filter(attacks.contains).joined(separator: "+")))"
+            let side = attacked ? "beside a hostile gateway client\(some)" : "baseline: no attacker"
             let name = "hostile gateway, \(side)"
             guard attacked else {
                 baseline = latency.latency
@@ -77,10 +81,11 @@ extension ScanBridgeBench {
         }
     }
 
-    static func startGatewayAttacker(address: String, token: String) async throws -> Process {
+    static func startGatewayAttacker(address: String, token: String, attacks: Set<String>) async throws -> Process {
+        let chosen = HostileGatewayClient.attacks.filter(attacks.contains).joined(separator: ",")
         let attacker = try await launchAttacker(
             URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
-            arguments: ["--attack-gateway", address, "--token", token])
+            arguments: ["--attack-gateway", address, "--token", token, "--attacks", chosen])
         // Its connections opened, its streams replaying.
         try await Task.sleep(for: .seconds(3))
         return attacker

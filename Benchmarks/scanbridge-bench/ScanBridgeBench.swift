@@ -46,7 +46,9 @@ struct ScanBridgeBench {
         }
         // `--attack-gateway ADDRESS --token SECRET`: the hostile-gateway scenario's attacker.
         if let address = value(of: "--attack-gateway", in: arguments) {
-            HostileGatewayClient.attack(address: address, token: value(of: "--token", in: arguments) ?? "")
+            HostileGatewayClient.attack(
+                address: address, token: value(of: "--token", in: arguments) ?? "",
+                only: attacks(in: arguments, all: HostileGatewayClient.attacks))
         }
         // `--latency PATH [--catalog N]`: only the latency scenario at 1,000/s, against a daemon
         // already running there with the counter's mock devices (for profiling it), on the
@@ -144,7 +146,9 @@ struct ScanBridgeBench {
             try await gateway(stores: stores, workload: counter, scale: scale, report: &report)
         }
         if only.contains("hostile-gateway") {
-            try await hostileGateway(stores: stores, workload: counter, scans: 6_000 / scale, report: &report)
+            try await hostileGateway(
+                stores: stores, workload: counter, scans: 6_000 / scale,
+                attacks: attacks(in: arguments, all: HostileGatewayClient.attacks), report: &report)
         }
         report.print()
         if !report.failures.isEmpty {
@@ -268,9 +272,9 @@ struct ScanBridgeBench {
     }
 
     /// `--attacks garbage,flood`: some of the hostile client's attacks (all of them without it).
-    static func attacks(in arguments: [String]) -> Set<String> {
-        value(of: "--attacks", in: arguments).map { Set($0.split(separator: ",").map(String.init)) }
-            ?? Set(HostileClient.attacks)
+    /// `--attacks a,b`: some of an attacker's attacks; `all` of them without it.
+    static func attacks(in arguments: [String], all: [String] = HostileClient.attacks) -> Set<String> {
+        value(of: "--attacks", in: arguments).map { Set($0.split(separator: ",").map(String.init)) } ?? Set(all)
     }
 
     static func value(of option: String, in arguments: [String]) -> String? {
