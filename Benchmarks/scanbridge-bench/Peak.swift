@@ -2,18 +2,19 @@ import Foundation
 import ScanBridgeTesting
 import Synchronization
 
-/// A figure of a process sampled every 100 ms until `stop()`: the peak a scenario reports,
-/// beside the kernel's own `VmHWM` for its memory.
+/// A figure of a process sampled every `interval` until `stop()`: the peak a scenario
+/// reports, beside the kernel's own `VmHWM` for its memory.
 final class Peak: Sendable {
     private let peak = Mutex(0.0)
     private let sampler = Mutex<Task<Void, Never>?>(nil)
+    static let interval = Duration.milliseconds(100)
 
     init(sampling sample: @escaping @Sendable () -> Double) {
         let task = Task { [self] in
             while !Task.isCancelled {
                 let value = sample()
                 peak.withLock { $0 = max($0, value) }
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: Self.interval)
             }
         }
         sampler.withLock { $0 = task }

@@ -12,9 +12,12 @@ extension Gateway {
     /// The TLS context of `http.tls`, read off the cooperative pool; nil without TLS.
     func tlsContext() async throws -> GatewayTLSContext? {
         guard let (certificate, key) = settings.tls else { return nil }
-        if let problem = SecretFile.problem(key, setting: "http.tls.key") { throw GatewayError(description: problem) }
         do {
+            // A stat and two file reads: on NIO's pool, never the cooperative one.
             return try await NIOThreadPool.singleton.runIfActive {
+                if let problem = SecretFile.problem(key, setting: "http.tls.key") {
+                    throw GatewayError(description: problem)
+                }
                 let chain = try NIOSSLCertificate.fromPEMFile(certificate).map {
                     NIOSSLCertificateSource.certificate($0)
                 }
@@ -27,6 +30,8 @@ extension Gateway {
                 configuration.shutdownTimeout = GatewayConnections.closeGrace
                 return try NIOSSLContext(configuration: configuration)
             }
+        } catch let error as GatewayError {
+            throw error
         } catch {
             throw GatewayError(
                 description:

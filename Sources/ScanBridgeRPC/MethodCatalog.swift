@@ -27,9 +27,11 @@ package enum MethodCatalog {
 
     /// Methods that need a connection that stays open (a subscription, a registration, a
     /// staged import), refused over `POST /v1/rpc`, whose connection lives for one call.
-    package static func needsOpenConnection(_ method: String) -> Bool {
-        ["events.subscribe", "handlers.register", "products.stage", "products.commit"].contains(method)
-    }
+    package static func needsOpenConnection(_ method: String) -> Bool { openConnectionMethods.contains(method) }
+
+    private static let openConnectionMethods: Set<String> = [
+        "events.subscribe", "handlers.register", "products.stage", "products.commit",
+    ]
 
     /// Methods whose only effect is their answer. Sent as a notification, which gets no
     /// answer, one would do work nobody sees: the daemon does not run it, so a flood of them

@@ -89,16 +89,17 @@ private final class BatchBudget: Sendable {
     /// answer to the daemon's own request), which is always taken.
     func refusal(of message: IncomingMessage) -> Answer? {
         switch message {
-        case .notification: return (nil, nil)
-        case .request: break
-        case .invalid, .result, .error: return nil
+        case .notification:
+            return (nil, nil)
+        case .request(let id, _, _):
+            let error = RPCError(
+                code: RPCError.overloaded,
+                message:
+                    "overloaded: not run, as this batch's answers reached \(maxBytes) bytes (server.max_line_bytes); send it again in a batch of its own"
+            )
+            return (RPCMessage.errorPayload(id: id, error), nil)
+        case .invalid, .result, .error:
+            return nil
         }
-        guard case .request(let id, _, _) = message else { return nil }
-        let error = RPCError(
-            code: RPCError.overloaded,
-            message:
-                "overloaded: not run, as this batch's answers reached \(maxBytes) bytes (server.max_line_bytes); send it again in a batch of its own"
-        )
-        return (RPCMessage.errorPayload(id: id, error), nil)
     }
 }

@@ -142,12 +142,6 @@ package final class Connection: Sendable {
         switch received {
         case .blank:
             return
-        case .batchTooLarge:
-            services.serverMetrics.refused(.tooLarge)
-            outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
-            return
-        case .parsed(.unparsable(let error)):
-            outbox.enqueue(RPCMessage.error(id: .null, error))
         case .parsed(.single(let message)):
             guard admit(message) else { return }
             spawn {
@@ -156,11 +150,7 @@ package final class Connection: Sendable {
                 if let payload = answer.payload { self.outbox.enqueue(JSONWriter.bytes(payload)) }
                 await answer.afterResponse?()
             }
-        case .parsed(.batch(let messages)) where messages.count > services.limits.maxBatch:
-            // Only a batch the scan for its size could not count gets here (none that is valid JSON).
-            services.serverMetrics.refused(.tooLarge)
-            outbox.enqueue(RPCMessage.error(id: .null, batchTooLarge()))
-        case .parsed(.batch(let messages)):
+        case .parsed(.batch(let messages)) where messages.count <= services.limits.maxBatch:
             let admitted = messages.map { admit($0, answerIfRefused: false) }
             // On the shared pool, not this connection's event loop: a batch asks for throughput,
             // and one loop would do all of its work alone. Without an executor preference at
@@ -171,11 +161,31 @@ package final class Connection: Sendable {
                 if let line { self.outbox.enqueue(line) }
                 for followUp in followUps { await followUp() }
             }
+        default:
+            if let refusal = refusal(of: received) { outbox.enqueue(refusal) }
         }
         // A client that sends requests but reads no answers is not read from until it does.
         guard !outbox.acceptsRequests, pauseReading(.answersUnread) else { return }
         outbox.whenAcceptingRequests { [channel] in
             channel.eventLoop.execute { self.resumeReading(.answersUnread) }
+        }
+    }
+
+    /// The answer to a line refused before any of it runs: a batch of more than
+    /// `server.max_batch` elements (one the scan for its size could not count, none that is
+    /// valid JSON, is found only once parsed), or a line that is no JSON-RPC; nil otherwise.
+    private func refusal(of received: ReceivedLine) -> [UInt8]? {
+        switch received {
+        case .batchTooLarge:
+            services.serverMetrics.refused(.tooLarge)
+            return RPCMessage.error(id: .null, batchTooLarge())
+        case .parsed(.batch(let messages)) where messages.count > services.limits.maxBatch:
+            services.serverMetrics.refused(.tooLarge)
+            return RPCMessage.error(id: .null, batchTooLarge())
+        case .parsed(.unparsable(let error)):
+            return RPCMessage.error(id: .null, error)
+        default:
+            return nil
         }
     }
 
@@ -212,24 +222,18 @@ package final class Connection: Sendable {
         case .blank:
             return RPCMessage.error(
                 id: .null, RPCError(code: RPCError.invalidRequest, message: "invalid request: the body is empty"))
-        case .batchTooLarge:
-            services.serverMetrics.refused(.tooLarge)
-            return RPCMessage.error(id: .null, batchTooLarge())
-        case .parsed(.batch(let messages)) where messages.count > services.limits.maxBatch:
-            services.serverMetrics.refused(.tooLarge)
-            return RPCMessage.error(id: .null, batchTooLarge())
-        case .parsed(.unparsable(let error)):
-            return RPCMessage.error(id: .null, error)
         case .parsed(.single(let message)):
             guard admit(message, answerIfRefused: false) else { return overloaded(message).map(JSONWriter.bytes) }
             defer { release(message) }
             let answer = await services.dispatcher.answer(message, on: self)
             await answer.afterResponse?()
             return answer.payload.map(JSONWriter.bytes)
-        case .parsed(.batch(let messages)):
+        case .parsed(.batch(let messages)) where messages.count <= services.limits.maxBatch:
             let (line, followUps) = await answers(to: messages, admitted: messages.map { admit($0, answerIfRefused: false) })
             for followUp in followUps { await followUp() }
             return line
+        default:
+            return refusal(of: received)
         }
     }
 
