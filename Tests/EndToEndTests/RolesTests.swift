@@ -130,10 +130,9 @@ struct RolesTests {
         let wrapper = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scanbridged-pidns-\(UUID().uuidString.prefix(8))")
         let binary = DaemonHarness.productsDirectory.appendingPathComponent("scanbridged").path
-        try "#!/bin/sh\nexec /usr/bin/unshare --pid --fork --kill-child --mount-proc \(binary) \"$@\"\n"
-            .write(to: wrapper, atomically: false, encoding: .utf8)
+        try ExecutableScript.write(
+            "#!/bin/sh\nexec /usr/bin/unshare --pid --fork --kill-child --mount-proc \(binary) \"$@\"\n", to: wrapper.path)
         defer { try? FileManager.default.removeItem(at: wrapper) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
         let harness = try DaemonHarness(executable: wrapper)
         let config = try harness.write("scanbridge.yaml", Self.operatorsAreUsers)
         let daemon = try DaemonHarness.reusing(harness, arguments: ["--config", config])

@@ -1,5 +1,6 @@
 import CameraCorpus
 import Foundation
+import ScanBridgeTesting
 import Testing
 
 @testable import CameraDriver
@@ -9,20 +10,11 @@ import Testing
 @Suite
 struct DecoderProcessTests {
     /// A stand-in decoder: a shell script that says hello (`helloFirst`), then runs `body`.
-    /// Written through a descriptor that closes on exec: a child another test forks meanwhile
-    /// would otherwise keep the script open for writing, and running it would fail with
-    /// ETXTBSY ("Text file busy").
     static func decoder(_ body: String, helloFirst: Bool = true) throws -> String {
         let path = CodeFrames.path("decoder") + ".sh"
         // The magic in native (little-endian) order, and a count of 0.
         let hello = helloFirst ? "printf '\\106\\104\\102\\123\\000\\000\\000\\000'\n" : ""
-        let script = Array(("#!/bin/sh\n" + hello + body + "\n").utf8)
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(fd) }
-        guard script.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == script.count else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
+        try ExecutableScript.write("#!/bin/sh\n" + hello + body + "\n", to: path)
         return path
     }
 
