@@ -197,11 +197,12 @@ let package = Package(
             name: "CPNG", path: "Plugins/Drivers/Camera/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Camera frames are decoded by zxing-cpp (Debian package libzxing-dev; C++17, no C API
         // before 2.1) in a process of its own, scanbridge-zxing: the format of its pipes is
-        // CFrameDecoding's (docs/architecture.md, Design decisions).
+        // CFrameDecoding's (docs/architecture.md, Design decisions). It confines itself with a
+        // seccomp allow-list built by libseccomp (Debian package libseccomp-dev).
         .target(name: "CFrameDecoding", path: "Plugins/Drivers/Camera/CFrameDecoding"),
         .executableTarget(
             name: "scanbridge-zxing", dependencies: ["CFrameDecoding"], path: "Plugins/Drivers/Camera/Decoder",
-            cxxSettings: [.define("ZX_USE_UTF8")], linkerSettings: [.linkedLibrary("ZXing")]),
+            cxxSettings: [.define("ZX_USE_UTF8")], linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("seccomp")]),
         // V4L2 capture: the ioctls Swift cannot import, and libjpeg-turbo's TurboJPEG API for
         // MJPEG frames (Debian package libturbojpeg0-dev).
         .target(name: "CV4L2", path: "Plugins/Drivers/Camera/CV4L2"),

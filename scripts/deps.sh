@@ -17,10 +17,11 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 # scanner's layout with libxkbcommon and xkb-data's layouts. Scanners (and cameras) are found
 # and followed through libudev; the usb driver reads scanners in a vendor USB mode through
 # libusb. The camera driver's decoder process (scanbridge-zxing) decodes frames with
-# zxing-cpp, its file camera reads PNG frames with libpng, and its v4l2 driver decodes USB
-# cameras' MJPEG frames with libjpeg-turbo's TurboJPEG API.
+# zxing-cpp, confined by a seccomp filter libseccomp builds; its file camera reads PNG frames
+# with libpng, and its v4l2 driver decodes USB cameras' MJPEG frames with libjpeg-turbo's
+# TurboJPEG API.
 required=(libsqlite3-dev libssl-dev libpcsclite-dev libxkbcommon-dev xkb-data libudev-dev libusb-1.0-0-dev libzxing-dev
-    libpng-dev libturbojpeg0-dev)
+    libseccomp-dev libpng-dev libturbojpeg0-dev)
 # Optional groups: installed when they can be; when they cannot, what needs them is skipped
 # with the reason, not failed.
 optional_groups=()

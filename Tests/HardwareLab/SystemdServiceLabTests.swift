@@ -119,6 +119,38 @@ extension LabSuites.ServiceLane {
             #expect(limit.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "restarted however often it fails")
         }
 
+        /// The camera's decoder confines itself with a seccomp filter; the unit's own filter
+        /// (`SystemCallFilter=@system-service`) leaves out `seccomp()`, so the decoder must
+        /// still get there (through `prctl`) and read a code.
+        @Test func aCameraUnderTheUnitDecodesWithItsDecoderConfined() async throws {
+            let guest = try await Self.installedGuest()
+            let frames = guest.share.appendingPathComponent("camera-frames")
+            try LabFolder.makeFolder(frames)
+            try CodeImages.qr("SB-CONFINED-1", to: frames.appendingPathComponent("0001.png").path)
+            let confined = try await guest.run(
+                "a file camera under the unit, until its code is read",
+                """
+                mkdir -p /etc/systemd/system/scanbridged.service.d
+                printf '%s\\n' '[Service]' 'ExecStart=' \
+                    'ExecStart=/usr/bin/scanbridged --device file-camera:/lab/camera-frames,loop=yes,fps=2' \
+                    >/etc/systemd/system/scanbridged.service.d/zz-camera.conf
+                systemctl daemon-reload && systemctl restart scanbridged.service
+                i=0
+                until /usr/bin/scanbridge call events.recent '{"limit": 10}' | grep -q SB-CONFINED-1; do
+                    i=$((i + 1)); [ $i -le 600 ] || { echo "no scan of the code"; exit 1; }; nap 0.1
+                done
+                filters() { sed -n 's/^Seccomp_filters:\\t//p' "/proc/$1/status"; }
+                echo "$(filters "$(systemctl show -p MainPID --value scanbridged.service)")" \
+                    "$(filters "$(pgrep -f /usr/lib/scanbridge/scanbridge-zxing)")"
+                rm /etc/systemd/system/scanbridged.service.d/zz-camera.conf
+                systemctl daemon-reload && systemctl restart scanbridged.service
+                """, timeout: .seconds(180))
+            // The decoder read the code (it would have ended without a hello, unconfined), under
+            // one filter more than the daemon's: its own.
+            let counts = confined.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            #expect(counts.count == 2 && counts[1] == counts[0] + 1, "filters of the daemon, then the decoder: \(confined)")
+        }
+
         @Test func journaldKeepsTheDaemonsPriorities() async throws {
             let guest = try await Self.installedGuest()
             // Any running daemon: the PC/SC driver finds no pcscd in the guest and warns.

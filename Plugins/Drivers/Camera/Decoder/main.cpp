@@ -1,18 +1,20 @@
-// scanbridge-zxing: a camera's decoder process. Says hello (an empty reply) once it runs,
-// then reads frames on standard input and answers each with the codes zxing-cpp (Debian's
+// scanbridge-zxing: a camera's decoder process. Confines itself (sandbox.h), says hello (an
+// empty reply), then reads frames on standard input and answers each with the codes zxing-cpp (Debian's
 // libzxing-dev, 1.4) finds in it, on standard output (CFrameDecoding, beside this folder, has the
-// format). It ends at end of input, or on a request it cannot take (status 2). The daemon
-// starts one per camera.
+// format). It ends at end of input, on a request it cannot take (status 2), or at once when it
+// cannot confine itself (status 3). The daemon starts one per camera.
 #include <scanbridge_frame_decoding.h>
 
 #include <ZXing/ReadBarcode.h>
+
+#include "sandbox.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
-#include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
 
@@ -59,6 +61,10 @@ constexpr uint32_t secondLook =
 /// frame; a label is many lines tall, so a third of them keeps every read of the corpus,
 /// the tilted ITF-14 included, at a third of the cost.
 constexpr int lineStep = 3;
+
+/// A frame's CPU time at most: the largest frame takes a fraction of it, and the daemon's own
+/// deadline (5 s of wall time by default) comes first; this bound holds whatever the daemon does.
+constexpr unsigned frameCPUSeconds = 10;
 
 constexpr uint32_t linearFormats = static_cast<uint32_t>(ZXing::BarcodeFormat::LinearCodes);
 
@@ -177,22 +183,39 @@ std::vector<uint8_t> decode(const scanbridge_decode_request &request, const std:
     return out;
 }
 
+/// What `--check-sandbox CALL` does once confined, to show the confinement holds (the
+/// suites run it): opening a file, a socket or running a program kills the decoder with
+/// SIGSYS. Status 1 means the call was let through.
+int checkSandbox(const char *call) {
+    if (std::strcmp(call, "open") == 0) {
+        open("/etc/hostname", O_RDONLY);
+    } else if (std::strcmp(call, "socket") == 0) {
+        socket(AF_INET, SOCK_STREAM, 0);
+    } else if (std::strcmp(call, "exec") == 0) {
+        char *const argv[] = {const_cast<char *>("/bin/true"), nullptr};
+        execv(argv[0], argv);
+    } else {
+        return 2;
+    }
+    return 1;
+}
+
 }  // namespace
 
-int main() {
-    // An abort on a frame is expected (see the header): no core file for each.
-    struct rlimit none = {0, 0};
-    setrlimit(RLIMIT_CORE, &none);
-    // Said once, at start: a decoder that cannot run (a library missing) ends before this.
-    scanbridge_decode_reply hello = {SCANBRIDGE_DECODE_MAGIC, 0};
-    if (!writeAll(&hello, sizeof hello)) return 1;
-    // From here on a failure is the daemon's to report, at most one warning every 10 s: the
-    // assertion's own line, once for each frame it ends, would fill the daemon's log.
+int main(int argc, char **argv) {
+    // A failure is the daemon's to report, at most one warning every 10 s: the assertion's
+    // own line, once for each frame it ends, would fill the daemon's log. A decoder that
+    // cannot run at all (a library missing) says so before main, where stderr is the daemon's.
     int discard = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (discard > STDERR_FILENO) {
         dup2(discard, STDERR_FILENO);
         close(discard);
     }
+    if (!sandbox::enter()) return sandbox::cannotConfine;
+    if (argc == 3 && std::strcmp(argv[1], "--check-sandbox") == 0) return checkSandbox(argv[2]);
+    // Said once, confined: a decoder that cannot run or cannot confine itself ends before this.
+    scanbridge_decode_reply hello = {SCANBRIDGE_DECODE_MAGIC, 0};
+    if (!writeAll(&hello, sizeof hello)) return 1;
     std::vector<uint8_t> luma;
     scanbridge_decode_request request;
     while (readAll(&request, sizeof request)) {
@@ -204,6 +227,7 @@ int main() {
         luma.resize(static_cast<size_t>(request.width) * request.height);
         if (!readAll(luma.data(), luma.size())) return 1;
         std::vector<uint8_t> reply;
+        sandbox::limitFrameCPU(frameCPUSeconds);
         try {
             reply = decode(request, luma);
         } catch (const std::exception &) {
@@ -212,6 +236,7 @@ int main() {
             const auto *bytes = reinterpret_cast<const uint8_t *>(&none);
             reply.assign(bytes, bytes + sizeof none);
         }
+        sandbox::endFrame();
         if (!writeAll(reply.data(), reply.size())) return 1;
     }
     return 0;

@@ -51,6 +51,9 @@ final class DecoderProcess {
         }
     }
 
+    /// The running decoder process (nil when none runs), for the tests of its confinement.
+    var pid: pid_t? { child?.pid }
+
     /// The decoder process's CPU time so far (nil when none runs), for the benchmark.
     var cpuTime: Duration? {
         guard let child else { return nil }
