@@ -48,24 +48,41 @@ final class GatewayAccess: Sendable {
                     .serviceUnavailable, "unavailable",
                     "unavailable: this daemon keeps no access tokens, so nothing that needs one can be served"))
         }
-        guard let secret = request.tokenSecret, !secret.isEmpty else {
+        let token: AuthenticatedToken?
+        switch request.credential {
+        case nil, .secret("", _):
             if !originListed { return .refused(Self.forbiddenOrigin(origin ?? "")) }
             return .refused(
                 .refusal(
                     .unauthorized, "unauthorized",
                     "unauthorized: send an access token as 'Authorization: Bearer <secret>' or the access_token query parameter; an admin makes one with 'scanbridge tokens create'"
                 ))
-        }
-        guard let token = await tokens.authenticate(secret: secret) else {
+        case .secret(_, inQuery: true) where !settings.queryTokens:
             if !originListed { return .refused(Self.forbiddenOrigin(origin ?? "")) }
             return .refused(
                 .refusal(
                     .unauthorized, "unauthorized",
-                    "unauthorized: the access token is unknown, expired or revoked; ask an admin for a new one"))
+                    "unauthorized: this daemon takes no token in the URL (http.query_tokens is off): send it as 'Authorization: Bearer <secret>', as the WebSocket subprotocol '\(GatewayRequest.bearerProtocolPrefix)<secret>', or open an event stream with a ticket from events.ticket"
+                ))
+        case .secret(let secret, _):
+            token = await tokens.authenticate(secret: secret)
+        case .ticket(let ticket):
+            token = Self.streamPaths.contains(request.path) ? await tokens.redeem(ticket: ticket) : nil
+        }
+        guard let token else {
+            if !originListed { return .refused(Self.forbiddenOrigin(origin ?? "")) }
+            return .refused(
+                .refusal(
+                    .unauthorized, "unauthorized",
+                    "unauthorized: the access token (or the stream's ticket) is unknown, expired, used or revoked; ask an admin for a new token, or events.ticket for a new ticket"
+                ))
         }
         if let origin, !originListed, !token.origins.contains(origin) { return .refused(Self.forbiddenOrigin(origin)) }
         return .allowed(token)
     }
+
+    /// The paths a ticket opens: the streams, which a browser cannot send a header to.
+    static let streamPaths: Set<String> = ["/v1/events", "/v1/ws"]
 
     /// The gateway's own origin, that of the counter page it serves: a browser sends it only
     /// from a page the gateway served, at the host the checks above allowed.

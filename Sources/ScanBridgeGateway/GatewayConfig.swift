@@ -18,6 +18,8 @@ package struct GatewayConfig: Decodable, Sendable {
     package var idleTimeoutMilliseconds: Int? = nil
     package var requestTimeoutMilliseconds: Int? = nil
     package var metricsPublic = false
+    /// Whether a token's secret is taken from the `access_token` query parameter.
+    package var queryTokens = true
     /// The counter page's files; the default is found next to the daemon (`GatewayWebRoot`).
     package var webRoot: String?
     package var tls = TLS()
@@ -37,6 +39,7 @@ package struct GatewayConfig: Decodable, Sendable {
         case idleTimeoutMilliseconds = "idle_timeout_ms"
         case requestTimeoutMilliseconds = "request_timeout_ms"
         case metricsPublic = "metrics_public"
+        case queryTokens = "query_tokens"
         case webRoot = "web_root"
         case tls
     }
@@ -55,6 +58,7 @@ package struct GatewayConfig: Decodable, Sendable {
         idleTimeoutMilliseconds = try c.number(.idleTimeoutMilliseconds, in: 100...3_600_000)
         requestTimeoutMilliseconds = try c.number(.requestTimeoutMilliseconds, in: 100...600_000)
         metricsPublic = try c.decodeIfPresent(Bool.self, forKey: .metricsPublic) ?? false
+        queryTokens = try c.decodeIfPresent(Bool.self, forKey: .queryTokens) ?? true
         webRoot = try c.decodeIfPresent(String.self, forKey: .webRoot)
         tls = try c.decodeIfPresent(TLS.self, forKey: .tls) ?? TLS()
     }

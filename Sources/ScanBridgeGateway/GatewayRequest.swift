@@ -40,15 +40,40 @@ struct GatewayRequest: Sendable {
     /// The `Origin` header, when the request has one.
     var origin: String? { head.headers.first(name: "Origin") }
 
-    /// The secret of the request's access token: `Authorization: Bearer`, else `access_token`.
-    var tokenSecret: String? {
+    /// How a request names its access token.
+    enum Credential: Equatable {
+        /// The token's secret; `inQuery` when it came as the `access_token` parameter.
+        case secret(String, inQuery: Bool)
+        /// A ticket for a stream (`events.ticket`), in the `ticket` parameter.
+        case ticket(String)
+    }
+
+    /// The subprotocol a WebSocket client asks for, and the gateway names in its answer.
+    static let webSocketProtocol = "scanbridge"
+    /// A subprotocol offered beside it carries the token's secret after this prefix: a
+    /// browser's WebSocket can send no other header, and the URL is logged where it passes.
+    static let bearerProtocolPrefix = "scanbridge.bearer."
+
+    /// The request's credential, in this order: `Authorization: Bearer`, the WebSocket
+    /// subprotocol, a ticket, the `access_token` parameter.
+    var credential: Credential? {
         if let authorization = head.headers.first(name: "Authorization") {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
-                return parts[1].trimmingCharacters(in: .whitespaces)
+                return .secret(parts[1].trimmingCharacters(in: .whitespaces), inQuery: false)
             }
         }
-        return query["access_token"]
+        if let offered = webSocketProtocols.first(where: { $0.hasPrefix(Self.bearerProtocolPrefix) }) {
+            return .secret(String(offered.dropFirst(Self.bearerProtocolPrefix.count)), inQuery: false)
+        }
+        if let ticket = query["ticket"] { return .ticket(ticket) }
+        return query["access_token"].map { .secret($0, inQuery: true) }
+    }
+
+    /// The subprotocols of `Sec-WebSocket-Protocol`, in the client's order.
+    var webSocketProtocols: [String] {
+        head.headers["Sec-WebSocket-Protocol"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// What may be logged of the request: its method and path, never its query (it may hold a token).

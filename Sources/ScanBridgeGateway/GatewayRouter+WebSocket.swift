@@ -23,7 +23,13 @@ extension GatewayRouter {
                         self.connections.claimStream(channel, as: .websocket, token: token.id)
                     else { return nil }
                     grants.keep(token, for: channel)
-                    return HTTPHeaders()
+                    // Named back when asked for: a browser that offered subprotocols (its token
+                    // among them) fails a handshake whose answer names none.
+                    var headers = HTTPHeaders()
+                    if request.webSocketProtocols.contains(GatewayRequest.webSocketProtocol) {
+                        headers.add(name: "Sec-WebSocket-Protocol", value: GatewayRequest.webSocketProtocol)
+                    }
+                    return headers
                 }
             },
             upgradePipelineHandler: { channel, _ in

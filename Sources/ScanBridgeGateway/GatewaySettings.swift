@@ -22,6 +22,11 @@ package struct GatewaySettings: Sendable {
     package var requestTimeout: Duration
     /// `GET /metrics` without a token.
     package var metricsPublic: Bool
+    /// A token's secret taken from the `access_token` query parameter, which proxies' logs
+    /// and browsers' histories keep. On by default: the wire contract has it. Off, a secret
+    /// comes in a header (`Authorization`, or a WebSocket's `Sec-WebSocket-Protocol`) and a
+    /// browser's EventSource uses a ticket (`events.ticket`).
+    package var queryTokens = true
     /// The folder of the counter page's files.
     package var webRoot: String
     /// PEM files; both or neither.

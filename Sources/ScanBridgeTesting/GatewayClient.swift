@@ -128,7 +128,7 @@ package struct GatewayClient: Sendable {
             await connection.close()
             return .failure(ReplyError(reply: Reply(status: status, headers: responseHeaders, body: body)))
         }
-        return .success(WebSocketClient(connection: connection))
+        return .success(WebSocketClient(connection: connection, headers: responseHeaders))
     }
 
     /// A refused stream or upgrade.

@@ -27,9 +27,12 @@ package final class WebSocketClient: @unchecked Sendable {
     package static let pong: UInt8 = 0xA
 
     private let connection: GatewayConnection
+    /// The headers of the daemon's 101 answer, names lowercased.
+    package let headers: [String: String]
 
-    init(connection: GatewayConnection) {
+    init(connection: GatewayConnection, headers: [String: String]) {
         self.connection = connection
+        self.headers = headers
     }
 
     package func send(text: String) async throws {

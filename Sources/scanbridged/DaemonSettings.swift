@@ -203,6 +203,7 @@ struct DaemonSettings: Sendable {
         if let perToken = http.maxStreamsPerToken { settings.maxStreamsPerToken = perToken }
         if let idle = http.idleTimeoutMilliseconds { settings.idleTimeout = .milliseconds(idle) }
         if let request = http.requestTimeoutMilliseconds { settings.requestTimeout = .milliseconds(request) }
+        settings.queryTokens = http.queryTokens
         return settings
     }
 

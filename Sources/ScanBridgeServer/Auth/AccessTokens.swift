@@ -74,6 +74,7 @@ package final class AccessTokens: TokenAuthority {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
+    private let tickets = StreamTickets()
 
     /// Loads the kept tokens. Blocking: for the daemon's start, off the cooperative pool.
     package init(
@@ -102,9 +103,25 @@ package final class AccessTokens: TokenAuthority {
     package func authenticate(secret: String) async -> AuthenticatedToken? {
         guard secret.utf8.count == Self.secretLength, secret.hasPrefix(Self.secretPrefix) else { return nil }
         let hash = Self.hash(secret)
+        return await used(at: now()) { $0.idsByHash[hash] }
+    }
+
+    package func issueTicket(for tokenID: String) -> (ticket: String, expiresAt: Date)? {
         let time = now()
+        let valid = state.withLock { state in state.tokens[tokenID].map { !Self.expired($0.record, at: time) } ?? false }
+        return valid ? tickets.issue(for: tokenID, at: time) : nil
+    }
+
+    package func redeem(ticket: String) async -> AuthenticatedToken? {
+        let time = now()
+        guard let tokenID = tickets.redeem(ticket, at: time) else { return nil }
+        return await used(at: time) { _ in tokenID }
+    }
+
+    /// The valid token `find` names in the state, its use recorded.
+    private func used(at time: Date, _ find: (State) -> String?) async -> AuthenticatedToken? {
         let found = state.withLock { state -> (AuthenticatedToken, record: Bool)? in
-            guard let id = state.idsByHash[hash], var kept = state.tokens[id], !Self.expired(kept.record, at: time) else {
+            guard let id = find(state), var kept = state.tokens[id], !Self.expired(kept.record, at: time) else {
                 return nil
             }
             kept.record.lastUsedAt = time
@@ -203,6 +220,7 @@ package final class AccessTokens: TokenAuthority {
     package func revoke(_ id: String) async throws -> Bool {
         guard try await repository.delete(id: id) else { return false }
         let ended = state.withLock { Self.forget(id, in: &$0) }
+        tickets.forget(tokenID: id)
         end(ended)
         logger.info("access token revoked", metadata: ["token.id": "\(id)", "connections.closed": "\(ended.count)"])
         return true
@@ -312,13 +330,16 @@ package final class AccessTokens: TokenAuthority {
 
     /// 32 bytes from the kernel's cryptographic RNG (`SystemRandomNumberGenerator` is
     /// getrandom(2) on Linux).
-    private static func newSecret() -> String {
+    private static func newSecret() -> String { secretPrefix + randomText() }
+
+    /// 32 random bytes in unpadded base64url: characters a header, a URL and a WebSocket
+    /// subprotocol all carry as they are.
+    static func randomText() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let text = bytes.base64EncodedString()
+        return bytes.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-        return secretPrefix + text
     }
 
     private static func newID() -> String {

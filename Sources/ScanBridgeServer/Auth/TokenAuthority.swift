@@ -23,6 +23,14 @@ package protocol TokenAuthority: Sendable {
     /// Records the use (`lastUsedAt`). Never logs the secret.
     func authenticate(secret: String) async -> AuthenticatedToken?
 
+    /// A ticket for one of the token's streams (`events.ticket`), and when it expires; nil
+    /// when the token is no longer valid.
+    func issueTicket(for tokenID: String) -> (ticket: String, expiresAt: Date)?
+
+    /// The token a stream's ticket stands for, when the ticket is known, unused and unexpired
+    /// and its token still valid. The ticket is used up by this.
+    func redeem(ticket: String) async -> AuthenticatedToken?
+
     /// Calls `ended` once, within a second, when the token is revoked or expires; the
     /// gateway closes the token's open connections then. Cancel the watch when the
     /// connection closes first.

@@ -3,7 +3,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 
-/// `events.subscribe`, `events.unsubscribe`, `events.recent`.
+/// `events.subscribe`, `events.unsubscribe`, `events.recent`, `events.ticket`.
 enum EventMethods {
     static let all: [String: RPCMethod] = [
         "events.subscribe": subscribe,
@@ -23,6 +23,17 @@ enum EventMethods {
                     limit: Int(limit), kinds: kinds, maxBytes: recentBytes)
             }
             return MethodOutcome(.object([("events", .array(events.map { .raw(connection.json(of: $0)) }))]))
+        },
+        "events.ticket": { _, connection in
+            guard case .token(let id) = connection.identity, let tokens = connection.services.tokens else {
+                throw ScanBridgeError.unavailable(
+                    "a ticket opens one of the gateway's streams for an access token: call events.ticket over the gateway with the token"
+                )
+            }
+            guard let (ticket, expiresAt) = tokens.issueTicket(for: id) else {
+                throw ScanBridgeError.unavailable("the access token was revoked or has expired")
+            }
+            return MethodOutcome(.object([("ticket", .string(ticket)), ("expiresAt", .string(EventTime.format(expiresAt)))]))
         },
     ]
 
