@@ -164,20 +164,28 @@ function handOver(callback, ...values) {
 
 /**
  * The gateway's WebSocket address for `url` (an http(s) or ws(s) address of the daemon;
- * a bare origin gets `/v1/ws`), with the token as `access_token`, since browsers cannot
- * set headers on a WebSocket.
+ * a bare origin gets `/v1/ws`).
  * @param {string} url
- * @param {string} [token]
  * @returns {string}
  */
-export function webSocketURL(url, token) {
+export function webSocketURL(url) {
   const address = new URL(url, globalThis.location?.href);
   if (address.protocol === "http:") address.protocol = "ws:";
   if (address.protocol === "https:") address.protocol = "wss:";
   if (address.pathname === "/" || address.pathname === "") address.pathname = "/v1/ws";
-  if (token) address.searchParams.set("access_token", token);
   address.hash = "";
   return address.toString();
+}
+
+/**
+ * The subprotocols a WebSocket offers to carry `token`: a browser's WebSocket can send no
+ * other header, and a secret in the URL would be kept by every proxy log and history it
+ * passes. The daemon answers with `scanbridge`.
+ * @param {string} [token]
+ * @returns {string[]}
+ */
+export function webSocketProtocols(token) {
+  return token ? ["scanbridge", `scanbridge.bearer.${token}`] : [];
 }
 
 /**
@@ -194,7 +202,8 @@ export class Client {
   /** @param {{url: string, token?: string, WebSocket?: typeof WebSocket}} options */
   constructor({ url, token, WebSocket: Socket = globalThis.WebSocket }) {
     if (!Socket) throw new Error("no WebSocket here: pass one as the WebSocket option");
-    this._address = webSocketURL(url, token);
+    this._address = webSocketURL(url);
+    this._protocols = webSocketProtocols(token);
     this._Socket = Socket;
     /** @type {WebSocket|null} */
     this._socket = null;
@@ -287,7 +296,7 @@ export class Client {
     if (this._closed) return;
     let socket;
     try {
-      socket = new this._Socket(this._address);
+      socket = new this._Socket(this._address, this._protocols);
     } catch (error) {
       this._scheduleRetry();
       return;

@@ -212,7 +212,7 @@ extension BrowserTests {
                       let error = null;
                       try { await client.call('no.such'); } catch (e) { error = { name: e.name, code: e.code }; }
                       client.close();
-                      return { protocol: hello.protocol, seen, error, url: module.webSocketURL('https://h:1', 'a b') };
+                      return { protocol: hello.protocol, seen, error, url: module.webSocketURL('https://h:1'), protocols: module.webSocketProtocols('sbt_x') };
                     })().then(done, e => done({ failed: String(e) }));
                     """)
                 #expect(result["failed"] == nil, "\(result)")
@@ -220,7 +220,8 @@ extension BrowserTests {
                 #expect(result["seen"]?.arrayValue?.compactMap(\.intValue).count == 2)
                 #expect(result["error"]?["code"]?.intValue == -32601)
                 #expect(result["error"]?["name"]?.stringValue == "RPCError")
-                #expect(result["url"]?.stringValue == "wss://h:1/v1/ws?access_token=a+b")
+                #expect(result["url"]?.stringValue == "wss://h:1/v1/ws")
+                #expect(result["protocols"]?.arrayValue?.compactMap(\.stringValue) == ["scanbridge", "scanbridge.bearer.sbt_x"])
             }
         }
     }
