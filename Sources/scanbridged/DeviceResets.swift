@@ -14,14 +14,22 @@ import USBDriver
 /// restart. Logged and counted (`scanbridge_device_resets_total`).
 ///
 /// A reset blocks for a while, so each runs on a thread of its own, never the pools others
-/// share; one device is reset once at a time, and at most `maxAtOnce` devices at once, so an
-/// operator's batch of resets cannot pile threads up or reset one device over and over.
+/// share; one device is reset once at a time, at most `maxAtOnce` devices at once, and a
+/// device once every `cooldown`, so an operator's batch of resets (or a script in a loop)
+/// cannot pile threads up or keep a device from ever coming back.
 final class DeviceResets: DeviceResetting {
     static let maxAtOnce = 4
+    static let cooldown: Duration = .seconds(10)
     let registry: DeviceRegistry
     let metrics: ScanMetrics
     let logger: Logger
-    private let underway = Mutex<Set<String>>([])
+    private struct State {
+        var underway: Set<String> = []
+        /// When each device's last reset ended, for the cooldown; a device not reset within
+        /// it is forgotten at the next reset, so the map holds the recent ones only.
+        var ended: [String: ContinuousClock.Instant] = [:]
+    }
+    private let state = Mutex(State())
 
     init(registry: DeviceRegistry, metrics: ScanMetrics, logger: Logger) {
         self.registry = registry
@@ -33,16 +41,22 @@ final class DeviceResets: DeviceResetting {
         guard let device = registry.devices.first(where: { $0.id == id }) else {
             throw ScanBridgeError.notFound("no device \(id); `scanbridge devices` lists them")
         }
-        let refusal: ScanBridgeError? = underway.withLock { underway in
-            if underway.contains(id) { return .conflict("\(id) is being reset already") }
-            if underway.count >= Self.maxAtOnce {
-                return .overloaded("\(underway.count) devices are being reset; try again when they are done")
+        let now = ContinuousClock.now
+        let refusal: ScanBridgeError? = state.withLock { state in
+            if state.underway.contains(id) { return .conflict("\(id) is being reset already") }
+            state.ended = state.ended.filter { now - $0.value < Self.cooldown }
+            if let ended = state.ended[id] {
+                let wait = Int(((Self.cooldown - (now - ended)) / .seconds(1)).rounded(.up))
+                return .overloaded("\(id) was reset a moment ago; a device may be reset once every 10 s: try again in \(wait) s")
             }
-            underway.insert(id)
+            if state.underway.count >= Self.maxAtOnce {
+                return .overloaded("\(state.underway.count) devices are being reset; try again when they are done")
+            }
+            state.underway.insert(id)
             return nil
         }
         if let refusal { throw refusal }
-        defer { _ = underway.withLock { $0.remove(id) } }
+        defer { _ = state.withLock { $0.underway.remove(id) } }
         // libudev, sysfs and the reset itself block, the reset for a good while.
         let result = await withCheckedContinuation {
             (done: CheckedContinuation<Result<DeviceResetOutcome, ScanBridgeError>, Never>) in
@@ -52,15 +66,25 @@ final class DeviceResets: DeviceResetting {
         logger[metadataKey: "device.id"] = "\(id)"
         switch result {
         case .success(let outcome):
+            cool(id)
             metrics.deviceReset(driver: device.driver, outcome: outcome.reenumerated ? "reenumerated" : "reset")
             logger.notice(
                 "USB device \(outcome.usb) at \(outcome.path) reset\(outcome.reenumerated ? ", enumerated anew" : "")")
             return outcome
         case .failure(let error):
-            if error.code == .unavailable { metrics.deviceReset(driver: device.driver, outcome: "failed") }
+            // The kernel refused the reset: a device not on USB starts no cooldown.
+            if error.code == .unavailable {
+                cool(id)
+                metrics.deviceReset(driver: device.driver, outcome: "failed")
+            }
             logger.warning("USB reset refused or failed: \(error.message)")
             throw error
         }
+    }
+
+    /// Starts the device's cooldown, from the end of its reset.
+    private func cool(_ id: String) {
+        state.withLock { $0.ended[id] = .now }
     }
 
     private static func resetBlocking(_ device: Device) -> Result<DeviceResetOutcome, ScanBridgeError> {

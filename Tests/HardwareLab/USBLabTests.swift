@@ -115,6 +115,9 @@ extension LabSuites.USBLane.USBControllerGuest {
 
             let answer = try await daemon.call("devices.reset", #"{"id":"\#(usbID)"}"#)
             #expect(answer["usb"] == "0403:6001" && answer["path"]?.stringValue?.hasPrefix("/dev/bus/usb/") == true)
+            let again = try await guest.run(
+                "a second reset at once", "\(daemon.cli) call devices.reset '{\"id\":\"\(usbID)\"}'; echo \"status $?\"")
+            #expect(again.contains("once every 10 s") && !again.contains("status 0"), "\(again)")
             try await daemon.waitForDevice(usbID, state: "ready")
             try guest.send("4006381333931\r", to: serial.id)
             #expect(try await daemon.waitForScans(1).last?["device"]?.stringValue == usbID)
