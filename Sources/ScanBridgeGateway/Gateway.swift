@@ -38,7 +38,8 @@ package final class Gateway: Service {
         let tls = try await tlsContext()
         let connections = GatewayConnections(
             limit: settings.maxConnections, limitPerAddress: settings.maxConnectionsPerAddress,
-            streamsPerToken: settings.maxStreamsPerToken, metrics: services.serverMetrics)
+            streamsPerToken: settings.maxStreamsPerToken, callsPerToken: services.limits.pendingRequests,
+            metrics: services.serverMetrics)
         let router = GatewayRouter(
             services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
         let bootstrap = ServerBootstrap(group: Self.eventLoops)

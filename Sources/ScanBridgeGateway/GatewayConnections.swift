@@ -30,6 +30,8 @@ final class GatewayConnections: Sendable {
         var byTransport: [Transport: Int] = [:]
         var byAddress: [String: Int] = [:]
         var streamsByToken: [String: Int] = [:]
+        /// Calls (a batch's each) running over `POST /v1/rpc`, by token.
+        var callsByToken: [String: Int] = [:]
         /// Refused connections still open for their 503 (`RefusedConnection`).
         var answeringRefusals = 0
         var closing = false
@@ -39,12 +41,16 @@ final class GatewayConnections: Sendable {
     let limit: Int
     let limitPerAddress: Int
     let streamsPerToken: Int
+    /// Calls one token may have running over `POST /v1/rpc`, its requests together: what one
+    /// socket connection may have pending (`server.pending_requests`).
+    let callsPerToken: Int
     private let metrics: ServerMetrics
 
-    init(limit: Int, limitPerAddress: Int, streamsPerToken: Int, metrics: ServerMetrics) {
+    init(limit: Int, limitPerAddress: Int, streamsPerToken: Int, callsPerToken: Int, metrics: ServerMetrics) {
         self.limit = limit
         self.limitPerAddress = limitPerAddress
         self.streamsPerToken = streamsPerToken
+        self.callsPerToken = callsPerToken
         self.metrics = metrics
     }
 
@@ -161,6 +167,34 @@ final class GatewayConnections: Sendable {
         }
         if may { channel.closeFuture.whenComplete { _ in self.state.withLock { $0.answeringRefusals -= 1 } } }
         return may
+    }
+
+    /// Counts `calls` more running for `token`; false, and nothing counted, when they would
+    /// pass `callsPerToken`. A token with none running may always run one request, however
+    /// large its batch (`server.max_batch` bounds it).
+    func claimCalls(_ calls: Int, token: String) -> Bool {
+        state.withLock { state in
+            let running = state.callsByToken[token, default: 0]
+            guard running == 0 || running + calls <= callsPerToken else { return false }
+            state.callsByToken[token] = running + calls
+            return true
+        }
+    }
+
+    /// The calls `claimCalls` counted have been answered.
+    func endCalls(_ calls: Int, token: String) {
+        state.withLock { state in
+            let left = state.callsByToken[token, default: calls] - calls
+            state.callsByToken[token] = left > 0 ? left : nil
+        }
+    }
+
+    /// The refusal of calls past `callsPerToken`.
+    var tooManyCalls: GatewayResponse {
+        .refusal(
+            .serviceUnavailable, "overloaded",
+            "overloaded: this token has \(callsPerToken) calls running over POST /v1/rpc, its limit (server.pending_requests); wait for their answers"
+        )
     }
 
     /// Whether `token` may open another WebSocket or event stream now.

@@ -17,12 +17,19 @@ extension GatewayRouter {
                 "unsupported media type: send the JSON-RPC request with 'Content-Type: application/json'")
         }
         let body = request.body ?? ByteBuffer()
+        let received = ReceivedLine(body.readableBytesView, maxBatch: services.limits.maxBatch)
+        // A token's calls together are admitted as one connection's: each POST has a
+        // connection of its own, and a token could otherwise run any number at once.
+        let calls: Int
+        if case .parsed(.batch(let messages)) = received { calls = messages.count } else { calls = 1 }
+        guard connections.claimCalls(calls, token: token.id) else { return connections.tooManyCalls }
+        defer { connections.endCalls(calls, token: token.id) }
         // The connection the methods see: its role and identity are the token's. Its outbox
         // stays empty: answers go into the response.
         let connection = Connection(
             id: nextConnectionNumber(), role: token.role, identity: .token(id: token.id), services: services,
             channel: channel, writer: nil, logger: logger)
-        let answer = await connection.answer(ReceivedLine(body.readableBytesView, maxBatch: services.limits.maxBatch))
+        let answer = await connection.answer(received)
         return answer.map { .json(.ok, $0) } ?? .noContent
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import ScanBridgeClient
+import ScanBridgeModel
+import ScanBridgeRPC
 import ScanBridgeTesting
+import Synchronization
 import Testing
 
 /// Every gateway connection holds a place only while it is used: deadlines close the slow and
@@ -52,6 +55,36 @@ struct GatewaySlotsTests {
         for stream in streams { #expect(try await stream.next()?.event == "scan", "the streams kept their places") }
         for connection in silent { await connection.close() }
         for stream in streams { await stream.close() }
+        try await gateway.stop()
+    }
+
+    /// A token's calls over `POST /v1/rpc` are admitted together, as one connection's: a
+    /// token cannot run more at once by opening more connections.
+    @Test func aTokensCallsTogetherAreBoundedByThePendingLimit() async throws {
+        let gateway = try await GatewayDaemon.start(server: "  pending_requests: 2\nhandlers:\n  timeout_ms: 30000")
+        let (secret, _) = try await gateway.token("admin")
+        final class Gate: Sendable {
+            let asked = Mutex(0)
+            let open = Mutex(false)
+        }
+        let gate = Gate()
+        gateway.admin.setRequestHandler { request in
+            gate.asked.withLock { $0 += 1 }
+            try await waitUntil("the test to let the handler answer", timeout: .seconds(25)) { gate.open.withLock { $0 } }
+            return .value(["status": "found", "text": request.params["event"]?["text"] ?? .null])
+        }
+        _ = try await gateway.admin.call("handlers.register", ["name": "held", "match": ["kinds": ["barcode"]], "priority": 5])
+        let inject = { (text: String) in
+            #"{"jsonrpc":"2.0","id":"\#(text)","method":"scan.inject","params":{"device":"mock:till-1","text":"\#(text)"}}"#
+        }
+        let held = Task { try await gateway.client.rpc("[" + inject("H1") + "," + inject("H2") + "]", token: secret) }
+        try await waitUntil("both held calls to reach the handler") { gate.asked.withLock { $0 } >= 2 }
+        let refused = try await gateway.client.rpc(#"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#, token: secret)
+        #expect(refused.status == 503 && refused.text.contains("server.pending_requests"), "\(refused)")
+        gate.open.withLock { $0 = true }
+        #expect(try await held.value.json?.arrayValue?.count == 2)
+        let after = try await gateway.client.rpc(#"{"jsonrpc":"2.0","id":1,"method":"bridge.hello"}"#, token: secret)
+        #expect(after.status == 200, "\(after)")
         try await gateway.stop()
     }
 
