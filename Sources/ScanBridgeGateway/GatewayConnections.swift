@@ -90,18 +90,14 @@ final class GatewayConnections: Sendable {
         return .admitted
     }
 
-    /// How long a connection keeps its place whatever comes: time enough to send a request,
-    /// so that a flood of new connections cannot close each other, a POS's among them, before
-    /// any has said a word.
-    static let newcomerGrace = TimeAmount.milliseconds(200)
-
+    /// The connection that has waited longest for a request, of `address` when given. A new
+    /// connection is the youngest, so the last to give way: a POS's request, sent with its
+    /// connection, is read long before as many connections as its address has places come
+    /// after it. Connections answering or streaming never give way.
     private static func longestWaiting(in state: State, from address: String?) -> ObjectIdentifier? {
         var oldest: (key: ObjectIdentifier, since: NIODeadline)?
-        let graceEnded = NIODeadline.now() - newcomerGrace
         for (key, entry) in state.open {
-            guard let since = entry.waitingSince, since < graceEnded, address == nil || entry.address == address else {
-                continue
-            }
+            guard let since = entry.waitingSince, address == nil || entry.address == address else { continue }
             if oldest == nil || since < oldest!.since { oldest = (key, since) }
         }
         return oldest?.key
