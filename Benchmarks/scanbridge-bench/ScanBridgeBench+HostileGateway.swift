@@ -35,7 +35,7 @@ extension ScanBridgeBench {
                 await stop(attacker)
                 throw error
             }
-            let (peakRSS, peakDescriptors, slowest) = (rss.stop(), descriptors.stop(), probe.stop())
+            let (peakRSS, peakDescriptors, probed) = (rss.stop(), descriptors.stop(), probe.stop())
             await stop(attacker)
             try await daemon.stop()
             let some =
@@ -59,9 +59,8 @@ extension ScanBridgeBench {
                 "\(name): daemon's open descriptors, sampled peak", String(format: "%.0f", peakDescriptors),
                 target: verdict(peakDescriptors <= 1_024, "≤ 1,024"))
             report.figure(
-                "\(name): a new GET /healthz, slowest of \(slowest.count)",
-                slowest.seconds.map { String(format: "%.3f s", $0) } ?? "never answered",
-                target: verdict(slowest.seconds.map { $0 <= 1 } ?? false, "≤ 1 s"))
+                "\(name): a new GET /healthz, \(probed.count) of them", probed.description,
+                target: verdict(probed.met, "each a 200 within 1 s"))
         }
     }
 
@@ -93,9 +92,28 @@ extension ScanBridgeBench {
 }
 
 /// A legitimate client's new request, four times a second until `stop()`: the slowest
-/// answer, or nil when one never came (within 5 s).
+/// whole answer, and how many attempts got another status or none (within 5 s), so that a
+/// miss says whether the daemon refused the client or never heard it.
 final class HealthProbe: Sendable {
-    private let slowest = Mutex<(seconds: Double?, count: Int)>((0, 0))
+    struct Outcome: Sendable {
+        var count = 0
+        /// The slowest attempt that got a 200.
+        var slowest = 0.0
+        /// Attempts answered with another status, by status.
+        var refused: [Int: Int] = [:]
+        /// Attempts that got no answer: not connected, or nothing within 5 s.
+        var unanswered = 0
+        var met: Bool { refused.isEmpty && unanswered == 0 && slowest <= 1 }
+
+        var description: String {
+            var parts = [String(format: "slowest 200 in %.3f s", slowest)]
+            for (status, times) in refused.sorted(by: { $0.key < $1.key }) { parts.append("\(times) answered \(status)") }
+            if unanswered > 0 { parts.append("\(unanswered) not answered") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    private let outcome = Mutex(Outcome())
     private let stopped = Mutex(false)
     private let done = DispatchSemaphore(value: 0)
 
@@ -103,11 +121,15 @@ final class HealthProbe: Sendable {
         let thread = Thread { [self] in
             while !stopped.withLock({ $0 }) {
                 let started = Nanos.now()
-                let answered = (try? HealthProbe.get(address)) ?? false
+                let status = HealthProbe.get(address)
                 let seconds = Double(Nanos.now() - started) / 1e9
-                slowest.withLock { slowest in
-                    slowest.count += 1
-                    slowest.seconds = answered ? slowest.seconds.map { max($0, seconds) } : nil
+                outcome.withLock { outcome in
+                    outcome.count += 1
+                    switch status {
+                    case 200?: outcome.slowest = max(outcome.slowest, seconds)
+                    case let other?: outcome.refused[other, default: 0] += 1
+                    case nil: outcome.unanswered += 1
+                    }
                 }
                 usleep(250_000)
             }
@@ -117,20 +139,20 @@ final class HealthProbe: Sendable {
         thread.start()
     }
 
-    func stop() -> (seconds: Double?, count: Int) {
+    func stop() -> Outcome {
         stopped.withLock { $0 = true }
         done.wait()
-        return slowest.withLock { $0 }
+        return outcome.withLock { $0 }
     }
 
-    /// True when a whole 200 came back within 5 s.
-    static func get(_ address: String) throws -> Bool {
-        let descriptor = try GatewaySocket.connect(address)
+    /// The status of a whole answer that came back within 5 s; nil when none did.
+    static func get(_ address: String) -> Int? {
+        guard let descriptor = try? GatewaySocket.connect(address) else { return nil }
         defer { close(descriptor) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("GET /healthz HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n".utf8)
-        guard HostileGatewayClient.send(descriptor, request) else { return false }
+        guard HostileGatewayClient.send(descriptor, request) else { return nil }
         var response: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -138,6 +160,8 @@ final class HealthProbe: Sendable {
             guard count > 0 else { break }
             response += chunk[0..<count]
         }
-        return String(decoding: response.prefix(16), as: UTF8.self).hasPrefix("HTTP/1.1 200")
+        let statusLine = String(decoding: response.prefix(12), as: UTF8.self)
+        guard statusLine.hasPrefix("HTTP/1.1 ") else { return nil }
+        return Int(statusLine.dropFirst(9).prefix(3))
     }
 }
