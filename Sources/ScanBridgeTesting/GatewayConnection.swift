@@ -54,7 +54,12 @@ package final class GatewayConnection: @unchecked Sendable {
 
     package func startReading() async throws {
         readsOnDemand = false
-        try await channel.setOption(.autoRead, value: true).get()
+        do {
+            try await channel.setOption(.autoRead, value: true).get()
+        } catch ChannelError.ioOnClosedChannel {
+            // The peer closed first: NIO read all it had sent at its close, which waits here.
+            return
+        }
         channel.read()
     }
 
