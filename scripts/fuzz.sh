@@ -27,9 +27,10 @@ fi
 build=.build/fuzz
 # Every module is built with ASan and libFuzzer's coverage; only the fuzz executables link
 # libFuzzer itself (Package.swift), since a daemon or a CLI linked with it would lack a target.
-# lld, because gold warns at every ASan symbol it cannot export.
+# lld, because gold warns at every ASan symbol it cannot export. Without the package's traits:
+# no target reads TLS or the shop's shared store, and each would build a sanitized BoringSSL.
 flags=(-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table
-    -Xswiftc -use-ld=lld)
+    -Xswiftc -use-ld=lld --disable-default-traits)
 if [ $build_them = yes ]; then
     for target in "${targets[@]}"; do
         SCANBRIDGE_FUZZ=1 "${SWIFT:-swift}" build -c debug --build-path "$build" "${flags[@]}" --product "$target"
