@@ -437,7 +437,7 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict),
         .target(
             name: "FuzzTargets", dependencies: dependencies, path: "Fuzz",
-            exclude: ["Corpus", "FuzzSupport"] + fuzzTargets.map { "\($0.name)/main.swift" },
+            exclude: ["Corpus", "Dictionaries", "FuzzSupport"] + fuzzTargets.map { "\($0.name)/main.swift" },
             sources: fuzzTargets.map { "\($0.name)/\($0.name).swift" }, swiftSettings: strict),
         .testTarget(name: "FuzzSeedTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
     ]

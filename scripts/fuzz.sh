@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets (docs/testing.md, Fuzzing) with libFuzzer and AddressSanitizer, then runs each
-# for a set time from its seed corpus. Fails when a target finds a crash, leaving the input.
+# for a set time from its seed corpus, with its dictionary (Fuzz/Dictionaries/<Target>.dict) when it has
+# one. Fails when a target finds a crash, leaving the input.
 # Usage: scripts/fuzz.sh [--build-only | --run-only] SECONDS_PER_TARGET [Target ...]
 #   (default: every Fuzz/Fuzz* folder; --build-only takes no SECONDS). `make test` builds the
 #   targets beside the hardware lab and runs them after it.
@@ -58,8 +59,11 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$crashes"
     log=$build/logs/$target.log
     mkdir -p "$(dirname "$log")"
+    # The tokens of the target's input, which libFuzzer inserts as it mutates.
+    dictionary=()
+    [ -f "Fuzz/Dictionaries/$target.dict" ] && dictionary=(-dict="Fuzz/Dictionaries/$target.dict")
     echo "Fuzzing $target for ${seconds}s"
-    if "$build/debug/$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+    if "$build/debug/$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 "${dictionary[@]}" \
         -artifact_prefix="$crashes/" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1; then
         status=ok
     else
