@@ -45,7 +45,7 @@ soak: deps
 
 # The fuzz targets (Fuzz/, docs/testing.md), built with libFuzzer and AddressSanitizer in
 # .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS, with its dictionary (`make test` replays
-# their seeds only).
+# their seeds and a fixed slice of mutations of them, without libFuzzer).
 # FUZZ_TARGETS picks some (default: all).
 FUZZ_SECONDS ?= 60
 

@@ -439,6 +439,7 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
             name: "FuzzTargets", dependencies: dependencies, path: "Fuzz",
             exclude: ["Corpus", "Dictionaries", "FuzzSupport"] + fuzzTargets.map { "\($0.name)/main.swift" },
             sources: fuzzTargets.map { "\($0.name)/\($0.name).swift" }, swiftSettings: strict),
-        .testTarget(name: "FuzzSeedTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
+        // The test kit's seeded generator makes the mutations of the seeds that the suites run.
+        .testTarget(name: "FuzzSeedTests", dependencies: ["FuzzTargets", "ScanBridgeTesting"], swiftSettings: strict),
     ]
 }

@@ -1,14 +1,19 @@
 import Foundation
 import FuzzSupport
+import ScanBridgeTesting
 import Testing
 
 @testable import FuzzTargets
 
 /// Every committed seed of every fuzz target (Fuzz/Corpus/<target>/), through the target's
-/// own test, in the plain debug build: a seed that crashes a target fails `make test`. And
-/// each target's dictionary, which libFuzzer refuses whole for one bad line. The search for
-/// new inputs, with AddressSanitizer and libFuzzer, is `make fuzz`'s.
-@Suite("Fuzz targets' seeds")
+/// own test, in the plain debug build: a seed that crashes a target fails `make test`. Then a
+/// bounded slice of what libFuzzer does, the same inputs every run: mutations of each
+/// target's seeds and dictionary tokens. And each target's dictionary, which libFuzzer
+/// refuses whole for one bad line. The search for new inputs, with AddressSanitizer and
+/// libFuzzer, is `make fuzz`'s.
+///
+/// Serialized: the config and frame targets write each input to one file per process.
+@Suite("Fuzz targets' seeds", .serialized)
 struct FuzzSeedTests {
     static var targets: [String: any FuzzTarget.Type] {
         [
@@ -24,6 +29,15 @@ struct FuzzSeedTests {
     static let corpus = fuzz.appendingPathComponent("Corpus")
     static let dictionaries = fuzz.appendingPathComponent("Dictionaries")
 
+    /// Inputs made from each target's seeds: enough to pass the common mutations over every
+    /// seed, few enough that every target's together take a few seconds in a debug build.
+    /// Fewer for the targets that write each input to a file, which costs milliseconds.
+    static func mutations(of name: String) -> Int {
+        ["FuzzConfig", "FuzzFrames"].contains(name) ? 500 : 2000
+    }
+    /// Seeds larger than this are cut: a mutation's cost should not grow with its seed.
+    static let maxInputBytes = 4096
+
     @Test func everyTargetIsHereAndHasSeeds() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path)
         #expect(Set(folders) == Set(Self.targets.keys), "Fuzz/Corpus and the targets listed here differ")
@@ -32,12 +46,10 @@ struct FuzzSeedTests {
     @Test(arguments: targets.keys.sorted())
     func eachSeedPassesTheTarget(_ name: String) throws {
         let target = try #require(Self.targets[name])
-        let folder = Self.corpus.appendingPathComponent(name)
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let seeds = try Self.seeds(of: name)
         #expect(!seeds.isEmpty, "\(name) has no seeds")
         for seed in seeds {
-            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(seed)))
-            bytes.withUnsafeBufferPointer { target.test($0) }
+            seed.withUnsafeBufferPointer { target.test($0) }
         }
     }
 
@@ -58,6 +70,36 @@ struct FuzzSeedTests {
             }
         }
         #expect(tokens > 0, "\(name).dict has no token")
+    }
+
+    /// What libFuzzer's mutators do, from a seed fixed for each target, so that an input that
+    /// fails here fails the same way on every run (and on the same test alone).
+    @Test(arguments: targets.keys.sorted())
+    func mutationsOfTheSeedsPassTheTarget(_ name: String) throws {
+        let target = try #require(Self.targets[name])
+        let text = try String(contentsOf: Self.dictionaries.appendingPathComponent("\(name).dict"), encoding: .utf8)
+        let tokens = text.split(separator: "\n").compactMap { line -> [UInt8]? in
+            guard case .token(let bytes) = DictionaryLine(line) else { return nil }
+            return bytes
+        }
+        var mutator = SeedMutator(
+            seeds: try Self.seeds(of: name).map { Array($0.prefix(Self.maxInputBytes)) }, tokens: tokens,
+            random: SeededRandom(seed: Self.seed(of: name)))
+        for _ in 0..<Self.mutations(of: name) {
+            mutator.next().withUnsafeBufferPointer { target.test($0) }
+        }
+    }
+
+    static func seeds(of name: String) throws -> [[UInt8]] {
+        let folder = corpus.appendingPathComponent(name)
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
+            [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))
+        }
+    }
+
+    /// FNV-1a of the target's name: its inputs do not change when another target is added.
+    static func seed(of name: String) -> UInt64 {
+        name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 }
 
@@ -111,5 +153,42 @@ enum DictionaryLine {
             }
         }
         self = bytes.isEmpty ? .invalid("no bytes") : .token(bytes)
+    }
+}
+
+/// libFuzzer's common mutations, one to four to an input: a bit flipped, a byte set to a
+/// boundary value, bytes inserted, deleted or repeated, two seeds spliced, a dictionary token
+/// inserted or written over the bytes.
+struct SeedMutator {
+    let seeds: [[UInt8]]
+    let tokens: [[UInt8]]
+    var random: SeededRandom
+
+    mutating func next() -> [UInt8] {
+        var bytes = seeds[Int.random(in: 0..<seeds.count, using: &random)]
+        for _ in 0..<Int.random(in: 1...4, using: &random) { mutate(&bytes) }
+        return bytes
+    }
+
+    private mutating func mutate(_ bytes: inout [UInt8]) {
+        let at = Int.random(in: 0...bytes.count, using: &random)
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0 where at < bytes.count: bytes[at] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+        case 1 where at < bytes.count: bytes[at] = [0x00, 0x01, 0x7F, 0x80, 0xFF].randomElement(using: &random)!
+        case 2: bytes.insert(UInt8.random(in: 0...255, using: &random), at: at)
+        case 3 where at < bytes.count:
+            bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...16, using: &random)))
+        case 4 where at < bytes.count:
+            let repeated = bytes[at..<min(bytes.count, at + Int.random(in: 1...16, using: &random))]
+            bytes.insert(contentsOf: repeated, at: at)
+        case 5:
+            let other = seeds[Int.random(in: 0..<seeds.count, using: &random)]
+            bytes = Array(bytes[..<at]) + other[Int.random(in: 0...other.count, using: &random)...]
+        case 6 where !tokens.isEmpty: bytes.insert(contentsOf: tokens.randomElement(using: &random)!, at: at)
+        case 7 where !tokens.isEmpty:
+            let token = tokens.randomElement(using: &random)!
+            bytes.replaceSubrange(at..<min(bytes.count, at + token.count), with: token)
+        default: bytes.insert(UInt8.random(in: 0...255, using: &random), at: at)
+        }
     }
 }
