@@ -414,6 +414,13 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzMockScript", ["MockDriver"]),
     // The sections the daemon reads, each decoded by its module's settings type.
     ("FuzzConfig", ["ScanBridgeConfig", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "USBDriver"]),
+    (
+        "FuzzGateway",
+        [
+            "ScanBridgeGateway", "ScanBridgeServer", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ] + web
+    ),
 ]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     // Each executable links libFuzzer, whose main() wants a target, so only this build has them.

@@ -18,9 +18,9 @@ struct FuzzSeedTests {
     static var targets: [String: any FuzzTarget.Type] {
         [
             "FuzzCodes": FuzzCodes.self, "FuzzConfig": FuzzConfig.self, "FuzzFrames": FuzzFrames.self,
-            "FuzzHIDPOS": FuzzHIDPOS.self, "FuzzImport": FuzzImport.self, "FuzzJSON": FuzzJSON.self,
-            "FuzzKeystrokes": FuzzKeystrokes.self, "FuzzMockScript": FuzzMockScript.self, "FuzzRPCLine": FuzzRPCLine.self,
-            "FuzzSerial": FuzzSerial.self,
+            "FuzzGateway": FuzzGateway.self, "FuzzHIDPOS": FuzzHIDPOS.self, "FuzzImport": FuzzImport.self,
+            "FuzzJSON": FuzzJSON.self, "FuzzKeystrokes": FuzzKeystrokes.self, "FuzzMockScript": FuzzMockScript.self,
+            "FuzzRPCLine": FuzzRPCLine.self, "FuzzSerial": FuzzSerial.self,
         ]
     }
 
