@@ -421,6 +421,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ] + web
     ),
+    ("FuzzRPCParams", ["ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"]),
 ]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     // Each executable links libFuzzer, whose main() wants a target, so only this build has them.

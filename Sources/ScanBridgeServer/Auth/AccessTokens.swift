@@ -163,8 +163,9 @@ package final class AccessTokens: TokenAuthority {
     ) {
         let time = now()
         let record = AccessTokenRecord(
-            id: Self.newID(), name: try checkedName(name), role: role.description, origins: try checkedOrigins(origins),
-            secretHash: [], createdAt: time, expiresAt: try checkedExpiry(expiresAt, at: time), lastUsedAt: nil)
+            id: Self.newID(), name: try Self.checkedName(name, limits: limits), role: role.description,
+            origins: try Self.checkedOrigins(origins, limits: limits), secretHash: [], createdAt: time,
+            expiresAt: try Self.checkedExpiry(expiresAt, at: time, limits: limits), lastUsedAt: nil)
         let secret = Self.newSecret()
         var kept = record
         kept.secretHash = Self.hash(secret)
@@ -249,7 +250,9 @@ package final class AccessTokens: TokenAuthority {
             expiresAt: record.expiresAt, lastUsedAt: record.lastUsedAt)
     }
 
-    private func checkedName(_ name: String) throws -> String {
+    // The checks of `tokens.create`'s params are static and internal, not private: FuzzRPCParams
+    // holds params to them without a token store.
+    static func checkedName(_ name: String, limits: Limits) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
             throw ScanBridgeError.invalidParams("name is required: what the token is for", field: "name")
@@ -264,7 +267,7 @@ package final class AccessTokens: TokenAuthority {
         return trimmed
     }
 
-    private func checkedOrigins(_ origins: [String]) throws -> [String] {
+    static func checkedOrigins(_ origins: [String], limits: Limits) throws -> [String] {
         guard origins.count <= limits.origins else {
             throw ScanBridgeError.invalidParams("origins may hold at most \(limits.origins) origins", field: "origins")
         }
@@ -282,7 +285,7 @@ package final class AccessTokens: TokenAuthority {
 
     /// A leaked token stops working in time even if nobody revokes it: none lives past
     /// `limits.maxLifetimeDays`.
-    private func checkedExpiry(_ expiresAt: Date?, at time: Date) throws -> Date? {
+    static func checkedExpiry(_ expiresAt: Date?, at time: Date, limits: Limits) throws -> Date? {
         let latest = limits.maxLifetimeDays.map { time.addingTimeInterval(TimeInterval($0) * 86_400) }
         guard let expiresAt else { return latest.map(Self.asStored) }
         if let latest, let days = limits.maxLifetimeDays, expiresAt > latest {
