@@ -422,6 +422,8 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ] + web
     ),
     ("FuzzRPCParams", ["ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"]),
+    // The pipeline's normalizer, then the product and order handlers' reading of its events.
+    ("FuzzNormalizer", ["ScanBridgeCore", "ScanBridgeModel", "ScanBridgeCodes", "ProductLookup", "OrderLookup"]),
 ]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     // Each executable links libFuzzer, whose main() wants a target, so only this build has them.

@@ -20,7 +20,8 @@ struct FuzzSeedTests {
             "FuzzCodes": FuzzCodes.self, "FuzzConfig": FuzzConfig.self, "FuzzFrames": FuzzFrames.self,
             "FuzzGateway": FuzzGateway.self, "FuzzHIDPOS": FuzzHIDPOS.self, "FuzzImport": FuzzImport.self,
             "FuzzJSON": FuzzJSON.self, "FuzzKeystrokes": FuzzKeystrokes.self, "FuzzMockScript": FuzzMockScript.self,
-            "FuzzRPCLine": FuzzRPCLine.self, "FuzzRPCParams": FuzzRPCParams.self, "FuzzSerial": FuzzSerial.self,
+            "FuzzNormalizer": FuzzNormalizer.self, "FuzzRPCLine": FuzzRPCLine.self, "FuzzRPCParams": FuzzRPCParams.self,
+            "FuzzSerial": FuzzSerial.self,
         ]
     }
 
