@@ -424,6 +424,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzRPCParams", ["ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"]),
     // The pipeline's normalizer, then the product and order handlers' reading of its events.
     ("FuzzNormalizer", ["ScanBridgeCore", "ScanBridgeModel", "ScanBridgeCodes", "ProductLookup", "OrderLookup"]),
+    ("FuzzUSB", ["USBDriver", "DriverKit", "ScanBridgeCore", log]),
 ]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     // Each executable links libFuzzer, whose main() wants a target, so only this build has them.

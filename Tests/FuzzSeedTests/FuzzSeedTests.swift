@@ -21,7 +21,7 @@ struct FuzzSeedTests {
             "FuzzGateway": FuzzGateway.self, "FuzzHIDPOS": FuzzHIDPOS.self, "FuzzImport": FuzzImport.self,
             "FuzzJSON": FuzzJSON.self, "FuzzKeystrokes": FuzzKeystrokes.self, "FuzzMockScript": FuzzMockScript.self,
             "FuzzNormalizer": FuzzNormalizer.self, "FuzzRPCLine": FuzzRPCLine.self, "FuzzRPCParams": FuzzRPCParams.self,
-            "FuzzSerial": FuzzSerial.self,
+            "FuzzSerial": FuzzSerial.self, "FuzzUSB": FuzzUSB.self,
         ]
     }
 
