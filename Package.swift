@@ -425,6 +425,8 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     // The pipeline's normalizer, then the product and order handlers' reading of its events.
     ("FuzzNormalizer", ["ScanBridgeCore", "ScanBridgeModel", "ScanBridgeCodes", "ProductLookup", "OrderLookup"]),
     ("FuzzUSB", ["USBDriver", "DriverKit", "ScanBridgeCore", log]),
+    // CFrameDecoding: the format of the decoder's replies, and their bounds.
+    ("FuzzDecoderReply", ["CameraDriver", "CFrameDecoding", "ScanBridgeCore", "ScanBridgeModel"]),
 ]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     // Each executable links libFuzzer, whose main() wants a target, so only this build has them.

@@ -17,11 +17,11 @@ import Testing
 struct FuzzSeedTests {
     static var targets: [String: any FuzzTarget.Type] {
         [
-            "FuzzCodes": FuzzCodes.self, "FuzzConfig": FuzzConfig.self, "FuzzFrames": FuzzFrames.self,
-            "FuzzGateway": FuzzGateway.self, "FuzzHIDPOS": FuzzHIDPOS.self, "FuzzImport": FuzzImport.self,
-            "FuzzJSON": FuzzJSON.self, "FuzzKeystrokes": FuzzKeystrokes.self, "FuzzMockScript": FuzzMockScript.self,
-            "FuzzNormalizer": FuzzNormalizer.self, "FuzzRPCLine": FuzzRPCLine.self, "FuzzRPCParams": FuzzRPCParams.self,
-            "FuzzSerial": FuzzSerial.self, "FuzzUSB": FuzzUSB.self,
+            "FuzzCodes": FuzzCodes.self, "FuzzConfig": FuzzConfig.self, "FuzzDecoderReply": FuzzDecoderReply.self,
+            "FuzzFrames": FuzzFrames.self, "FuzzGateway": FuzzGateway.self, "FuzzHIDPOS": FuzzHIDPOS.self,
+            "FuzzImport": FuzzImport.self, "FuzzJSON": FuzzJSON.self, "FuzzKeystrokes": FuzzKeystrokes.self,
+            "FuzzMockScript": FuzzMockScript.self, "FuzzNormalizer": FuzzNormalizer.self, "FuzzRPCLine": FuzzRPCLine.self,
+            "FuzzRPCParams": FuzzRPCParams.self, "FuzzSerial": FuzzSerial.self, "FuzzUSB": FuzzUSB.self,
         ]
     }
 
