@@ -293,12 +293,15 @@ package final class AccessTokens: TokenAuthority {
                 "expiresAt \(EventTime.format(expiresAt)) is more than \(days) days away, the longest a token may live (http.token_max_lifetime_days)",
                 field: "expiresAt")
         }
-        guard expiresAt > time else {
+        // Held to the future as it is stored: an expiry less than a millisecond away would be
+        // stored as now, or before it, and the token made already expired.
+        let stored = Self.asStored(expiresAt)
+        guard stored > time else {
             throw ScanBridgeError.invalidParams(
                 "expiresAt \(EventTime.format(expiresAt)) is not in the future (it is \(EventTime.format(time)) now)",
                 field: "expiresAt")
         }
-        return Self.asStored(expiresAt)
+        return stored
     }
 
     /// As stored, to the millisecond: an expiry read back after a restart is the one answered now.
