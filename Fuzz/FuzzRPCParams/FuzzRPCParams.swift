@@ -88,10 +88,16 @@ enum FuzzRPCParams: FuzzTarget {
             for origin in origins {
                 fuzzCheck((try? TokenOrigin.normalized(origin)) == origin, "a token origin '\(origin)' not in its normal form")
             }
-            // With a longest lifetime set, as a shop may: every token then expires, after now.
+            // Without a longest lifetime, the default, a token may never expire.
+            let expiresAt = try params.time("expiresAt")
+            if case .success(let expiry) = Result(catching: { try AccessTokens.checkedExpiry(expiresAt, at: now, limits: limits) }
+            ) {
+                fuzzCheck(expiry.map { $0 > now } ?? (expiresAt == nil), "a token that expires at \(String(describing: expiry))")
+            }
+            // With one set, as a shop may: every token then expires, after now.
             var lifetime = limits
             lifetime.maxLifetimeDays = 90
-            let expiry = try AccessTokens.checkedExpiry(try params.time("expiresAt"), at: now, limits: lifetime)
+            let expiry = try AccessTokens.checkedExpiry(expiresAt, at: now, limits: lifetime)
             fuzzCheck(expiry.map { $0 > now } ?? false, "a token that expires at \(String(describing: expiry))")
         }
         read("tokens.revoke") { _ = try params.requiredString("id") }
