@@ -44,7 +44,8 @@ soak: deps
 		$(SWIFT) test --skip-build --filter 'DeviceChurnTests|BackpressureTests'
 
 # The fuzz targets (Fuzz/, docs/testing.md), built with libFuzzer and AddressSanitizer in
-# .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS (`make test` replays their seeds only).
+# .build/fuzz: `make fuzz` runs each for FUZZ_SECONDS, with its dictionary (`make test` replays
+# their seeds and a fixed slice of mutations of them, without libFuzzer).
 # FUZZ_TARGETS picks some (default: all).
 FUZZ_SECONDS ?= 60
 

@@ -415,6 +415,19 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzMockScript", ["MockDriver"]),
     // The sections the daemon reads, each decoded by its module's settings type.
     ("FuzzConfig", ["ScanBridgeConfig", "ScanBridgeServer", "ScanBridgeStore", "MockDriver", "PCSCDriver", "USBDriver"]),
+    (
+        "FuzzGateway",
+        [
+            "ScanBridgeGateway", "ScanBridgeServer", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ] + web
+    ),
+    ("FuzzRPCParams", ["ScanBridgeServer", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"]),
+    // The pipeline's normalizer, then the product and order handlers' reading of its events.
+    ("FuzzNormalizer", ["ScanBridgeCore", "ScanBridgeModel", "ScanBridgeCodes", "ProductLookup", "OrderLookup"]),
+    ("FuzzUSB", ["USBDriver", "DriverKit", "ScanBridgeCore", log]),
+    // CFrameDecoding: the format of the decoder's replies, and their bounds.
+    ("FuzzDecoderReply", ["CameraDriver", "CFrameDecoding", "ScanBridgeCore", "ScanBridgeModel"]),
 ]
 if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
     // Each executable links libFuzzer, whose main() wants a target, so only this build has them.
@@ -438,8 +451,9 @@ if Context.environment["SCANBRIDGE_FUZZ"] == "1" {
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: strict),
         .target(
             name: "FuzzTargets", dependencies: dependencies, path: "Fuzz",
-            exclude: ["Corpus", "FuzzSupport"] + fuzzTargets.map { "\($0.name)/main.swift" },
+            exclude: ["Corpus", "Dictionaries", "FuzzSupport"] + fuzzTargets.map { "\($0.name)/main.swift" },
             sources: fuzzTargets.map { "\($0.name)/\($0.name).swift" }, swiftSettings: strict),
-        .testTarget(name: "FuzzSeedTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
+        // The test kit's seeded generator makes the mutations of the seeds that the suites run.
+        .testTarget(name: "FuzzSeedTests", dependencies: ["FuzzTargets", "ScanBridgeTesting"], swiftSettings: strict),
     ]
 }

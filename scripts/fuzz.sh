@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets (docs/testing.md, Fuzzing) with libFuzzer and AddressSanitizer, then runs each
-# for a set time from its seed corpus. Fails when a target finds a crash, leaving the input.
+# for a set time from its seed corpus, with its dictionary (Fuzz/Dictionaries/<Target>.dict) when it has
+# one. Fails when a target finds a crash, leaving the input.
 # Usage: scripts/fuzz.sh [--build-only | --run-only] SECONDS_PER_TARGET [Target ...]
 #   (default: every Fuzz/Fuzz* folder; --build-only takes no SECONDS). `make test` builds the
 #   targets beside the hardware lab and runs them after it.
@@ -27,9 +28,10 @@ fi
 build=.build/fuzz
 # Every module is built with ASan and libFuzzer's coverage; only the fuzz executables link
 # libFuzzer itself (Package.swift), since a daemon or a CLI linked with it would lack a target.
-# lld, because gold warns at every ASan symbol it cannot export.
+# lld, because gold warns at every ASan symbol it cannot export. Without the package's traits:
+# no target reads TLS or the shop's shared store, and each would build a sanitized BoringSSL.
 flags=(-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table
-    -Xswiftc -use-ld=lld)
+    -Xswiftc -use-ld=lld --disable-default-traits)
 if [ $build_them = yes ]; then
     for target in "${targets[@]}"; do
         SCANBRIDGE_FUZZ=1 "${SWIFT:-swift}" build -c debug --build-path "$build" "${flags[@]}" --product "$target"
@@ -57,8 +59,11 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$crashes"
     log=$build/logs/$target.log
     mkdir -p "$(dirname "$log")"
+    # The tokens of the target's input, which libFuzzer inserts as it mutates.
+    dictionary=()
+    [ -f "Fuzz/Dictionaries/$target.dict" ] && dictionary=(-dict="Fuzz/Dictionaries/$target.dict")
     echo "Fuzzing $target for ${seconds}s"
-    if "$build/debug/$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+    if "$build/debug/$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 "${dictionary[@]}" \
         -artifact_prefix="$crashes/" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1; then
         status=ok
     else

@@ -88,7 +88,8 @@ extension GatewayRouter {
     }
 
     /// The filter and start of a stream: `kinds`, `devices`, and `Last-Event-ID` over `since`.
-    private static func subscription(of request: GatewayRequest) throws(ScanBridgeError) -> (
+    /// Internal, not private: FuzzGateway reads requests through it, with no stream to open.
+    static func subscription(of request: GatewayRequest) throws(ScanBridgeError) -> (
         SubscriptionFilter, UInt64?
     ) {
         var kinds: Set<DeviceKind>?

@@ -49,11 +49,7 @@ extension GatewayRouter {
         let reader = RequestReader()
         let maxMessage = services.limits.maxLineBytes
         try pipeline.addHandlers(
-            watcher,
-            NIOWebSocketFrameAggregator(
-                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: Self.maxFragments,
-                maxAccumulatedFrameSize: maxMessage),
-            WebSocketMessages(maxMessageBytes: maxMessage, metrics: services.serverMetrics), reader)
+            [watcher] + Self.messageHandlers(maxMessageBytes: maxMessage, metrics: services.serverMetrics) + [reader])
         let number = nextConnectionNumber()
         let logger = connectionLogger("ws\(number)", token: token)
         let writer = SocketWriter(channel: channel, framing: .webSocketText, flushes: flushes.flushes(for: channel.eventLoop))
@@ -73,6 +69,17 @@ extension GatewayRouter {
             try? await channel.close()
             logger.debug("websocket disconnected")
         }
+    }
+
+    /// What turns the frames of an upgraded channel into the messages its connection reads:
+    /// fragments joined, then each message checked. Apart from `startWebSocket`, so that
+    /// FuzzGateway feeds its frames through the very handlers a WebSocket has.
+    static func messageHandlers(maxMessageBytes: Int, metrics: ServerMetrics) -> [any ChannelHandler] {
+        [
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: maxFragments, maxAccumulatedFrameSize: maxMessageBytes),
+            WebSocketMessages(maxMessageBytes: maxMessageBytes, metrics: metrics),
+        ]
     }
 
     /// The logger of a connection a token opened: its id and role, never its secret.

@@ -65,6 +65,29 @@ struct TextPatternTests {
         #expect((try? TextPattern("a\\\\1", matching: .anywhere))?.matches("a\\1") == true)
     }
 
+    @Test("a repetition that would make the compiled pattern huge is refused, at once")
+    func repetitionsBounded() throws {
+        // Each made regcomp take seconds and gigabytes, from a client's handlers.register.
+        let huge = [
+            "a{1,32767}", "(((a{1,255}){1,255}){1,255})", "(a?){32767}", "a" + String(repeating: "+", count: 24),
+            "((ab){40}){40}", "(a|b){501}", "x{,1001}", "[[:alpha:]]{1001,}",
+        ]
+        for pattern in huge {
+            let start = ContinuousClock.now
+            do {
+                _ = try TextPattern(pattern, matching: .anywhere)
+                Issue.record("'\(pattern)' accepted")
+            } catch {
+                #expect(error.description.contains("repeats too much"), "\(pattern): \(error)")
+            }
+            #expect(ContinuousClock.now - start < .seconds(1), "\(pattern)")
+        }
+        for pattern in ["a{1,1000}", "(?i)^[A-Z]{2}-[0-9]{4,8}$", "[[:digit:]{}]{12}x{,5}", "(RM-|ORD)[0-9]{1,255}", "a{2}{3}"] {
+            #expect((try? TextPattern(pattern, matching: .anywhere)) != nil, "\(pattern) refused")
+        }
+        #expect((try? TextPattern("(ab){3}c{2,4}"))?.matches("abababccc") == true)
+    }
+
     @Test("one compiled pattern serves many threads at once")
     func concurrent() async throws {
         let pattern = try TextPattern("(?i)RM-?[0-9]+")

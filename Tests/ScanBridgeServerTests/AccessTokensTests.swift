@@ -200,6 +200,11 @@ struct AccessTokensTests {
                     name: "a", role: .reader, origins: ["https://a.example", "https://b.example/"], expiresAt: nil)
             } == "origins[1]")
         #expect(await field { _ = try await tokens.create(name: "a", role: .reader, origins: [], expiresAt: now) } == "expiresAt")
+        // Stored to the millisecond, it would be now: a token expired as it is made (found by FuzzRPCParams).
+        let subMillisecond = now.addingTimeInterval(0.0004)
+        #expect(
+            await field { _ = try await tokens.create(name: "a", role: .reader, origins: [], expiresAt: subMillisecond) }
+                == "expiresAt")
         #expect(repository.state.withLock { $0.tokens.isEmpty }, "nothing refused was stored")
 
         _ = try await tokens.create(name: "one", role: .reader, origins: [], expiresAt: nil)

@@ -180,8 +180,9 @@ package final class AccessTokens: TokenAuthority {
     ) {
         let time = now()
         let record = AccessTokenRecord(
-            id: Self.newID(), name: try checkedName(name), role: role.description, origins: try checkedOrigins(origins),
-            secretHash: [], createdAt: time, expiresAt: try checkedExpiry(expiresAt, at: time), lastUsedAt: nil)
+            id: Self.newID(), name: try Self.checkedName(name, limits: limits), role: role.description,
+            origins: try Self.checkedOrigins(origins, limits: limits), secretHash: [], createdAt: time,
+            expiresAt: try Self.checkedExpiry(expiresAt, at: time, limits: limits), lastUsedAt: nil)
         let secret = Self.newSecret()
         var kept = record
         kept.secretHash = Self.hash(secret)
@@ -267,7 +268,9 @@ package final class AccessTokens: TokenAuthority {
             expiresAt: record.expiresAt, lastUsedAt: record.lastUsedAt)
     }
 
-    private func checkedName(_ name: String) throws -> String {
+    // The checks of `tokens.create`'s params are static and internal, not private: FuzzRPCParams
+    // holds params to them without a token store.
+    static func checkedName(_ name: String, limits: Limits) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
             throw ScanBridgeError.invalidParams("name is required: what the token is for", field: "name")
@@ -282,7 +285,7 @@ package final class AccessTokens: TokenAuthority {
         return trimmed
     }
 
-    private func checkedOrigins(_ origins: [String]) throws -> [String] {
+    static func checkedOrigins(_ origins: [String], limits: Limits) throws -> [String] {
         guard origins.count <= limits.origins else {
             throw ScanBridgeError.invalidParams("origins may hold at most \(limits.origins) origins", field: "origins")
         }
@@ -300,7 +303,7 @@ package final class AccessTokens: TokenAuthority {
 
     /// A leaked token stops working in time even if nobody revokes it: none lives past
     /// `limits.maxLifetimeDays`.
-    private func checkedExpiry(_ expiresAt: Date?, at time: Date) throws -> Date? {
+    static func checkedExpiry(_ expiresAt: Date?, at time: Date, limits: Limits) throws -> Date? {
         let latest = limits.maxLifetimeDays.map { time.addingTimeInterval(TimeInterval($0) * 86_400) }
         guard let expiresAt else { return latest.map(Self.asStored) }
         if let latest, let days = limits.maxLifetimeDays, expiresAt > latest {
@@ -308,12 +311,15 @@ package final class AccessTokens: TokenAuthority {
                 "expiresAt \(EventTime.format(expiresAt)) is more than \(days) days away, the longest a token may live (http.token_max_lifetime_days)",
                 field: "expiresAt")
         }
-        guard expiresAt > time else {
+        // Held to the future as it is stored: an expiry less than a millisecond away would be
+        // stored as now, or before it, and the token made already expired.
+        let stored = Self.asStored(expiresAt)
+        guard stored > time else {
             throw ScanBridgeError.invalidParams(
                 "expiresAt \(EventTime.format(expiresAt)) is not in the future (it is \(EventTime.format(time)) now)",
                 field: "expiresAt")
         }
-        return Self.asStored(expiresAt)
+        return stored
     }
 
     /// As stored, to the millisecond: an expiry read back after a restart is the one answered now.

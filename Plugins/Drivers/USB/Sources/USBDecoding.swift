@@ -55,10 +55,17 @@ final class USBDecoding {
             let records = keys!.reports.events(packet, microseconds: Self.microseconds(ContinuousClock.now - start))
             for decoded in keys!.stream.feed(records) { keys!.reads.handle(decoded) }
         } else if framer != nil {
-            let data = packet.dropFirst(spec.packetHeader)
+            let data = Self.data(of: packet, header: spec.packetHeader)
             guard !data.isEmpty else { return }
             for output in framer!.feed(data, at: ContinuousClock.now - start) { emit(output) }
         }
+    }
+
+    /// What a packet carries past its `packet_header`: an FTDI chip starts every packet, data
+    /// or none, with two status bytes; a packet no longer than its header carries nothing.
+    /// Apart, so that FuzzUSB cuts packets as the driver does.
+    static func data(of packet: ArraySlice<UInt8>, header: Int) -> ArraySlice<UInt8> {
+        packet.dropFirst(header)
     }
 
     /// When `idle()` is due, if nothing arrives before.

@@ -37,14 +37,7 @@ final class DecoderProcess {
                 max_codes: UInt32(maxCodes))
             try withUnsafeBytes(of: request) { send($0, to: child.socket, by: deadline) }.get()
             try frame.packed.withUnsafeBytes { send($0, to: child.socket, by: deadline) }.get()
-            var reply = scanbridge_decode_reply()
-            try withUnsafeMutableBytes(of: &reply) { receive(into: $0, from: child.socket, by: deadline) }.get()
-            guard reply.magic == SCANBRIDGE_DECODE_MAGIC, reply.count <= maxCodes else {
-                throw DecoderFailure.ended("answered out of turn")
-            }
-            return try (0..<Int(reply.count)).map { _ throws(DecoderFailure) in
-                try receiveCode(from: child.socket, by: deadline)
-            }
+            return try Self.reply(maxCodes: maxCodes) { receive(into: $0, from: child.socket, by: deadline) }
         } catch {
             stop()
             throw error
@@ -83,27 +76,48 @@ final class DecoderProcess {
             throw .cannotStart("cannot start the frame decoder \(executable): \(String(cString: strerror(failed)))")
         }
         child = (pid, socket)
-        var hello = scanbridge_decode_reply()
-        let said = withUnsafeMutableBytes(of: &hello) { receive(into: $0, from: socket, by: .now + timeout) }
-        guard case .success = said, hello.magic == SCANBRIDGE_DECODE_MAGIC, hello.count == 0 else {
-            var how = "answered out of turn"
-            if case .failure(let failure) = said {
-                switch failure {
-                case .ended(let sentence), .hung(let sentence), .cannotStart(let sentence): how = sentence
-                }
-            }
+        let deadline = ContinuousClock.now + timeout
+        if let how = Self.hello({ receive(into: $0, from: socket, by: deadline) }) {
             stop()
             throw .cannotStart("the frame decoder \(executable) does not run: \(how)")
         }
         return (pid, socket)
     }
 
-    private func receiveCode(from socket: Int32, by deadline: ContinuousClock.Instant) throws(DecoderFailure) -> Found {
+    // What the decoder says is read apart from the socket it comes through, so that
+    // FuzzDecoderReply reads any bytes as the daemon reads a decoder's.
+
+    /// Fills a buffer whole with what the decoder sends next, or says why it could not.
+    typealias Receive = (UnsafeMutableRawBufferPointer) -> Result<Void, DecoderFailure>
+
+    /// Nil when the decoder said its hello (an empty reply), else how it failed to.
+    static func hello(_ receive: Receive) -> String? {
+        var hello = scanbridge_decode_reply()
+        let said = withUnsafeMutableBytes(of: &hello) { receive($0) }
+        switch said {
+        case .success where hello.magic == SCANBRIDGE_DECODE_MAGIC && hello.count == 0: return nil
+        case .success: return "answered out of turn"
+        case .failure(.ended(let sentence)), .failure(.hung(let sentence)), .failure(.cannotStart(let sentence)):
+            return sentence
+        }
+    }
+
+    /// A reply to a frame: its header, then each of its codes, at most `maxCodes`.
+    static func reply(maxCodes: Int, _ receive: Receive) throws(DecoderFailure) -> [Found] {
+        var reply = scanbridge_decode_reply()
+        try withUnsafeMutableBytes(of: &reply) { receive($0) }.get()
+        guard reply.magic == SCANBRIDGE_DECODE_MAGIC, reply.count <= maxCodes else {
+            throw DecoderFailure.ended("answered out of turn")
+        }
+        return try (0..<Int(reply.count)).map { _ throws(DecoderFailure) in try code(receive) }
+    }
+
+    private static func code(_ receive: Receive) throws(DecoderFailure) -> Found {
         var code = scanbridge_decode_code()
-        try withUnsafeMutableBytes(of: &code) { receive(into: $0, from: socket, by: deadline) }.get()
+        try withUnsafeMutableBytes(of: &code) { receive($0) }.get()
         guard code.length <= SCANBRIDGE_DECODE_MAX_CODE_BYTES else { throw .ended("sent a code of \(code.length) bytes") }
         var bytes = [UInt8](repeating: 0, count: Int(code.length))
-        try bytes.withUnsafeMutableBytes { receive(into: $0, from: socket, by: deadline) }.get()
+        try bytes.withUnsafeMutableBytes { receive($0) }.get()
         let aim = withUnsafeBytes(of: code.aim) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return Found(format: code.format, aim: aim, bytes: bytes)
     }
