@@ -49,7 +49,8 @@ enum FuzzGateway: FuzzTarget {
         }
         let request = GatewayRequest(
             head: HTTPRequestHead(version: .http1_1, method: .GET, uri: String(target), headers: headers), body: nil)
-        _ = request.tokenSecret
+        _ = request.credential
+        _ = request.webSocketProtocols
         _ = request.logDescription
         if let origin = request.origin, let normal = try? TokenOrigin.normalized(origin) {
             let again = try? TokenOrigin.normalized(normal)
