@@ -10,6 +10,10 @@ package final class Bridge: Sendable {
     package let normalizer: Normalizer
     /// Device reads waiting to be journaled, for the whole daemon.
     package let spool: ReadSpool
+    /// Replays' journal reads, two at a time: the database has a few readers, and a hundred
+    /// event streams replaying from the start would otherwise hold them all, the scans'
+    /// lookups waiting behind.
+    private let replayReads = TurnTaking(turns: 2)
 
     /// How a batch of reads is journaled when the journal cannot be written.
     package enum Journaling {
@@ -109,11 +113,13 @@ package final class Bridge: Sendable {
         var target = head
         while true {
             while cursor < target {
-                let page = try await journal.events(
-                    after: cursor, through: target, filter: subscription.filter, limit: 512, maxBytes: 1 << 20)
-                // Read after the page: retention may prune while a slow client replays, and
-                // what it pruned before the page's first event is a gap the client is told of.
-                let oldest = try await journal.oldestRetainedSeq() ?? target + 1
+                let (page, oldest) = try await replayReads.run { [journal, cursor, target] in
+                    let page = try await journal.events(
+                        after: cursor, through: target, filter: subscription.filter, limit: 512, maxBytes: 1 << 20)
+                    // Read after the page: retention may prune while a slow client replays, and
+                    // what it pruned before the page's first event is a gap the client is told of.
+                    return (page, try await journal.oldestRetainedSeq() ?? target + 1)
+                }
                 let missedThrough = min(oldest - 1, (page.first?.seq ?? target + 1) - 1, target)
                 if missedThrough > cursor { subscription.notify(.gap(from: cursor + 1, to: missedThrough)) }
                 for event in page {
