@@ -352,7 +352,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "DriverKit",
+                "ScanBridgeTesting", "ScanBridgeClient", "ScanBridgeRPC", "ScanBridgeModel", "ScanBridgeCore", "DriverKit",
                 // To hold the daemon's database locked from another process, as a sqlite3 shell would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ScanBridgeCore
 import Testing
 
 /// A slot among the few tests that run at once while they start daemons, databases, browsers
@@ -22,50 +22,12 @@ struct HeavyTest: SuiteTrait, TestTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        await Self.slots.take()
-        defer { Self.slots.give() }
-        try await function()
+        try await Self.slots.run { try await function() }
     }
 
-    static let slots = Slots(
-        count: ProcessInfo.processInfo.environment["SCANBRIDGE_TEST_SLOTS"].flatMap(Int.init).map { max(1, $0) }
+    static let slots = TurnTaking(
+        turns: ProcessInfo.processInfo.environment["SCANBRIDGE_TEST_SLOTS"].flatMap(Int.init).map { max(1, $0) }
             ?? max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
-
-    /// A counting semaphore for tasks: `take` waits without holding a thread.
-    final class Slots: Sendable {
-        private struct State {
-            var free: Int
-            var waiting: [CheckedContinuation<Void, Never>] = []
-        }
-        private let state: Mutex<State>
-
-        init(count: Int) { state = Mutex(State(free: count)) }
-
-        func take() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let granted = state.withLock { state in
-                    guard state.free > 0 else {
-                        state.waiting.append(continuation)
-                        return false
-                    }
-                    state.free -= 1
-                    return true
-                }
-                if granted { continuation.resume() }
-            }
-        }
-
-        func give() {
-            let next = state.withLock { state in
-                guard !state.waiting.isEmpty else {
-                    state.free += 1
-                    return nil as CheckedContinuation<Void, Never>?
-                }
-                return state.waiting.removeFirst()
-            }
-            next?.resume()
-        }
-    }
 }
 
 extension Trait where Self == HeavyTest {
