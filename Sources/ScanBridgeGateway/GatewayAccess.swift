@@ -48,34 +48,29 @@ final class GatewayAccess: Sendable {
                     .serviceUnavailable, "unavailable",
                     "unavailable: this daemon keeps no access tokens, so nothing that needs one can be served"))
         }
+        // A page from an unlisted origin learns only that: never whether its token was good.
+        func unauthorized(_ message: String) -> Verdict {
+            .refused(originListed ? .refusal(.unauthorized, "unauthorized", message) : Self.forbiddenOrigin(origin ?? ""))
+        }
         let token: AuthenticatedToken?
         switch request.credential {
         case nil, .secret("", _):
-            if !originListed { return .refused(Self.forbiddenOrigin(origin ?? "")) }
-            return .refused(
-                .refusal(
-                    .unauthorized, "unauthorized",
-                    "unauthorized: send an access token as 'Authorization: Bearer <secret>' or the access_token query parameter; an admin makes one with 'scanbridge tokens create'"
-                ))
+            return unauthorized(
+                "unauthorized: send an access token as 'Authorization: Bearer <secret>' or the access_token query parameter; an admin makes one with 'scanbridge tokens create'"
+            )
         case .secret(_, inQuery: true) where !settings.queryTokens:
-            if !originListed { return .refused(Self.forbiddenOrigin(origin ?? "")) }
-            return .refused(
-                .refusal(
-                    .unauthorized, "unauthorized",
-                    "unauthorized: this daemon takes no token in the URL (http.query_tokens is off): send it as 'Authorization: Bearer <secret>', as the WebSocket subprotocol '\(GatewayRequest.bearerProtocolPrefix)<secret>', or open an event stream with a ticket from events.ticket"
-                ))
+            return unauthorized(
+                "unauthorized: this daemon takes no token in the URL (http.query_tokens is off): send it as 'Authorization: Bearer <secret>', as the WebSocket subprotocol '\(GatewayRequest.bearerProtocolPrefix)<secret>', or open an event stream with a ticket from events.ticket"
+            )
         case .secret(let secret, _):
             token = await tokens.authenticate(secret: secret)
         case .ticket(let ticket):
             token = Self.streamPaths.contains(request.path) ? await tokens.redeem(ticket: ticket) : nil
         }
         guard let token else {
-            if !originListed { return .refused(Self.forbiddenOrigin(origin ?? "")) }
-            return .refused(
-                .refusal(
-                    .unauthorized, "unauthorized",
-                    "unauthorized: the access token (or the stream's ticket) is unknown, expired, used or revoked; ask an admin for a new token, or events.ticket for a new ticket"
-                ))
+            return unauthorized(
+                "unauthorized: the access token (or the stream's ticket) is unknown, expired, used or revoked; ask an admin for a new token, or events.ticket for a new ticket"
+            )
         }
         if let origin, !originListed, !token.origins.contains(origin) { return .refused(Self.forbiddenOrigin(origin)) }
         return .allowed(token)
