@@ -13,7 +13,7 @@ package struct GatewayConfig: Decodable, Sendable {
     package var maxConnections: Int? = nil
     package var maxConnectionsPerAddress: Int? = nil
     package var maxStreamsPerToken: Int? = nil
-    /// The longest an access token may live, in days.
+    /// The longest an access token may live, in days; 0 for no bound, none for the default.
     package var tokenMaxLifetimeDays: Int? = nil
     package var idleTimeoutMilliseconds: Int? = nil
     package var requestTimeoutMilliseconds: Int? = nil
@@ -54,7 +54,7 @@ package struct GatewayConfig: Decodable, Sendable {
         maxConnections = try c.number(.maxConnections, in: 1...100_000)
         maxConnectionsPerAddress = try c.number(.maxConnectionsPerAddress, in: 1...100_000)
         maxStreamsPerToken = try c.number(.maxStreamsPerToken, in: 1...100_000)
-        tokenMaxLifetimeDays = try c.number(.tokenMaxLifetimeDays, in: 1...3_650)
+        tokenMaxLifetimeDays = try c.number(.tokenMaxLifetimeDays, in: 0...3_650)
         idleTimeoutMilliseconds = try c.number(.idleTimeoutMilliseconds, in: 100...3_600_000)
         requestTimeoutMilliseconds = try c.number(.requestTimeoutMilliseconds, in: 100...600_000)
         metricsPublic = try c.decodeIfPresent(Bool.self, forKey: .metricsPublic) ?? false

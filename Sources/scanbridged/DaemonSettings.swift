@@ -150,7 +150,7 @@ struct DaemonSettings: Sendable {
         autoResetAfterErrors = try file.section("usb", as: USBSettings.self)?.autoResetAfterErrors
         scannerDiscovery = try Self.scannerDiscovery(file.scanners)
         let http = try file.section("http", as: GatewayConfig.self) ?? GatewayConfig()
-        if let days = http.tokenMaxLifetimeDays { tokenLimits.maxLifetimeDays = days }
+        if let days = http.tokenMaxLifetimeDays { tokenLimits.maxLifetimeDays = days == 0 ? nil : days }
         gateway = try Self.gateway(
             http, listen: options.httpListen, passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
     }

@@ -11,11 +11,12 @@ struct TokensEndToEndTests {
     @Test func anAdminCreatesListsAndRevokesTokensThatOutliveARestart() async throws {
         let daemon = try await startDaemon(["--log-level", "debug"])
         let admin = try await daemon.connect()
+        let expiry = EventTime.format(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86_400).rounded()))
         let created = try await admin.call(
             "tokens.create",
             [
                 "name": "web POS", "role": "operator", "origins": ["https://POS.example:443", "http://localhost:3000"],
-                "expiresAt": "2099-01-31T18:00:00Z",
+                "expiresAt": .string(expiry),
             ])
         let secret = try #require(created["secret"]?.stringValue)
         #expect(secret.hasPrefix("sbt_"))
@@ -23,13 +24,19 @@ struct TokensEndToEndTests {
         let id = try #require(token["id"]?.stringValue)
         #expect(token["name"] == "web POS" && token["role"] == "operator")
         #expect(token["origins"] == ["https://pos.example", "http://localhost:3000"])
-        #expect(token["expiresAt"] == "2099-01-31T18:00:00.000Z" && token["lastUsedAt"] == .null)
+        #expect(token["expiresAt"] == .string(expiry) && token["lastUsedAt"] == .null)
         #expect(token["createdAt"]?.stringValue.flatMap(EventTime.parse) != nil)
         #expect(
             Set(token.objectValue?.keys ?? [:].keys) == ["id", "name", "role", "origins", "createdAt", "expiresAt", "lastUsedAt"])
 
         let forever = try await admin.call("tokens.create", ["name": "counter page", "role": "reader"])
-        #expect(forever["token"]?["expiresAt"] == .null && forever["token"]?["origins"] == [])
+        let aYear = forever["token"]?["expiresAt"]?.stringValue.flatMap(EventTime.parse)?.timeIntervalSinceNow
+        #expect(aYear.map { abs($0 - 365 * 86_400) < 600 } == true, "the longest lifetime, a year by default")
+        #expect(forever["token"]?["origins"] == [])
+        await expectRPCError(-32602) {
+            _ = try await admin.call(
+                "tokens.create", ["name": "too long", "role": "reader", "expiresAt": "2099-01-31T18:00:00Z"])
+        }
 
         let listed = try await admin.call("tokens.list")
         #expect(listed["tokens"]?.arrayValue?.count == 2)
@@ -49,6 +56,16 @@ struct TokensEndToEndTests {
         #expect(daemon.log.contains(id), "the log names the token by its id")
         #expect(!daemon.log.contains(secret.dropFirst(4).prefix(20)), "no secret in the log")
         #expect(!daemon.log.contains(forever["secret"]?.stringValue?.dropFirst(4).prefix(20) ?? "sbt_"))
+    }
+
+    @Test func aShopThatSetsNoLongestLifetimeGetsTokensThatLiveUntilRevoked() async throws {
+        let gateway = try await GatewayDaemon.start(http: "  token_max_lifetime_days: 0")
+        let created = try await gateway.admin.call("tokens.create", ["name": "kiosk", "role": "reader"])
+        #expect(created["token"]?["expiresAt"] == .null)
+        let far = try await gateway.admin.call(
+            "tokens.create", ["name": "far", "role": "reader", "expiresAt": "2099-01-31T18:00:00Z"])
+        #expect(far["token"]?["expiresAt"] == "2099-01-31T18:00:00.000Z")
+        try await gateway.stop()
     }
 
     static let badParams: [(JSONValue, String)] = [

@@ -77,12 +77,11 @@ struct AccessTokensTests {
         #expect(tokens.list().map(\.id) == [token.id])
     }
 
-    /// None lives past the longest lifetime: one made without an expiry gets it, and a later
-    /// expiry is refused.
+    /// None lives past the longest lifetime, a year unless the shop says otherwise: one made
+    /// without an expiry gets it, and a later expiry is refused.
     @Test func noTokenLivesPastTheLongestLifetime() async throws {
-        var limits = AccessTokens.Limits()
-        limits.maxLifetimeDays = 365
-        let tokens = try tokens(limits: limits)
+        #expect(AccessTokens.Limits().maxLifetimeDays == 365)
+        let tokens = try tokens()
         let (token, secret) = try await tokens.create(name: "no expiry", role: .reader, origins: [], expiresAt: nil)
         let year = TimeInterval(365 * 86_400)
         #expect(token.expiresAt.map { abs($0.timeIntervalSince(clock.now().addingTimeInterval(year))) < 1 } == true)
@@ -92,6 +91,31 @@ struct AccessTokensTests {
         }
         clock.advance(by: year)
         #expect(await tokens.authenticate(secret: secret) == nil)
+    }
+
+    @Test func aShopMayLetTokensLiveUntilRevoked() async throws {
+        var limits = AccessTokens.Limits()
+        limits.maxLifetimeDays = nil
+        let (token, _) = try await tokens(limits: limits).create(name: "kiosk", role: .reader, origins: [], expiresAt: nil)
+        #expect(token.expiresAt == nil)
+    }
+
+    /// The log says so while there is time to replace the token, once a day, not at each use.
+    @Test func aTokenUsedCloseToItsExpiryIsNamedInTheLogOnceADay() async throws {
+        let tokens = try tokens()
+        let (token, secret) = try await tokens.create(
+            name: "till", role: .reader, origins: [], expiresAt: clock.now().addingTimeInterval(20 * 86_400))
+        let warnings = { log.lines.withLock { $0.filter { $0.contains("expires soon") && $0.contains(token.id) }.count } }
+        _ = await tokens.authenticate(secret: secret)
+        #expect(warnings() == 0)
+        clock.advance(by: 7 * 86_400)
+        _ = await tokens.authenticate(secret: secret)
+        clock.advance(by: 3600)
+        _ = await tokens.authenticate(secret: secret)
+        #expect(warnings() == 1)
+        clock.advance(by: 86_400)
+        _ = await tokens.authenticate(secret: secret)
+        #expect(warnings() == 2)
     }
 
     @Test func aRevokedTokenDoesNotAndIsGoneFromTheStore() async throws {

@@ -20,10 +20,10 @@ package final class AccessTokens: TokenAuthority {
         package var nameCharacters = 100
         package var nameBytes = 256
         package var origins = 16
-        /// The longest a token may live, when the shop sets one: a token made without an
-        /// expiry gets this one. None by default: the wire contract lets a token live until
-        /// it is revoked.
-        package var maxLifetimeDays: Int?
+        /// The longest a token may live: a token made without an expiry gets this one. A
+        /// year by default, so a secret that leaks into a tablet's backup stops working in
+        /// time; nil lets a token live until it is revoked.
+        package var maxLifetimeDays: Int? = 365
 
         package init() {}
     }
@@ -45,6 +45,10 @@ package final class AccessTokens: TokenAuthority {
     static let secretLength = secretPrefix.utf8.count + 43
     /// How often the last use of a token reaches the store, at most.
     static let useRecordInterval: TimeInterval = 60
+    /// A token used this close to its expiry is named in the log, at most once a day, so
+    /// the shop replaces it before the POS that holds it is refused.
+    static let expiryWarningAhead: TimeInterval = 14 * 86_400
+    static let expiryWarningInterval: TimeInterval = 86_400
     /// The longest a watch sleeps before looking at the clock again: a clock set forward
     /// (NTP at boot) ends an expired token's connections this late at worst.
     static let longestWatchSleep: Duration = .seconds(10)
@@ -54,6 +58,8 @@ package final class AccessTokens: TokenAuthority {
         var role: Role
         /// When the last use was written to the store.
         var useRecordedAt: Date?
+        /// When the log last said the token expires soon.
+        var expiryWarnedAt: Date?
     }
 
     private struct Watch {
@@ -120,19 +126,26 @@ package final class AccessTokens: TokenAuthority {
 
     /// The valid token `find` names in the state, its use recorded.
     private func used(at time: Date, _ find: (State) -> String?) async -> AuthenticatedToken? {
-        let found = state.withLock { state -> (AuthenticatedToken, record: Bool)? in
+        let found = state.withLock { state -> (AuthenticatedToken, record: Bool, warn: Bool)? in
             guard let id = find(state), var kept = state.tokens[id], !Self.expired(kept.record, at: time) else {
                 return nil
             }
             kept.record.lastUsedAt = time
             let record = kept.useRecordedAt.map { time.timeIntervalSince($0) >= Self.useRecordInterval } ?? true
             if record { kept.useRecordedAt = time }
+            let warn = Self.expiresSoon(kept, at: time)
+            if warn { kept.expiryWarnedAt = time }
             state.tokens[id] = kept
             let token = AuthenticatedToken(
                 id: id, role: kept.role, origins: kept.record.origins, expiresAt: kept.record.expiresAt)
-            return (token, record)
+            return (token, record, warn)
         }
-        guard let (token, record) = found else { return nil }
+        guard let (token, record, warn) = found else { return nil }
+        if warn, let expiresAt = token.expiresAt {
+            logger.warning(
+                "access token expires soon: make a new one for the program that uses it",
+                metadata: ["token.id": "\(token.id)", "token.expires_at": "\(EventTime.format(expiresAt))"])
+        }
         if record {
             Task { [repository, logger] in
                 do {
@@ -299,6 +312,13 @@ package final class AccessTokens: TokenAuthority {
             }
         }
         return checked
+    }
+
+    private static func expiresSoon(_ kept: Kept, at time: Date) -> Bool {
+        guard let expiresAt = kept.record.expiresAt, expiresAt.timeIntervalSince(time) <= expiryWarningAhead else {
+            return false
+        }
+        return kept.expiryWarnedAt.map { time.timeIntervalSince($0) >= expiryWarningInterval } ?? true
     }
 
     /// A leaked token stops working in time even if nobody revokes it: none lives past
