@@ -76,6 +76,11 @@ struct GatewayRequest: Sendable {
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// The request asks to leave HTTP (`Upgrade`, or `CONNECT`). NIO's decoder parses nothing
+    /// after such a request, whether or not it is upgraded, and would keep every byte that
+    /// follows: its answer ends the connection.
+    var asksForUpgrade: Bool { head.method == .CONNECT || head.headers.contains(name: "Upgrade") }
+
     /// What may be logged of the request: its method and path, never its query (it may hold a token).
     var logDescription: String { "\(head.method) \(path)" }
 }

@@ -60,7 +60,7 @@ final class GatewayRouter: Sendable {
             // An upgrade the access checks allowed never gets here (`GatewayRouter+WebSocket`),
             // unless its token holds all the streams it may.
             response = await checked(request, needsToken: true) { token in
-                if request.head.headers.contains(name: "Upgrade"), let token, !self.connections.admitsStream(of: token.id) {
+                if request.asksForUpgrade, let token, !self.connections.admitsStream(of: token.id) {
                     self.services.serverMetrics.refused(.overloaded)
                     return self.connections.tooManyStreams
                 }
@@ -96,7 +96,7 @@ final class GatewayRouter: Sendable {
                 "gateway request refused",
                 metadata: ["http.request": "\(request.logDescription)", "http.status": "\(response.status.code)"])
         }
-        Self.send(response, to: channel, for: request, keepAlive: request.head.isKeepAlive)
+        Self.send(response, to: channel, for: request, keepAlive: request.head.isKeepAlive && !request.asksForUpgrade)
     }
 
     /// Counts a refusal in `scanbridge_requests_refused_total`, by the reason its status says.

@@ -239,6 +239,39 @@ struct GatewayTests {
         try await gateway.stop()
     }
 
+    /// NIO's HTTP decoder parses nothing after a request that asks for an upgrade: a client
+    /// with no token that asks for one it does not get (no token, or any page but `/v1/ws`)
+    /// and then sends bytes without end would have them kept. Its answer ends the connection.
+    @Test(arguments: ["/v1/ws", "/app.mjs"])
+    func aRequestForAnUpgradeNotGivenEndsItsConnection(path: String) async throws {
+        let gateway = try await GatewayDaemon.start()
+        let pid = try #require(gateway.daemon.pid)
+        let rss = ProcessStat.megabytes("VmRSS", of: pid)
+        let client = try await gateway.client.connect()
+        try await client.send(
+            Array(
+                ("GET \(path) HTTP/1.1\r\nHost: \(gateway.client.hostHeader)\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: c2NhbmJyaWRnZS1iZW5jaA==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                    .utf8))
+        let junk = [UInt8](repeating: 0x78, count: 1 << 20)
+        var sent = 0
+        while sent < 256 << 20 {
+            do {
+                try await within("the daemon to take 1 MiB more", timeout: .seconds(5)) { try await client.send(junk) }
+            } catch {
+                break
+            }
+            sent += junk.count
+        }
+        #expect(sent < 256 << 20, "the daemon took \(sent) bytes after the request")
+        let answer = String(decoding: try await within("the answer and the end") { await client.readToEnd() }, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 "), "\(answer.prefix(200))")
+        #expect(answer.contains("Connection: close") || answer.contains("connection: close"))
+        #expect(ProcessStat.megabytes("VmRSS", of: pid) <= rss + 32, "the daemon's memory grew by the bytes")
+        #expect(try await gateway.client.request("GET", "/healthz").status == 200, "another client is answered")
+        try await gateway.stop()
+    }
+
     /// A client with no token pipelines requests and reads none of the answers: the daemon
     /// stops reading from it once its answers wait unread, so it can neither grow the daemon's
     /// memory nor keep anyone else waiting.
