@@ -21,6 +21,10 @@ final class EventStreamSink: SubscriptionSink {
         outbox.offer(framed: Self.frame(seesWholeEvents ? event : event.readerView), for: subscription)
     }
 
+    func offerReplayed(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+        outbox.offerReplayed(framed: Self.frame(seesWholeEvents ? event : event.readerView), for: subscription)
+    }
+
     func waitForRoom(for subscription: Subscription) async throws {
         try await outbox.waitForRoom(for: subscription)
     }

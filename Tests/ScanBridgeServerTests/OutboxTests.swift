@@ -260,6 +260,50 @@ final class OutboxTests: Sendable {
         #expect(describe(outbox.take()) == [scanLine(2, subscription: "s1")])
     }
 
+    @Test("a replay keeps at most its window waiting, far less than live events may")
+    func replayWindow() async throws {
+        let outbox = Outbox(subscriptionCapacity: 100_000, responseCapacity: 10, onReady: {})
+        let subscription = subscribe(outbox, replaying: true)
+        let event = JournaledEvent(seq: 1, kind: .barcode, device: "d", json: [UInt8](repeating: 0x20, count: 1000))
+        var offered = 0
+        while subscription.offerReplayed(event) == .sent { offered += 1 }
+        #expect(outbox.bytesQueued >= Outbox.replayWindow && outbox.bytesQueued < Outbox.replayWindow + 2000)
+        let sent = Flag()
+        let waiting = Task {
+            try await outbox.waitForRoom(for: subscription)
+            sent.set()
+        }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!sent.isSet, "a full window waits for the client")
+        _ = outbox.take(maxBytes: 64 << 10)
+        try await within("room after take()") { try await waiting.value }
+        #expect(outbox.offerReplayed(event, for: subscription), "room again once the client took some")
+    }
+
+    @Test("a replay waits while the daemon's budget is spent, and makes no other outbox shed")
+    func replayWaitsForTheBudget() async throws {
+        let budget = BufferBudget(capacity: 64 << 10)
+        let live = Outbox(subscriptionCapacity: 100_000, responseCapacity: 10, budget: budget, onReady: {})
+        let liveSubscription = subscribe(live, id: "live")
+        let event = JournaledEvent(seq: 1, kind: .barcode, device: "d", json: [UInt8](repeating: 0x20, count: 1000))
+        while budget.total + 2000 < budget.capacity { #expect(live.offer(event, for: liveSubscription)) }
+        let replay = Outbox(subscriptionCapacity: 100_000, responseCapacity: 10, budget: budget, onReady: {})
+        let replaying = subscribe(replay, id: "replay", replaying: true)
+        #expect(replay.offerReplayed(event, for: replaying), "a lone item always goes")
+        while !budget.isSpent { #expect(replay.offerReplayed(event, for: replaying), "the budget's last bytes") }
+        #expect(!replay.offerReplayed(event, for: replaying), "the budget is spent: the replay waits")
+        let sent = Flag()
+        let waiting = Task {
+            try await replay.waitForRoom(for: replaying)
+            sent.set()
+        }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!sent.isSet, "no room at once, so the replay does not spin")
+        #expect(!describe(replay.take()).isEmpty)
+        try await within("room once the replay's client took its events") { try await waiting.value }
+        #expect(live.bytesQueued > 60 << 10, "the live subscriber kept its events")
+    }
+
     @Test("a waiting replay throws when the outbox finishes")
     func sendReleasedByFinish() async {
         let outbox = Outbox(subscriptionCapacity: 1, responseCapacity: 10, onReady: {})

@@ -79,7 +79,7 @@ package final class Subscription: Sendable {
     package func offerReplayed(_ event: JournaledEvent) -> ReplayOffer {
         mode.withLock { mode in
             guard case .replaying = mode else { return .ended }
-            return sink.offer(event, for: self) ? .sent : .full
+            return sink.offerReplayed(event, for: self) ? .sent : .full
         }
     }
 

@@ -6,14 +6,25 @@ package import ScanBridgeModel
 package protocol SubscriptionSink: AnyObject, Sendable {
     /// Queues an event. Must not block; false when the subscription's queue is full.
     func offer(_ event: JournaledEvent, for subscription: Subscription) -> Bool
-    /// Returns once an `offer` for the subscription may succeed, or something else changed
-    /// (the caller offers again); throws once the client is gone.
+    /// Queues an event a replay read from the journal. Must not block; false when the replay
+    /// is to wait for room. A replay can always read again what it could not queue, so a sink
+    /// may hold far fewer of them than of live events, which it cannot ask for again.
+    func offerReplayed(_ event: JournaledEvent, for subscription: Subscription) -> Bool
+    /// Returns once an `offerReplayed` for the subscription may succeed, or something else
+    /// changed (the caller offers again); throws once the client is gone.
     func waitForRoom(for subscription: Subscription) async throws
     /// Queues a notice that is not an event (device change, gap); false when there is no room.
     func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool
     /// The subscription overflowed and is closed, having missed `dropped` events. The sink
     /// sends `events.overflow` once, after what is already queued.
     func overflowed(_ subscription: Subscription, dropped: Int)
+}
+
+extension SubscriptionSink {
+    /// A sink that bounds replays as it bounds live events.
+    package func offerReplayed(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+        offer(event, for: subscription)
+    }
 }
 
 /// The notifications of a subscription other than scans.

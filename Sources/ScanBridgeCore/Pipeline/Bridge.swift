@@ -107,15 +107,17 @@ package final class Bridge: Sendable {
     /// Replays the journal to a new subscription: the events after `since` through `head`,
     /// then those published meanwhile, read from the journal too, until it has caught up and
     /// the subscription goes live; a gap notice before any events no longer kept. A client
-    /// that reads slowly slows its replay; it costs no memory.
+    /// that reads slowly slows its replay, and holds one page and what its sink lets wait.
     package func replay(_ subscription: Subscription, after since: UInt64, through head: UInt64) async throws {
         var cursor = since
         var target = head
         while true {
             while cursor < target {
+                // A client that does not read holds no page: the next is read once it has room.
+                try await subscription.sink.waitForRoom(for: subscription)
                 let (page, oldest) = try await replayReads.run { [journal, cursor, target] in
                     let page = try await journal.events(
-                        after: cursor, through: target, filter: subscription.filter, limit: 512, maxBytes: 1 << 20)
+                        after: cursor, through: target, filter: subscription.filter, limit: 128, maxBytes: 256 << 10)
                     // Read after the page: retention may prune while a slow client replays, and
                     // what it pruned before the page's first event is a gap the client is told of.
                     return (page, try await journal.oldestRetainedSeq() ?? target + 1)

@@ -53,6 +53,9 @@ package final class BufferBudget: Sendable {
         }
     }
 
+    /// Every byte of it waits: a replay waits for room rather than make an outbox shed.
+    var isSpent: Bool { state.withLock { $0.total >= capacity } }
+
     /// Bytes waiting in every outbox.
     package var total: Int { state.withLock { $0.total } }
 }

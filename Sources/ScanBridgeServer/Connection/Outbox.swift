@@ -112,6 +112,10 @@ package final class Outbox: SubscriptionSink, Sendable {
         offer(for: subscription) { .scan(event, prefix: $0.prefix) }
     }
 
+    package func offerReplayed(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+        offer(for: subscription, replayed: true) { .scan(event, prefix: $0.prefix) }
+    }
+
     package func notify(_ notice: SubscriptionNotice, for subscription: Subscription) -> Bool {
         offer(for: subscription) { _ in .message(Self.noticeNotification(notice, subscription: subscription.id)) }
     }
@@ -122,19 +126,32 @@ package final class Outbox: SubscriptionSink, Sendable {
         offer(for: subscription) { _ in .message(message) }
     }
 
+    /// A replayed event, framed by its transport, under a replay's bounds.
+    package func offerReplayed(framed message: [UInt8], for subscription: Subscription) -> Bool {
+        offer(for: subscription, replayed: true) { _ in .message(message) }
+    }
+
+    /// The most a replay keeps waiting here. A replay reads the journal only as fast as its
+    /// client takes what is queued, so a client that never reads holds this much, not the
+    /// outbox's whole bound, and makes no other outbox shed (docs/architecture.md, Design
+    /// decisions).
+    static let replayWindow = 256 << 10
+
     /// Queues a subscription's item when both bounds leave room for it (a lone item always fits,
     /// so one larger than the byte bound still goes out).
-    /// The daemon's bound on every outbox together is the third (`BufferBudget`).
-    private func offer(for subscription: Subscription, _ item: (Slot) -> Item) -> Bool {
+    /// The daemon's bound on every outbox together is the third (`BufferBudget`). A replayed
+    /// item waits instead while `replayWindow` bytes wait or the budget is spent.
+    private func offer(for subscription: Subscription, replayed: Bool = false, _ item: (Slot) -> Item) -> Bool {
         let (accepted, signal, larger) = state.withLock { state -> (Bool, Bool, Outbox?) in
             guard !state.finished else { return (true, false, nil) }
+            if replayed && !hasReplayRoom(for: subscription, in: state) { return (false, false, nil) }
             let slot = Self.slot(of: subscription, in: &state)
             guard slot.queued < subscriptionCapacity else { return (false, false, nil) }
             let item = item(slot)
             let bytes = item.lineBytes
             guard state.bytes + bytes <= byteCapacity || state.queue.isEmpty else { return (false, false, nil) }
             var larger: Outbox?
-            switch budget?.admit(bytes, to: self) ?? .fits {
+            switch replayed ? .fits : budget?.admit(bytes, to: self) ?? .fits {
             case .fits: break
             case .refused: return (false, false, nil)
             case .fitsOnceShed(let outbox): larger = outbox
@@ -190,10 +207,16 @@ package final class Outbox: SubscriptionSink, Sendable {
     }
 
     package func waitForRoom(for subscription: Subscription) async throws {
-        let id = ObjectIdentifier(subscription)
-        try await waitForRoom { state in
-            (state.slots[id]?.queued ?? 0) < subscriptionCapacity && state.bytes < byteCapacity
-        }
+        try await waitForRoom { state in hasReplayRoom(for: subscription, in: state) }
+    }
+
+    /// A replay may queue another item: nothing waits, or less than its window does and the
+    /// daemon's budget is not spent. The same test before an offer and before a wait, so a
+    /// refused replay never finds room at once and spins.
+    private func hasReplayRoom(for subscription: Subscription, in state: State) -> Bool {
+        guard !state.queue.isEmpty else { return true }
+        return (state.slots[ObjectIdentifier(subscription)]?.queued ?? 0) < subscriptionCapacity
+            && state.bytes < min(byteCapacity, Self.replayWindow) && budget?.isSpent != true
     }
 
     package func overflowed(_ subscription: Subscription, dropped: Int) {

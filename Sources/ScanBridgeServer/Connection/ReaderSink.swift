@@ -15,6 +15,10 @@ final class ReaderSink: SubscriptionSink {
         sink.offer(event.readerView, for: subscription)
     }
 
+    func offerReplayed(_ event: JournaledEvent, for subscription: Subscription) -> Bool {
+        sink.offerReplayed(event.readerView, for: subscription)
+    }
+
     func waitForRoom(for subscription: Subscription) async throws {
         try await sink.waitForRoom(for: subscription)
     }
