@@ -32,12 +32,15 @@ enum HostileGatewayClient {
                 pipeline(address, request: Array("GET /scanbridge.mjs HTTP/1.1\r\n\(host)\r\n".utf8))
             }
         }
+        // The WebSocket first: its token's streams are bounded (`http.max_streams_per_token`),
+        // and the replays would take every one of them.
+        if chosen.contains("pings") {
+            forever("pings") { pings(address, upgrade: Array(webSocketUpgrade(host: host, bearer: bearer).utf8)) }
+            usleep(500_000)
+        }
         if chosen.contains("replays") {
             let request = "GET /v1/events HTTP/1.1\r\n\(host)\(bearer)Last-Event-ID: 0\r\n\r\n"
             forever("replays") { replays(address, count: 150, request: Array(request.utf8)) }
-        }
-        if chosen.contains("pings") {
-            forever("pings") { pings(address, upgrade: Array(webSocketUpgrade(host: host, bearer: bearer).utf8)) }
         }
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         while getppid() == benchmark { usleep(100_000) }
