@@ -100,7 +100,12 @@ package final class SharedStore: Service, SharedStoreControl {
         let (client, copier, shopReplica, logger, timing) = (
             self.client, self.copier, self.shopReplica, self.logger, self.timing
         )
-        logger.info("using the shop's store", metadata: ["store": "\(location)", "counter": "\(copier.counter)"])
+        logger.info(
+            "using the shop's store",
+            metadata: [
+                "store": "\(location)", "counter": "\(copier.counter)",
+                "store.tls": "\(location.usesTLS ? location.tlsMode.rawValue : "none")",
+            ])
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
@@ -121,16 +126,34 @@ package final class SharedStore: Service, SharedStoreControl {
         }
     }
 
+    /// TLS as `sslmode` asks: past `prefer`, a server that does not offer TLS is not spoken to.
+    private static func tls(_ location: SharedStoreLocation) -> PostgresClient.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let roots = location.rootCertificate { tls.trustRoots = .file(roots) }
+        switch location.tlsMode {
+        case .disable: return .disable
+        case .prefer:
+            tls.certificateVerification = .none
+            return .prefer(tls)
+        case .require:
+            tls.certificateVerification = .none
+        case .verifyCA:
+            tls.certificateVerification = .noHostnameVerification
+        case .verifyFull:
+            tls.certificateVerification = .fullVerification
+        }
+        return .require(tls)
+    }
+
     private static func configuration(_ location: SharedStoreLocation, _ timing: SharedStoreTiming)
         -> PostgresClient.Configuration
     {
         var configuration: PostgresClient.Configuration
         switch location.endpoint {
         case .tcp(let host, let port):
-            // TLS when the server offers it, as libpq's default `sslmode=prefer` does.
             configuration = PostgresClient.Configuration(
                 host: host, port: port, username: location.user, password: location.password,
-                database: location.database, tls: .prefer(.makeClientConfiguration()))
+                database: location.database, tls: tls(location))
         case .unixSocket(let path, _):
             configuration = PostgresClient.Configuration(
                 unixSocketPath: path, username: location.user, password: location.password, database: location.database)

@@ -17,18 +17,16 @@ extension SharedStoreLocation {
             }
             // The first line, whatever ends it (an editor on Windows ends it with CR LF).
             location.password = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
-            return location
-        }
-        if let password = environment["PGPASSWORD"] {
+        } else if let password = environment["PGPASSWORD"] {
             location.password = password
-            return location
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            let passFile = environment["PGPASSFILE"] ?? "\(home)/.pgpass"
+            if let text = try? String(contentsOfFile: passFile, encoding: .utf8) {
+                location.password = Self.password(inPassFile: text, for: self)
+            }
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let passFile = environment["PGPASSFILE"] ?? "\(home)/.pgpass"
-        if let text = try? String(contentsOfFile: passFile, encoding: .utf8) {
-            location.password = Self.password(inPassFile: text, for: self)
-        }
-        return location
+        return try location.refusingPasswordInClear()
     }
 
     /// The password of the first `host:port:database:user:password` line that matches (`*`

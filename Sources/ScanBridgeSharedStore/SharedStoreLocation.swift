@@ -10,11 +10,32 @@ package struct SharedStoreLocation: Sendable, Hashable, CustomStringConvertible 
         case unixSocket(path: String, port: Int)
     }
 
+    /// How a TCP connection is protected, as libpq's `sslmode` names it.
+    package enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        /// No TLS. Refused with a password to a host beyond this machine (`refusingPasswordInClear`).
+        case disable
+        /// TLS, the server's certificate not checked: a machine in the middle can still read.
+        case require
+        /// TLS with a certificate signed by the root certificate (or a root the system trusts).
+        case verifyCA = "verify-ca"
+        /// That, and the certificate names the host.
+        case verifyFull = "verify-full"
+        /// TLS when the server offers it, as libpq's default: only for a server on this
+        /// machine, where no machine stands in the middle to strip it. Never asked for.
+        case prefer
+    }
+
     package let endpoint: Endpoint
     package let user: String
     package let database: String
     /// From `store.password_file`, `PGPASSWORD` or `~/.pgpass`; none for `trust` or `peer`.
     package var password: String?
+    /// `sslmode`; unless named, `verify-full` for a host beyond this machine, `prefer` on
+    /// loopback. Unused over a Unix socket, which TLS does not cross.
+    package private(set) var tlsMode: TLSMode
+    /// `sslrootcert`, else `store.root_certificate`: the PEM file of the roots the server's
+    /// certificate must chain to; without it, the roots the system trusts.
+    package private(set) var rootCertificate: String?
 
     package struct ParseError: Error, CustomStringConvertible {
         package let description: String
@@ -45,11 +66,14 @@ package struct SharedStoreLocation: Sendable, Hashable, CustomStringConvertible 
         guard (1...65535).contains(port) else {
             throw ParseError(description: "store URL '\(text)': port \(port) is out of range")
         }
-        let queryHost = components.queryItems?.first { $0.name == "host" }?.value
-        if let unknown = components.queryItems?.first(where: { $0.name != "host" }) {
-            throw ParseError(description: "store URL '\(text)': unknown parameter '\(unknown.name)'; only host= is read")
+        let parameters = components.queryItems ?? []
+        if let unknown = parameters.first(where: { !["host", "sslmode", "sslrootcert"].contains($0.name) }) {
+            throw ParseError(
+                description: "store URL '\(text)': unknown parameter '\(unknown.name)'; host=, sslmode= and sslrootcert= are read"
+            )
         }
-        let host = queryHost ?? components.percentEncodedHost?.removingPercentEncoding ?? ""
+        let value = { (name: String) in parameters.first { $0.name == name }?.value }
+        let host = value("host") ?? components.percentEncodedHost?.removingPercentEncoding ?? ""
         if host.hasPrefix("/") {
             endpoint = .unixSocket(path: "\(host)/.s.PGSQL.\(port)", port: port)
         } else if host.isEmpty {
@@ -59,6 +83,53 @@ package struct SharedStoreLocation: Sendable, Hashable, CustomStringConvertible 
         }
         self.user = user
         self.database = database
+        if let named = value("sslmode") {
+            guard let mode = TLSMode(rawValue: named), mode != .prefer else {
+                throw ParseError(
+                    description:
+                        "store URL '\(text)': sslmode '\(named)' is not one of disable, require, verify-ca, verify-full "
+                        + "(prefer and allow let a machine in the middle turn TLS off)")
+            }
+            tlsMode = mode
+        } else {
+            tlsMode = Self.isLoopback(host) ? .prefer : .verifyFull
+        }
+        rootCertificate = value("sslrootcert")
+    }
+
+    /// A host on this machine: no network stands between it and the daemon.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+
+    /// Whether the connection is TLS: a TCP one, unless `sslmode=disable`.
+    var usesTLS: Bool {
+        guard case .tcp = endpoint else { return false }
+        return tlsMode != .disable
+    }
+
+    /// The root certificate the config names, unless the URL named one.
+    package func withRootCertificate(_ file: String?) throws(ParseError) -> SharedStoreLocation {
+        var location = self
+        location.rootCertificate = rootCertificate ?? file
+        if let file = location.rootCertificate, !FileManager.default.isReadableFile(atPath: file) {
+            throw ParseError(description: "the store's root certificate '\(file)' cannot be read")
+        }
+        return location
+    }
+
+    /// A password is never sent where a machine in the middle can read it: without TLS, only
+    /// to a server on this machine. (PostgreSQL's cleartext and MD5 methods give it away, and
+    /// which one the server asks for is known only once it has been asked.)
+    func refusingPasswordInClear() throws(ParseError) -> SharedStoreLocation {
+        guard password != nil, case .tcp(let host, _) = endpoint, tlsMode == .disable, !Self.isLoopback(host) else {
+            return self
+        }
+        throw ParseError(
+            description:
+                "the store \(description) has sslmode=disable and a password: it would cross the network in clear; "
+                + "use sslmode=verify-full (or require), or no password")
     }
 
     /// The host as `.pgpass` names it: the socket's folder stands for `localhost`, as libpq does.

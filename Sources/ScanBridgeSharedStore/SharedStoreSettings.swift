@@ -7,11 +7,14 @@ package struct SharedStoreSettings: Decodable, Sendable {
     package var url: String?
     /// A file whose first line is the password.
     package var passwordFile: String?
+    /// The PEM file of the roots the server's certificate must chain to (`sslrootcert`).
+    package var rootCertificate: String?
     package var timing = SharedStoreTiming()
 
     enum CodingKeys: String, CodingKey {
         case url
         case passwordFile = "password_file"
+        case rootCertificate = "root_certificate"
         case retryMaxMs = "retry_max_ms"
         case answerLimitMs = "answer_limit_ms"
     }
@@ -22,6 +25,7 @@ package struct SharedStoreSettings: Decodable, Sendable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         url = try c.decodeIfPresent(String.self, forKey: .url)
         passwordFile = try c.decodeIfPresent(String.self, forKey: .passwordFile)
+        rootCertificate = try c.decodeIfPresent(String.self, forKey: .rootCertificate)
         if let ms = try c.number(.retryMaxMs, in: 100...300_000) { timing.retryMax = .milliseconds(ms) }
         if let ms = try c.number(.answerLimitMs, in: 100...600_000) { timing.answerLimit = .milliseconds(ms) }
     }

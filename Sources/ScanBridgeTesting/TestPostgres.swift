@@ -124,6 +124,22 @@ package final class TestPostgres: Sendable {
         return pids
     }
 
+    /// Turns TLS on with this certificate and key (PostgreSQL reads them again on a reload):
+    /// clients may then ask for it, and those that do not still connect.
+    package func useTLS(_ certificates: TestCertificates) async throws {
+        for (file, name) in [(certificates.certificate, "server.crt"), (certificates.key, "server.key")] {
+            let target = "\(dataPath)/\(name)"
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: file, toPath: target)
+            chmod(target, 0o600)
+            if getuid() == 0, let account = getpwnam("postgres") {
+                chown(target, account.pointee.pw_uid, account.pointee.pw_gid)
+            }
+        }
+        _ = try await psql("ALTER SYSTEM SET ssl = on", database: "postgres")
+        _ = try await psql("SELECT pg_reload_conf()", database: "postgres")
+    }
+
     package func createDatabase(_ name: String) async throws {
         _ = try await psql("CREATE DATABASE \"\(name)\"", database: "postgres")
     }

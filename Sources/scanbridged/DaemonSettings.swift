@@ -75,7 +75,8 @@ struct DaemonSettings: Sendable {
         sharedStoreTiming = store.timing
         sharedStore = try (options.store ?? store.url).map { url in
             do {
-                return try SharedStoreLocation(url: url).withPassword(file: store.passwordFile)
+                return try SharedStoreLocation(url: url).withRootCertificate(store.rootCertificate)
+                    .withPassword(file: store.passwordFile)
             } catch {
                 throw DaemonConfig.LoadError(description: "\(error)")
             }

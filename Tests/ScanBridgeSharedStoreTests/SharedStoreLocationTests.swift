@@ -28,7 +28,9 @@ struct SharedStoreLocationTests {
         ("postgresql://db/shop", "names no user"),
         ("postgresql://till@db/", "names no database"),
         ("postgresql://till@/shop", "names no host"),
-        ("postgresql://till@db/shop?sslmode=require", "unknown parameter 'sslmode'"),
+        ("postgresql://till@db/shop?sslcert=x.pem", "unknown parameter 'sslcert'"),
+        ("postgresql://till@db/shop?sslmode=prefer", "sslmode 'prefer' is not one of"),
+        ("postgresql://till@db/shop?sslmode=allow", "sslmode 'allow' is not one of"),
     ])
     func aWrongURLSaysWhatIsWrong(url: String, complaint: String) {
         #expect {
@@ -105,6 +107,58 @@ struct SharedStoreLocationTests {
         #expect(SharedStoreLocation.password(inPassFile: text, for: tcp) == "pa:ss\\word")
         let socket = try SharedStoreLocation(url: "postgresql://till@localhost/shop?host=/run/postgresql")
         #expect(SharedStoreLocation.password(inPassFile: text, for: socket) == "fallback")
+    }
+
+    /// Past this machine, the server's certificate is checked and must name the host unless
+    /// the URL says otherwise; on loopback, TLS when the server offers it; a socket has none.
+    @Test func tlsIsVerifiedFullyBeyondThisMachineUnlessTheURLSaysOtherwise() throws {
+        #expect(try SharedStoreLocation(url: "postgresql://till@db.shop.lan/shop").tlsMode == .verifyFull)
+        #expect(try SharedStoreLocation(url: "postgresql://till@10.0.0.5/shop").tlsMode == .verifyFull)
+        for host in ["localhost", "127.0.0.1", "[::1]"] {
+            #expect(try SharedStoreLocation(url: "postgresql://till@\(host)/shop").tlsMode == .prefer, "\(host)")
+        }
+        let socket = try SharedStoreLocation(url: "postgresql://till@localhost/shop?host=/run/postgresql")
+        #expect(!socket.usesTLS)
+        for mode in ["disable", "require", "verify-ca", "verify-full"] {
+            let named = try SharedStoreLocation(url: "postgresql://till@db/shop?sslmode=\(mode)")
+            #expect(named.tlsMode.rawValue == mode)
+        }
+        let rooted = try SharedStoreLocation(url: "postgresql://till@db/shop?sslrootcert=/etc/shop-ca.pem")
+        #expect(rooted.rootCertificate == "/etc/shop-ca.pem")
+    }
+
+    @Test func theURLsRootCertificateComesBeforeTheConfigsAndAMissingOneIsAnError() throws {
+        let config = "/tmp/scanbridge-root-\(getpid()).pem"
+        try "-----BEGIN CERTIFICATE-----\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { unlink(config) }
+        let plain = try SharedStoreLocation(url: "postgresql://till@db/shop")
+        #expect(try plain.withRootCertificate(config).rootCertificate == config)
+        #expect(try plain.withRootCertificate(nil).rootCertificate == nil)
+        #expect {
+            try SharedStoreLocation(url: "postgresql://till@db/shop?sslrootcert=/nonexistent/ca.pem").withRootCertificate(config)
+        } throws: { error in
+            "\(error)".contains("'/nonexistent/ca.pem' cannot be read")
+        }
+    }
+
+    /// PostgreSQL's cleartext and MD5 methods give a password away: without TLS it goes to a
+    /// server on this machine only.
+    @Test func aPasswordIsNeverSentInClearBeyondThisMachine() throws {
+        let environment = ["PGPASSWORD": "s3cret"]
+        #expect {
+            try SharedStoreLocation(url: "postgresql://till@db/shop?sslmode=disable").withPassword(
+                file: nil, environment: environment)
+        } throws: { error in
+            "\(error)".contains("sslmode=disable and a password") && !"\(error)".contains("s3cret")
+        }
+        for url in [
+            "postgresql://till@127.0.0.1/shop?sslmode=disable", "postgresql://till@db/shop?sslmode=require",
+            "postgresql://till@localhost/shop?host=/run/postgresql",
+        ] {
+            #expect(try SharedStoreLocation(url: url).withPassword(file: nil, environment: environment).password == "s3cret")
+        }
+        let trusted = try SharedStoreLocation(url: "postgresql://till@db/shop?sslmode=disable")
+        #expect(try trusted.withPassword(file: nil, environment: ["PGPASSFILE": "/nonexistent"]).password == nil)
     }
 
     @Test func theDescriptionNeverHoldsThePassword() throws {
