@@ -34,6 +34,8 @@ final class GatewayConnections: Sendable {
         var callsByToken: [String: Int] = [:]
         /// Refused connections still open for their 503 (`RefusedConnection`).
         var answeringRefusals = 0
+        /// Bytes of request bodies read and not yet handed on, every connection's together.
+        var bodyBytes = 0
         var closing = false
     }
 
@@ -46,12 +48,45 @@ final class GatewayConnections: Sendable {
     let callsPerToken: Int
     private let metrics: ServerMetrics
 
-    init(limit: Int, limitPerAddress: Int, streamsPerToken: Int, callsPerToken: Int, metrics: ServerMetrics) {
+    /// The most bytes of request bodies held at once, every connection's together: a body is
+    /// read before its token is checked, and each connection's own bound
+    /// (`server.max_line_bytes`) times every place would be far more than the daemon's budget.
+    let bodyCapacity: Int
+
+    init(
+        limit: Int, limitPerAddress: Int, streamsPerToken: Int, callsPerToken: Int, bodyCapacity: Int,
+        metrics: ServerMetrics
+    ) {
         self.limit = limit
         self.limitPerAddress = limitPerAddress
         self.streamsPerToken = streamsPerToken
         self.callsPerToken = callsPerToken
+        self.bodyCapacity = bodyCapacity
         self.metrics = metrics
+    }
+
+    /// Counts `bytes` more of a request body held; false, and nothing counted, past
+    /// `bodyCapacity`.
+    func claimBody(_ bytes: Int) -> Bool {
+        state.withLock { state in
+            guard state.bodyBytes + bytes <= bodyCapacity else { return false }
+            state.bodyBytes += bytes
+            return true
+        }
+    }
+
+    /// Bytes `claimBody` counted are held no more.
+    func releaseBody(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        state.withLock { $0.bodyBytes -= bytes }
+    }
+
+    /// The refusal of a body past `bodyCapacity`.
+    var tooManyBodies: GatewayResponse {
+        .refusal(
+            .serviceUnavailable, "overloaded",
+            "overloaded: the gateway holds \(bodyCapacity) bytes of request bodies, its limit (a quarter of server.total_buffer_bytes); try again"
+        )
     }
 
     /// What `admit` decided.

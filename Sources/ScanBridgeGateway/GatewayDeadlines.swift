@@ -37,6 +37,8 @@ final class GatewayDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var heard = NIODeadline.now()
     /// A read asked for while the channel was not writable, done once it is.
     private var readHeld = false
+    /// The request read is the connection's last: nothing more is read from it.
+    private var lastRequestRead = false
 
     init(idleTimeout: Duration, requestTimeout: Duration, connections: GatewayConnections) {
         self.idleTimeout = TimeAmount(idleTimeout)
@@ -53,7 +55,7 @@ final class GatewayDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         deadline?.cancel()
         stalled?.cancel()
         self.context = nil
-        if readHeld { context.read() }
+        if readHeld && !lastRequestRead { context.read() }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -70,6 +72,7 @@ final class GatewayDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
+        if lastRequestRead { return }
         if context.channel.isWritable {
             context.read()
         } else {
@@ -84,7 +87,7 @@ final class GatewayDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
             stalled = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
                 context.close(promise: nil)
             }
-        } else if readHeld {
+        } else if readHeld && !lastRequestRead {
             readHeld = false
             context.read()
         }
@@ -98,6 +101,15 @@ final class GatewayDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         deadline?.cancel()
         deadline = nil
         connections.waiting(context.channel, false)
+    }
+
+    /// The request just read is the last the connection gets (`Connection: close`, or one
+    /// that asks for an upgrade, after which NIO's decoder parses nothing): nothing more is
+    /// read, so a client cannot pile bytes up behind an answer it does not take. The
+    /// connection closes once its answer is written, or when it takes none of it for the
+    /// idle timeout.
+    func lastRequest() {
+        lastRequestRead = true
     }
 
     /// Its answer has ended: the connection waits for the next request.

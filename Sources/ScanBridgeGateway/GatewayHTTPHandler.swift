@@ -20,6 +20,10 @@ final class GatewayHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var tooLarge = false
+    /// The body's bytes counted in the gateway's bound on every body held
+    /// (`GatewayConnections.claimBody`); past it, the request is refused.
+    private var claimed = 0
+    private var overBudget = false
     /// A request whole, held until the client reads enough of the answers before it.
     private var waiting: (request: GatewayRequest, tooLarge: Bool)?
 
@@ -36,21 +40,37 @@ final class GatewayHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let declared = head.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0
             tooLarge = declared > router.maxBodyBytes
         case .body(var chunk):
-            guard !tooLarge else { return }
+            guard !tooLarge, !overBudget else { return }
             if (body?.readableBytes ?? 0) + chunk.readableBytes > router.maxBodyBytes {
                 tooLarge = true
                 body = nil
+                releaseBody()
+            } else if !router.connections.claimBody(chunk.readableBytes) {
+                overBudget = true
+                body = nil
+                releaseBody()
             } else if body == nil {
                 body = chunk
             } else {
                 body!.writeBuffer(&chunk)
             }
+            if body != nil { claimed = body!.readableBytes }
         case .end:
             guard let head else { return }
             self.head = nil
             deadlines.received()
             let request = GatewayRequest(head: head, body: body)
             body = nil
+            // Handed on: the request's answer holds it now, bounded as answers are.
+            releaseBody()
+            if overBudget {
+                overBudget = false
+                router.services.serverMetrics.refused(.overloaded)
+                deadlines.lastRequest()
+                GatewayRouter.send(router.connections.tooManyBodies, to: context.channel, for: request, keepAlive: false)
+                return
+            }
+            if tooLarge || !head.isKeepAlive || request.asksForUpgrade { deadlines.lastRequest() }
             // A client that does not read its answers gets no more of them until it does: NIO's
             // pipelining handler reads the next request once this one's answer is passed down,
             // so answering now would queue answers in memory without end.
@@ -60,6 +80,15 @@ final class GatewayHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 waiting = (request, tooLarge)
             }
         }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        releaseBody()
+    }
+
+    private func releaseBody() {
+        router.connections.releaseBody(claimed)
+        claimed = 0
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

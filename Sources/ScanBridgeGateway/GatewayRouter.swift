@@ -68,6 +68,9 @@ final class GatewayRouter: Sendable {
                     .upgradeRequired, "upgrade_required",
                     "upgrade required: /v1/ws is a WebSocket endpoint; open it with a WebSocket client")
             }
+        case (.GET, "/v1/events") where request.asksForUpgrade:
+            response = .refusal(
+                .badRequest, "bad_request", "bad request: /v1/events is an event stream, not an upgrade; send no Upgrade header")
         case (.GET, "/v1/events"):
             switch await access.check(request, needsToken: true) {
             case .refused(let refusal): response = refusal

@@ -125,6 +125,36 @@ struct GatewaySlotsTests {
         try await gateway.stop()
     }
 
+    /// A body is read before its token is checked: the bodies every connection holds
+    /// together are bounded, past it a request is refused, and a connection's bytes count no
+    /// more once it closes.
+    @Test func theBodiesHeldTogetherAreBounded() async throws {
+        // A quarter of the 1 MiB budget: 262,144 bytes.
+        let gateway = try await GatewayDaemon.start(server: "  total_buffer_bytes: 1048576")
+        let (secret, _) = try await gateway.token("reader")
+        let post = { (length: Int) in
+            Array("POST /v1/rpc HTTP/1.1\r\nHost: \(gateway.client.hostHeader)\r\nContent-Length: \(length)\r\n\r\n".utf8)
+        }
+        var held: [GatewayConnection] = []
+        for _ in 0..<4 {
+            let connection = try await gateway.client.connect()
+            try await connection.send(post(64_000) + [UInt8](repeating: 0x20, count: 60_000))
+            held.append(connection)
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let refused = try await gateway.client.connect()
+        try await refused.send(post(30_000) + [UInt8](repeating: 0x20, count: 30_000))
+        let answer = String(decoding: try await within("the refusal") { await refused.readToEnd() }, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("request bodies"), "\(answer.prefix(300))")
+        await held.removeFirst().close()
+        try await Task.sleep(for: .milliseconds(500))
+        let hello = #"{"jsonrpc":"2.0","id":1,"method":"bridge.hello","params":{"pad":""#
+        let reply = try await gateway.client.rpc(hello + String(repeating: "x", count: 30_000) + "\"}}", token: secret)
+        #expect(reply.status == 200, "room again once a holder closed")
+        for connection in held { await connection.close() }
+        try await gateway.stop()
+    }
+
     /// A client that takes none of its answers is closed after the idle timeout, its
     /// request held meanwhile.
     @Test func aClientThatTakesNoAnswersIsClosed() async throws {
