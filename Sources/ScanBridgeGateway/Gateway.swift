@@ -39,7 +39,8 @@ package final class Gateway: Service {
         let connections = GatewayConnections(
             limit: settings.maxConnections, limitPerAddress: settings.maxConnectionsPerAddress,
             streamsPerToken: settings.maxStreamsPerToken, callsPerToken: services.limits.pendingRequests,
-            bodyCapacity: services.limits.totalBufferBytes / 4, metrics: services.serverMetrics)
+            bodyCapacity: services.limits.totalBufferBytes / 4,
+            answerBytesPerToken: services.limits.connectionBufferBytes, metrics: services.serverMetrics)
         let router = GatewayRouter(
             services: services, settings: settings, connections: connections, logger: logger, readiness: readiness)
         let bootstrap = ServerBootstrap(group: Self.eventLoops)

@@ -36,6 +36,8 @@ final class GatewayConnections: Sendable {
         var answeringRefusals = 0
         /// Bytes of request bodies read and not yet handed on, every connection's together.
         var bodyBytes = 0
+        /// Bytes of `POST /v1/rpc` answers not yet written to their sockets, by token.
+        var answerBytesByToken: [String: Int] = [:]
         var closing = false
     }
 
@@ -52,11 +54,15 @@ final class GatewayConnections: Sendable {
     /// read before its token is checked, and each connection's own bound
     /// (`server.max_line_bytes`) times every place would be far more than the daemon's budget.
     let bodyCapacity: Int
+    /// The bytes of `POST /v1/rpc` answers one token may have waiting unread, its requests
+    /// together: what one socket connection may have (`server.connection_buffer_bytes`).
+    let answerBytesPerToken: Int
 
     init(
         limit: Int, limitPerAddress: Int, streamsPerToken: Int, callsPerToken: Int, bodyCapacity: Int,
-        metrics: ServerMetrics
+        answerBytesPerToken: Int, metrics: ServerMetrics
     ) {
+        self.answerBytesPerToken = answerBytesPerToken
         self.limit = limit
         self.limitPerAddress = limitPerAddress
         self.streamsPerToken = streamsPerToken
@@ -73,6 +79,32 @@ final class GatewayConnections: Sendable {
             state.bodyBytes += bytes
             return true
         }
+    }
+
+    /// Whether `token` may have another `POST /v1/rpc` run: fewer than `answerBytesPerToken`
+    /// bytes of its answers wait unwritten. Asked before the calls run, so none is run whose
+    /// answer has no room.
+    func answersHaveRoom(for token: String) -> Bool {
+        state.withLock { $0.answerBytesByToken[token, default: 0] < answerBytesPerToken }
+    }
+
+    /// Counts an answer of `bytes` for `token` until `written` is called.
+    func claimAnswer(_ bytes: Int, token: String) -> @Sendable () -> Void {
+        state.withLock { $0.answerBytesByToken[token, default: 0] += bytes }
+        return {
+            self.state.withLock { state in
+                let left = state.answerBytesByToken[token, default: bytes] - bytes
+                state.answerBytesByToken[token] = left > 0 ? left : nil
+            }
+        }
+    }
+
+    /// The refusal of a call while its token's answers wait.
+    var tooManyAnswers: GatewayResponse {
+        .refusal(
+            .serviceUnavailable, "overloaded",
+            "overloaded: this token's answers hold \(answerBytesPerToken) bytes its clients have not read, its limit (server.connection_buffer_bytes); read them"
+        )
     }
 
     /// Bytes `claimBody` counted are held no more.

@@ -10,6 +10,9 @@ struct GatewayResponse: Sendable {
     var status: HTTPResponseStatus
     var headers: HTTPHeaders
     var body: [UInt8]
+    /// Called once the answer is written to the socket, or its connection is gone: what
+    /// counted it (`GatewayConnections.claimAnswer`) counts it no more.
+    var written: (@Sendable () -> Void)?
 
     init(status: HTTPResponseStatus, contentType: String, body: [UInt8], headers: HTTPHeaders = [:]) {
         self.status = status

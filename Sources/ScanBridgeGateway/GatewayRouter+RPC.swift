@@ -24,12 +24,20 @@ extension GatewayRouter {
         if case .parsed(.batch(let messages)) = received { calls = messages.count } else { calls = 1 }
         guard connections.claimCalls(calls, token: token.id) else { return connections.tooManyCalls }
         defer { connections.endCalls(calls, token: token.id) }
+        // A client that pipelines calls and reads none of the answers holds them until they
+        // are written: bounded by token, as a socket connection's outbox bounds its own.
+        guard connections.answersHaveRoom(for: token.id) else {
+            services.serverMetrics.refused(.overloaded)
+            return connections.tooManyAnswers
+        }
         // The connection the methods see: its role and identity are the token's. Its outbox
         // stays empty: answers go into the response.
         let connection = Connection(
             id: nextConnectionNumber(), role: token.role, identity: .token(id: token.id), services: services,
             channel: channel, writer: nil, logger: logger)
-        let answer = await connection.answer(received)
-        return answer.map { .json(.ok, $0) } ?? .noContent
+        guard let answer = await connection.answer(received) else { return .noContent }
+        var response = GatewayResponse.json(.ok, answer)
+        response.written = connections.claimAnswer(answer.count, token: token.id)
+        return response
     }
 }

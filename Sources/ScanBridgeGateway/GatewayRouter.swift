@@ -174,6 +174,7 @@ final class GatewayRouter: Sendable {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: response.body))), promise: nil)
         }
         let written = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+        if let done = response.written { written.whenComplete { _ in done() } }
         if !keepAlive { written.whenComplete { _ in channel.close(promise: nil) } }
     }
 }
