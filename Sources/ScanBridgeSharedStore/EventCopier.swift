@@ -56,6 +56,16 @@ package final class EventCopier: Sendable {
     /// Whether the store failed at the last attempt (not merely not asked yet).
     package var failedLastTime: Bool { state.withLock { $0.reachable == false } }
 
+    /// Another connection to the store was lost (the change feed's): the store is offline
+    /// at once, not at the copy's next question, and the copy asks again now.
+    func lost(logger: Logger) {
+        if markReachable(false, logger: logger) {
+            logger.warning("the shop's store went away; events are kept and copied when it returns")
+        }
+        state.withLock { $0.mustResume = true }
+        doorbell.ring()
+    }
+
     /// Copies until cancelled. `connected` runs first each time the store is reached again
     /// (the schema's migration); failures wait `backoff`, doubling up to its last value.
     package func run(
@@ -90,7 +100,7 @@ package final class EventCopier: Sendable {
                 if copied == 0 {
                     guard await wakes.next() != nil else { return }
                     if journal.latestSeq == state.withLock({ $0.copiedThrough }) {
-                        try await client.withConnection("whether it is there", within: answerLimit) {
+                        try await client.withConnection("whether it is there", within: min(answerLimit, idleCheck)) {
                             try await $0.query("SELECT 1", logger: logger)
                         }
                     }

@@ -110,7 +110,9 @@ package final class SharedStore: Service, SharedStoreControl {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
                 // Each ends when cancelled, at shutdown.
-                group.addTask { await shopReplica.run(backoff: timing.backoff) }
+                group.addTask {
+                    await shopReplica.run(backoff: timing.backoff, liveness: timing.idleCheck) { copier.lost(logger: logger) }
+                }
                 group.addTask {
                     await copier.run(
                         client: client, logger: logger, idleCheck: timing.idleCheck, answerLimit: timing.answerLimit,

@@ -36,16 +36,19 @@ package struct SharedStoreSettings: Decodable, Sendable {
 package struct SharedStoreTiming: Sendable {
     /// The longest pause between two attempts to reach the store again. The pause starts
     /// short (`backoff.first`), so a blip costs little, and doubles after each failure up to
-    /// this, so a store that is away is not hammered.
-    package var retryMax: Duration = .seconds(30)
+    /// this: a second, so a POS sees the store back within one, and one attempt a second is
+    /// nothing to a server.
+    package var retryMax: Duration = .seconds(1)
     /// How long one answer of the store may take before the store is taken for gone: the
     /// copy, the shop's changes and a card's link or status wait this long.
     package var answerLimit: Duration = .seconds(10)
 
     /// The first pause after a failure, and the back-off's range.
     var backoff: (first: Duration, last: Duration) { (min(.milliseconds(250), retryMax), retryMax) }
-    /// How often an idle copy asks whether the store is still there.
-    var idleCheck: Duration { min(.seconds(5), answerLimit) }
+    /// How often an idle copy asks whether the store is still there, and how long it waits
+    /// for the answer: a server gone silent behind a live route is offline within two of
+    /// them. A server that closes its connections is seen at once, by the change feed.
+    var idleCheck: Duration { min(.seconds(2), answerLimit) }
 
     package init() {}
 }

@@ -49,7 +49,8 @@ final class ShopReplica: Sendable {
     /// `session` in any case: a change feed whose server went silent (no TCP keepalive) is
     /// given up then, and the catch-up that follows repairs whatever it missed.
     func run(
-        session: Duration = .seconds(300), backoff: (first: Duration, last: Duration) = (.milliseconds(250), .seconds(30))
+        session: Duration = .seconds(300), backoff: (first: Duration, last: Duration) = (.milliseconds(250), .seconds(30)),
+        liveness: Duration = .seconds(2), lost: @Sendable () -> Void = {}
     ) async {
         var wait = backoff.first
         var lastReason: String?
@@ -60,6 +61,10 @@ final class ShopReplica: Sendable {
                 try await shared.client.withConnection("the change feed", within: session) { connection in
                     try await connection.listen(on: SharedSchema.changeChannel) { changes in
                         listening.set()
+                        let asking = Task { [logger = self.logger] in
+                            await Self.keepAsking(connection, every: liveness, logger: logger)
+                        }
+                        defer { asking.cancel() }
                         try await self.catchUp()
                         for try await _ in changes { try await self.catchUp() }
                     }
@@ -92,6 +97,9 @@ final class ShopReplica: Sendable {
                 }
             } catch {
                 if Task.isCancelled { return }
+                // The feed's connection was live: the server closed it (a stop, a restart, a
+                // failover), and everyone is told now rather than at their next question.
+                if listening.isSet { lost() }
                 let reason = SharedStoreError.reason(error)
                 if reason != lastReason {
                     logger.warning(
@@ -101,6 +109,29 @@ final class ShopReplica: Sendable {
             }
             try? await Task.sleep(for: wait)
             wait = min(wait * 2, backoff.last)
+        }
+    }
+
+    /// Asks the server on the change feed's own connection whether it is there, every
+    /// `interval`, and closes the connection when it does not answer within as long: a server
+    /// gone silent behind a live route (a pulled cable, a power cut) ends the feed, and the
+    /// store is offline, within two intervals. Ends when cancelled or the connection fails.
+    static func keepAsking(_ connection: PostgresConnection, every interval: Duration, logger: Logger) async {
+        while !Task.isCancelled {
+            guard (try? await Task.sleep(for: interval)) != nil else { return }
+            let answered = Flag()
+            let deadline = Task {
+                guard (try? await Task.sleep(for: interval)) != nil, !answered.isSet else { return }
+                logger.warning("the shop's store did not answer on the change feed in time; it is taken for gone")
+                try? await connection.close()
+            }
+            defer { deadline.cancel() }
+            do {
+                try await connection.query("SELECT 1", logger: logger)
+                answered.set()
+            } catch {
+                return
+            }
         }
     }
 
