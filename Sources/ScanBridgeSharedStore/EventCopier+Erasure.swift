@@ -11,11 +11,11 @@ extension EventCopier {
     /// The advisory lock a batch holds shared and an erasure alone: "SBERASE" in ASCII.
     static let erasureLock: Int64 = 0x53_4245_5241_5345
 
-    func eraseCustomer(walletAddress: String, client: PostgresClient, logger: Logger, answerLimit: Duration) async throws
+    func eraseCustomer(walletAddress: String, pool: StorePool, logger: Logger, answerLimit: Duration) async throws
         -> Int
     {
         // Waits for the batches being copied, so each either saw the wallet or is in the table.
-        try await client.withConnection("the record of an erasure", within: answerLimit) { connection in
+        try await pool.withConnection("the record of an erasure", within: answerLimit) { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.erasureLock))", logger: logger)
                 try await connection.query(
@@ -28,7 +28,7 @@ extension EventCopier {
         var rewritten = 0
         var after = (counter: "", seq: Int64(0))
         while true {
-            let rows = try await client.withConnection("the events to erase a customer from", within: answerLimit) {
+            let rows = try await pool.withConnection("the events to erase a customer from", within: answerLimit) {
                 [after, limit = batchEvents] connection in
                 var rows: [(String, Int64, String)] = []
                 for try await row in try await connection.query(
@@ -58,7 +58,7 @@ extension EventCopier {
                 bodies.append(StorableJSON.text(erased.json()))
             }
             guard !seqs.isEmpty else { continue }
-            try await client.withConnection("the erasure of a customer", within: answerLimit) {
+            try await pool.withConnection("the erasure of a customer", within: answerLimit) {
                 [counters, seqs, bodies] connection in
                 try await connection.query(
                     """

@@ -69,7 +69,7 @@ package final class EventCopier: Sendable {
     /// Copies until cancelled. `connected` runs first each time the store is reached again
     /// (the schema's migration); failures wait `backoff`, doubling up to its last value.
     package func run(
-        client: PostgresClient, logger: Logger, idleCheck: Duration = .seconds(5), answerLimit: Duration = .seconds(10),
+        pool: StorePool, logger: Logger, idleCheck: Duration = .seconds(5), answerLimit: Duration = .seconds(10),
         backoff: (first: Duration, last: Duration) = (.milliseconds(250), .seconds(30)),
         connected: @escaping @Sendable (PostgresConnection) async throws -> Void
     ) async {
@@ -88,19 +88,19 @@ package final class EventCopier: Sendable {
         while !Task.isCancelled {
             do {
                 if state.withLock({ $0.mustResume }) {
-                    try await client.withConnection("a migration and where the copy stands", within: answerLimit) {
+                    try await pool.withConnection("a migration and where the copy stands", within: answerLimit) {
                         try await connected($0)
                         try await self.resume($0, logger: logger)
                     }
                 }
-                let copied = try await client.withConnection("a batch of events", within: answerLimit) {
+                let copied = try await pool.withConnection("a batch of events", within: answerLimit) {
                     try await self.copyBatch($0, logger: logger)
                 }
                 markReachable(true, logger: logger)
                 if copied == 0 {
                     guard await wakes.next() != nil else { return }
                     if journal.latestSeq == state.withLock({ $0.copiedThrough }) {
-                        try await client.withConnection("whether it is there", within: min(answerLimit, idleCheck)) {
+                        try await pool.withConnection("whether it is there", within: min(answerLimit, idleCheck)) {
                             try await $0.query("SELECT 1", logger: logger)
                         }
                     }
@@ -125,6 +125,8 @@ package final class EventCopier: Sendable {
                     lastReason = reason
                 }
                 state.withLock { $0.mustResume = true }
+                // No answer at all: the next attempt is a fresh pool's first (`StorePool`).
+                if SharedStoreError.sqlState(error) == nil && !(error is CounterTaken) { pool.renew() }
                 try? await Task.sleep(for: wait)
                 wait = min(wait * 2, backoff.last)
             }

@@ -10,7 +10,7 @@ import Synchronization
 /// one transaction, and the reads its replica is kept from. Each runs on a connection its
 /// caller holds, under a deadline (`PostgresClient.withConnection(_:within:)`).
 struct SharedCards: Sendable {
-    let client: PostgresClient
+    let pool: StorePool
     let logger: Logger
     let limit: Duration
     /// Whether this daemon has brought the schema up to date since it started.
@@ -21,7 +21,7 @@ struct SharedCards: Sendable {
     func run<T: Sendable>(
         _ what: String, within given: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await client.withConnection(what, within: given ?? limit) { [migrated, logger] connection in
+        try await pool.withConnection(what, within: given ?? limit) { [migrated, logger] connection in
             if !migrated.isSet {
                 try await SharedSchema.migrate(connection, logger: logger)
                 migrated.set()

@@ -11,7 +11,7 @@ import ServiceLifecycle
 package final class SharedStore: Service, SharedStoreControl {
     package let location: SharedStoreLocation
     package let copier: EventCopier
-    private let client: PostgresClient
+    private let pool: StorePool
     private let logger: Logger
     private let shopReplica: ShopReplica
     private let writes: SharedWrites
@@ -28,9 +28,9 @@ package final class SharedStore: Service, SharedStoreControl {
         self.logger = logger
         self.timing = timing
         self.copier = EventCopier(journal: journal, counter: counter, doorbell: doorbell)
-        let client = PostgresClient(configuration: Self.configuration(location, timing), backgroundLogger: logger)
-        self.client = client
-        let cards = SharedCards(client: client, logger: logger, limit: timing.answerLimit)
+        let pool = StorePool(configuration: Self.configuration(location, timing), logger: logger)
+        self.pool = pool
+        let cards = SharedCards(pool: pool, logger: logger, limit: timing.answerLimit)
         let shopReplica = ShopReplica(shared: cards, replica: replica, logger: logger)
         self.shopReplica = shopReplica
         let copier = self.copier
@@ -58,7 +58,7 @@ package final class SharedStore: Service, SharedStoreControl {
     package func eraseCustomer(walletAddress: String) async throws -> Int {
         do {
             return try await copier.eraseCustomer(
-                walletAddress: walletAddress, client: client, logger: logger, answerLimit: .seconds(30))
+                walletAddress: walletAddress, pool: pool, logger: logger, answerLimit: .seconds(30))
         } catch {
             throw ScanBridgeError.unavailable(
                 "the shop's store \(location) cannot be reached (\(SharedStoreError.reason(error)))")
@@ -97,8 +97,8 @@ package final class SharedStore: Service, SharedStoreControl {
     }
 
     package func run() async throws {
-        let (client, copier, shopReplica, logger, timing) = (
-            self.client, self.copier, self.shopReplica, self.logger, self.timing
+        let (pool, copier, shopReplica, logger, timing) = (
+            self.pool, self.copier, self.shopReplica, self.logger, self.timing
         )
         logger.info(
             "using the shop's store",
@@ -108,14 +108,14 @@ package final class SharedStore: Service, SharedStoreControl {
             ])
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await client.run() }
+                group.addTask { await pool.run() }
                 // Each ends when cancelled, at shutdown.
                 group.addTask {
                     await shopReplica.run(backoff: timing.backoff, liveness: timing.idleCheck) { copier.lost(logger: logger) }
                 }
                 group.addTask {
                     await copier.run(
-                        client: client, logger: logger, idleCheck: timing.idleCheck, answerLimit: timing.answerLimit,
+                        pool: pool, logger: logger, idleCheck: timing.idleCheck, answerLimit: timing.answerLimit,
                         backoff: timing.backoff
                     ) { connection in
                         let applied = try await SharedSchema.migrate(connection, logger: logger)

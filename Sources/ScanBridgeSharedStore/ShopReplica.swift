@@ -58,7 +58,7 @@ final class ShopReplica: Sendable {
             let started = ContinuousClock.now
             let listening = Flag()
             do {
-                try await shared.client.withConnection("the change feed", within: session) { connection in
+                try await shared.pool.withConnection("the change feed", within: session) { connection in
                     try await connection.listen(on: SharedSchema.changeChannel) { changes in
                         listening.set()
                         let asking = Task { [logger = self.logger] in
