@@ -105,8 +105,11 @@ extension SQLiteProductRepository {
             do {
                 try store(products, gtins: products.map(\.gtin), nowMs: nowMs, db)
             } catch var error as ScanBridgeError {
-                // The batch's index means nothing to the client: the message names the products.
-                error.field = nil
+                // The batch's index means nothing to the client (the message names the
+                // products); the field it clashes on does: `[3].barcode` is `barcode`.
+                error.field = error.field.flatMap { path in
+                    path.firstIndex(of: ".").map { String(path[path.index(after: $0)...]) }
+                }
                 throw error
             }
             stored += products.count

@@ -58,6 +58,18 @@ final class ProductStagingTests {
         #expect(try await ids() == ["old"])
     }
 
+    /// Two staged products with one GTIN, or one SKU, name the field they clash on and both
+    /// products.
+    @Test func aClashBetweenStagedProductsNamesItsField() async throws {
+        try await products.stage([product("a", barcode: "5901234123457"), product("b", barcode: "5901234123457")], in: "g")
+        let gtin = await #expect(throws: ScanBridgeError.self) { _ = try await self.products.commitStaged("g", pruning: true) }
+        #expect(gtin?.field == "barcode", "\(String(describing: gtin))")
+        #expect(gtin?.message.contains("a") == true && gtin?.message.contains("b") == true)
+        try await products.stage([product("c", sku: "SAME"), product("d", sku: "SAME")], in: "s")
+        let sku = await #expect(throws: ScanBridgeError.self) { _ = try await self.products.commitStaged("s", pruning: true) }
+        #expect(sku?.field == "sku", "\(String(describing: sku))")
+    }
+
     @Test func areasAreApartAndADiscardedOneIsGone() async throws {
         try await products.stage([product("mine")], in: "a")
         try await products.stage([product("theirs")], in: "b")
