@@ -191,6 +191,15 @@ package enum SharedSchema {
                 """,
                 "CREATE INDEX scanbridge_order_devices_order ON scanbridge_order_devices (order_id)",
             ] + followed("scanbridge_orders", key: "id") + followed("scanbridge_order_devices", key: "order_id")),
+        Migration(
+            version: 6, name: "order references ignore ASCII case only",
+            statements: [
+                // As SQLite's NOCASE at the counters: lower() of the database's own locale
+                // folds per language (Turkish makes 'I' 'ı'), so the shop would hold two
+                // references a counter takes for one.
+                "DROP INDEX scanbridge_orders_reference",
+                #"CREATE UNIQUE INDEX scanbridge_orders_reference ON scanbridge_orders (lower(reference COLLATE "C"))"#,
+            ]),
     ]
 
     /// The triggers that make the counters follow a table: each statement waits for its turn

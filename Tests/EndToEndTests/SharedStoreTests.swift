@@ -149,6 +149,30 @@ struct SharedStoreTests {
         try await server.expectTheJournal(of: client, database, counter: "till-1")
     }
 
+    /// A shop's database in a Turkish locale folds 'I' to 'ı': its references must still
+    /// ignore case as a counter does (SQLite's NOCASE, ASCII only), or it would hold two
+    /// orders a counter takes for one.
+    @Test func orderReferencesIgnoreCaseAsACounterDoesWhateverTheShopsLocale() async throws {
+        let (server, _) = try await shop()
+        let database = "shop_tr_\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try await server.psql(
+            "CREATE DATABASE \(database) TEMPLATE template0 LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE 'tr-TR'",
+            database: "postgres")
+        #expect(try await server.psql("SELECT lower('I') = 'ı'", database: database) == "t", "a Turkish locale")
+        let daemon = try await counter("till-1", at: server, database)
+        let client = try await daemon.connect()
+        _ = try await client.inject(device: "mock:till", text: "migrated")
+        try await server.waitForCopies(1, of: "till-1", database)
+        let insert = { (id: String, reference: String) in
+            "INSERT INTO scanbridge_orders (id, reference, status, created_at) VALUES ('\(id)', '\(reference)', 'open', now())"
+        }
+        _ = try await server.psql(insert("o1", "ORDER-I"), database: database)
+        await #expect(throws: (any Error).self, "ORDER-I and order-i are one reference at a counter") {
+            _ = try await server.psql(insert("o2", "order-i"), database: database)
+        }
+        _ = try await server.psql(insert("o3", "ORDER-İ"), database: database)
+    }
+
     @Test func aCounterStartsWithTheStoreDownAndCatchesUpLater() async throws {
         let (server, database) = try await shop(ownServer: true)
         try await server.stop()
