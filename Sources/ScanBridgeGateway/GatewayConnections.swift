@@ -91,12 +91,7 @@ final class GatewayConnections: Sendable {
     /// Counts an answer of `bytes` for `token` until `written` is called.
     func claimAnswer(_ bytes: Int, token: String) -> @Sendable () -> Void {
         state.withLock { $0.answerBytesByToken[token, default: 0] += bytes }
-        return {
-            self.state.withLock { state in
-                let left = state.answerBytesByToken[token, default: bytes] - bytes
-                state.answerBytesByToken[token] = left > 0 ? left : nil
-            }
-        }
+        return { self.state.withLock { Self.lower(&$0.answerBytesByToken, token, by: bytes) } }
     }
 
     /// The refusal of a call while its token's answers wait.
@@ -173,14 +168,8 @@ final class GatewayConnections: Sendable {
     /// Forgets a connection and its counts; its channel, when it was still counted.
     private func remove(_ key: ObjectIdentifier, in state: inout State) -> (any Channel)? {
         guard let entry = state.open.removeValue(forKey: key) else { return nil }
-        if let address = entry.address {
-            state.byAddress[address, default: 1] -= 1
-            if state.byAddress[address] == 0 { state.byAddress[address] = nil }
-        }
-        if let token = entry.token {
-            state.streamsByToken[token, default: 1] -= 1
-            if state.streamsByToken[token] == 0 { state.streamsByToken[token] = nil }
-        }
+        if let address = entry.address { Self.lower(&state.byAddress, address, by: 1) }
+        if let token = entry.token { Self.lower(&state.streamsByToken, token, by: 1) }
         count(entry.transport, by: -1, in: &state)
         return entry.channel
     }
@@ -246,10 +235,13 @@ final class GatewayConnections: Sendable {
 
     /// The calls `claimCalls` counted have been answered.
     func endCalls(_ calls: Int, token: String) {
-        state.withLock { state in
-            let left = state.callsByToken[token, default: calls] - calls
-            state.callsByToken[token] = left > 0 ? left : nil
-        }
+        state.withLock { Self.lower(&$0.callsByToken, token, by: calls) }
+    }
+
+    /// Takes `amount` off `key`'s count, forgetting a key that has none left.
+    private static func lower(_ counts: inout [String: Int], _ key: String, by amount: Int) {
+        let left = counts[key, default: amount] - amount
+        counts[key] = left > 0 ? left : nil
     }
 
     /// The refusal of calls past `callsPerToken`.

@@ -260,6 +260,17 @@ final class OutboxTests: Sendable {
         #expect(describe(outbox.take()) == [scanLine(2, subscription: "s1")])
     }
 
+    /// A replay's wait for room, begun, and the flag it sets once it has some.
+    func waitingForRoom(_ outbox: Outbox, _ subscription: Subscription) async -> (Flag, Task<Void, any Error>) {
+        let sent = Flag()
+        let waiting = Task {
+            try await outbox.waitForRoom(for: subscription)
+            sent.set()
+        }
+        for _ in 0..<100 { await Task.yield() }
+        return (sent, waiting)
+    }
+
     @Test("a replay keeps at most its window waiting, far less than live events may")
     func replayWindow() async throws {
         let outbox = Outbox(subscriptionCapacity: 100_000, responseCapacity: 10, onReady: {})
@@ -268,12 +279,7 @@ final class OutboxTests: Sendable {
         var offered = 0
         while subscription.offerReplayed(event) == .sent { offered += 1 }
         #expect(outbox.bytesQueued >= Outbox.replayWindow && outbox.bytesQueued < Outbox.replayWindow + 2000)
-        let sent = Flag()
-        let waiting = Task {
-            try await outbox.waitForRoom(for: subscription)
-            sent.set()
-        }
-        for _ in 0..<100 { await Task.yield() }
+        let (sent, waiting) = await waitingForRoom(outbox, subscription)
         #expect(!sent.isSet, "a full window waits for the client")
         _ = outbox.take(maxBytes: 64 << 10)
         try await within("room after take()") { try await waiting.value }
@@ -292,12 +298,7 @@ final class OutboxTests: Sendable {
         #expect(replay.offerReplayed(event, for: replaying), "a lone item always goes")
         while !budget.isSpent { #expect(replay.offerReplayed(event, for: replaying), "the budget's last bytes") }
         #expect(!replay.offerReplayed(event, for: replaying), "the budget is spent: the replay waits")
-        let sent = Flag()
-        let waiting = Task {
-            try await replay.waitForRoom(for: replaying)
-            sent.set()
-        }
-        for _ in 0..<100 { await Task.yield() }
+        let (sent, waiting) = await waitingForRoom(replay, replaying)
         #expect(!sent.isSet, "no room at once, so the replay does not spin")
         #expect(!describe(replay.take()).isEmpty)
         try await within("room once the replay's client took its events") { try await waiting.value }
