@@ -65,6 +65,8 @@ extension GatewayRouter {
         Task {
             await connection.run()
             watch?.cancel()
+            // Closed within the grace even if the client takes nothing more.
+            channel.eventLoop.scheduleTask(in: GatewayConnections.closeGrace) { channel.close(promise: nil) }
             try? await channel.writeAndFlush(WebSocketFrame.close(.normalClosure, allocator: channel.allocator))
             try? await channel.close()
             logger.debug("websocket disconnected")

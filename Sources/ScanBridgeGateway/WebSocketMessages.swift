@@ -55,10 +55,9 @@ final class WebSocketMessages: ChannelInboundHandler {
     private func close(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode, _ reason: String) {
         guard !closing else { return }
         closing = true
-        let frame = WebSocketFrame.close(code, reason, allocator: context.channel.allocator)
-        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { [channel = context.channel] _ in
-            channel.close(promise: nil)
-        }
+        // Closed within the grace whether or not the frame is written: a client that reads
+        // nothing would otherwise keep its socket by sending a frame too large now and then.
+        GatewayConnections.close(context.channel, after: .close(code, reason, allocator: context.channel.allocator))
     }
 }
 
