@@ -80,7 +80,7 @@ struct DaemonConfigLoadingTests {
         #expect(store?.url == "postgresql://scanbridge@db/shop")
         #expect(store?.timing.retryMax == .milliseconds(500) && store?.timing.answerLimit == .seconds(2))
         let defaults = try load("store:\n  url: postgresql://scanbridge@db/shop\n").section("store", as: SharedStoreSettings.self)
-        #expect(defaults?.timing.retryMax == .seconds(30) && defaults?.timing.answerLimit == .seconds(10))
+        #expect(defaults?.timing.retryMax == .seconds(1) && defaults?.timing.answerLimit == .seconds(10))
         let outOfRange = #expect(throws: DaemonConfig.LoadError.self) {
             try load("store:\n  retry_max_ms: 50\n").section("store", as: SharedStoreSettings.self)
         }
