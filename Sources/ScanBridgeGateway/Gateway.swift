@@ -113,8 +113,7 @@ package final class Gateway: Service {
                 perAddress
                 ? "\(connections.limitPerAddress) connections open from this address, its limit (http.max_connections_per_address)"
                 : "\(connections.limit) connections open, its limit (http.max_connections)"
-            let refusal = GatewayResponse.refusal(
-                .serviceUnavailable, "overloaded", "overloaded: the gateway has \(bound); try again later")
+            let refusal = GatewayResponse.overloaded("the gateway has \(bound); try again later")
             let answered = tls == nil && connections.mayAnswerRefusal(of: channel)
             try pipeline.addHandler(RefusedConnection(answer: answered ? refusal.closingBytes : nil))
             return

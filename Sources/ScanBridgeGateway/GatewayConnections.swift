@@ -96,9 +96,8 @@ final class GatewayConnections: Sendable {
 
     /// The refusal of a call while its token's answers wait.
     var tooManyAnswers: GatewayResponse {
-        .refusal(
-            .serviceUnavailable, "overloaded",
-            "overloaded: this token's answers hold \(answerBytesPerToken) bytes its clients have not read, its limit (server.connection_buffer_bytes); read them"
+        .overloaded(
+            "this token's answers hold \(answerBytesPerToken) bytes its clients have not read, its limit (server.connection_buffer_bytes); read them"
         )
     }
 
@@ -110,9 +109,8 @@ final class GatewayConnections: Sendable {
 
     /// The refusal of a body past `bodyCapacity`.
     var tooManyBodies: GatewayResponse {
-        .refusal(
-            .serviceUnavailable, "overloaded",
-            "overloaded: the gateway holds \(bodyCapacity) bytes of request bodies, its limit (a quarter of server.total_buffer_bytes); try again"
+        .overloaded(
+            "the gateway holds \(bodyCapacity) bytes of request bodies, its limit (a quarter of server.total_buffer_bytes); try again"
         )
     }
 
@@ -198,9 +196,8 @@ final class GatewayConnections: Sendable {
 
     /// The refusal of a stream past `streamsPerToken`.
     var tooManyStreams: GatewayResponse {
-        .refusal(
-            .serviceUnavailable, "overloaded",
-            "overloaded: this token has \(streamsPerToken) WebSockets and event streams open, its limit (http.max_streams_per_token); close one, or give each device a token of its own"
+        .overloaded(
+            "this token has \(streamsPerToken) WebSockets and event streams open, its limit (http.max_streams_per_token); close one, or give each device a token of its own"
         )
     }
 
@@ -246,9 +243,8 @@ final class GatewayConnections: Sendable {
 
     /// The refusal of calls past `callsPerToken`.
     var tooManyCalls: GatewayResponse {
-        .refusal(
-            .serviceUnavailable, "overloaded",
-            "overloaded: this token has \(callsPerToken) calls running over POST /v1/rpc, its limit (server.pending_requests); wait for their answers"
+        .overloaded(
+            "this token has \(callsPerToken) calls running over POST /v1/rpc, its limit (server.pending_requests); wait for their answers"
         )
     }
 

@@ -37,6 +37,11 @@ struct GatewayResponse: Sendable {
         return json(status, body)
     }
 
+    /// A `503` for a bound the gateway is at: `reason` says which, and what to do.
+    static func overloaded(_ reason: String) -> GatewayResponse {
+        refusal(.serviceUnavailable, "overloaded", "overloaded: \(reason)")
+    }
+
     /// The whole answer as HTTP/1.1 bytes, the connection closed after it: for a connection
     /// answered without an HTTP pipeline.
     var closingBytes: [UInt8] {
