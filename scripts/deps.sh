@@ -51,8 +51,9 @@ test)
     # benchmark.
     required+=(qrencode zint)
     # The shared store's tests start a private PostgreSQL server of their own from Debian's
-    # binaries (TestPostgres): the machine's own cluster is not used.
-    required+=(postgresql)
+    # binaries (TestPostgres): the machine's own cluster is not used. The TLS tests, the
+    # store's and the gateway's, make their certificates with openssl.
+    required+=(postgresql openssl)
     # The service's units are checked by systemd-analyze and started by
     # systemd-socket-activate; the package by lintian.
     required+=(systemd dpkg-dev lintian)
