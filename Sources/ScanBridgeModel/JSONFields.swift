@@ -56,8 +56,11 @@ public struct JSONFields: Sendable {
         guard let raw = try string(key) else { return nil }
         let text = Self.trimmed(raw)
         guard !text.isEmpty else { return nil }
-        guard text.count <= maxLength else {
-            throw .invalidParams("\(field(key)) may have at most \(maxLength) characters", field: field(key))
+        // In bytes as well: a character may carry any number of combining marks.
+        guard text.utf8.count <= Self.maxBytes(ofCharacters: maxLength), text.count <= maxLength else {
+            throw .invalidParams(
+                "\(field(key)) may have at most \(maxLength) characters (\(Self.maxBytes(ofCharacters: maxLength)) bytes)",
+                field: field(key))
         }
         // Control characters are C0 (bytes below 0x20), DEL and C1 (U+0080–U+009F, lead byte 0xC2):
         // look at the scalars only when such a byte is there.
@@ -67,6 +70,10 @@ public struct JSONFields: Sendable {
         }
         return text
     }
+
+    /// The most UTF-8 bytes a text of `characters` characters may take: four each, the
+    /// longest a scalar takes, so any text of that many scalars fits.
+    public static func maxBytes(ofCharacters characters: Int) -> Int { characters * 4 }
 
     /// Without leading and trailing spaces and tabs; the untouched string when it has none,
     /// which is nearly always (an import checks millions of fields).

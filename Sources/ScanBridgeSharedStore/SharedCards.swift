@@ -154,18 +154,18 @@ struct SharedCards: Sendable {
     }
 
     /// At most `limit` changes after `after`, in order: their id, when they were made
-    /// (`stamp(ofChange:on:)`), table and key.
-    func changes(after: Int64, limit: Int, on connection: PostgresConnection) async throws -> [(
-        id: Int64, stamp: Int64, table: String, key: String
-    )] {
-        var changes: [(id: Int64, stamp: Int64, table: String, key: String)] = []
+    /// (`stamp(ofChange:on:)`), table and key; nil for a key longer than any row's key may
+    /// be, which names no row a counter could hold.
+    func changes(after: Int64, limit: Int, on connection: PostgresConnection) async throws -> [ShopChange] {
+        var changes: [ShopChange] = []
         for try await (id, stamp, table, key) in try await connection.query(
             """
-            SELECT id, \(unescaped: Self.stamp), table_name, key FROM scanbridge_changes
-            WHERE id > \(after) ORDER BY id LIMIT \(limit)
+            SELECT id, \(unescaped: Self.stamp), left(table_name, 64),
+                CASE WHEN octet_length(key) <= \(Self.maxKeyBytes) THEN key END
+            FROM scanbridge_changes WHERE id > \(after) ORDER BY id LIMIT \(limit)
             """, logger: logger
-        ).decode((Int64, Int64, String, String).self) {
-            changes.append((id, stamp, table, key))
+        ).decode((Int64, Int64, String, String?).self) {
+            changes.append(ShopChange(id: id, stamp: stamp, table: table, key: key))
         }
         return changes
     }
@@ -180,37 +180,66 @@ struct SharedCards: Sendable {
         return nil
     }
 
+    /// The longest key of any followed table's row, in bytes.
+    static let maxKeyBytes = JSONFields.maxBytes(ofCharacters: 128)
+
     private static let stamp = "(extract(epoch FROM made_at) * 1000000)::bigint"
 
     func customer(walletAddress: String, on connection: PostgresConnection) async throws -> Customer? {
-        try await customers(wallets: [walletAddress], on: connection).first
+        try await customers(wallets: [walletAddress], on: connection).rows.first
     }
 
     func card(uid: String, on connection: PostgresConnection) async throws -> Card? {
-        try await cards(uids: [uid], on: connection).first
+        try await cards(uids: [uid], on: connection).rows.first
     }
 
-    func customers(wallets: [String], on connection: PostgresConnection) async throws -> [Customer] {
-        try await Self.customers(
+    /// The customers of these wallets that exist; one no client could have given here is
+    /// refused, the longest of them before it is read (`ShopRowBounds`).
+    func customers(wallets: [String], on connection: PostgresConnection) async throws -> ShopRows<Customer> {
+        let bounds = ShopRowBounds.customers
+        var read = ShopRows<Customer>()
+        for customer in try await Self.customers(
             connection.query(
-                "SELECT \(unescaped: Self.customerColumns) FROM scanbridge_customers WHERE wallet_address = ANY(\(wallets))",
-                logger: logger))
-    }
-
-    /// The cards of these UIDs that exist; a row no counter could read (typed by hand past
-    /// the table's checks) is logged and left out, as if gone.
-    func cards(uids: [String], on connection: PostgresConnection) async throws -> [Card] {
-        var cards: [Card] = []
-        for try await row in try await connection.query(
-            "SELECT \(unescaped: Self.cardColumns) FROM scanbridge_cards WHERE uid = ANY(\(uids))", logger: logger
-        ).decode(CardRow.self) {
-            if let card = Self.card(row) {
-                cards.append(card)
+                """
+                SELECT \(unescaped: Self.customerColumns) FROM scanbridge_customers
+                WHERE wallet_address = ANY(\(wallets)) AND \(unescaped: bounds.fits)
+                """, logger: logger))
+        {
+            if let problem = customer.inputProblem {
+                read.refused.append(RefusedRow(table: bounds.table, key: customer.walletAddress, reason: problem))
             } else {
-                logger.warning("a card in the shop's store cannot be read, and is left out", metadata: ["uid": "\(row.0)"])
+                read.rows.append(customer)
             }
         }
-        return cards
+        read.refused += try await bounds.refused(
+            among: Set(wallets).subtracting(read.rows.map(\.walletAddress)).subtracting(read.refused.map(\.key)),
+            on: connection, logger: logger)
+        return read
+    }
+
+    /// The cards of these UIDs that exist; one no counter could have written (typed by hand
+    /// past the table's checks) is refused, the longest of them before it is read.
+    func cards(uids: [String], on connection: PostgresConnection) async throws -> ShopRows<Card> {
+        let bounds = ShopRowBounds.cards
+        var read = ShopRows<Card>()
+        var seen: Set<String> = []
+        for try await row in try await connection.query(
+            """
+            SELECT \(unescaped: Self.cardColumns) FROM scanbridge_cards
+            WHERE uid = ANY(\(uids)) AND \(unescaped: bounds.fits)
+            """, logger: logger
+        ).decode(CardRow.self) {
+            seen.insert(row.0)
+            let card = Self.card(row)
+            if let card, card.inputProblem == nil {
+                read.rows.append(card)
+            } else {
+                let problem = card?.inputProblem ?? "its UID or status is not one a counter reads"
+                read.refused.append(RefusedRow(table: bounds.table, key: row.0, reason: problem))
+            }
+        }
+        read.refused += try await bounds.refused(among: Set(uids).subtracting(seen), on: connection, logger: logger)
+        return read
     }
 
     // MARK: Rows
@@ -281,4 +310,14 @@ extension SharedCards {
             return try await body(connection)
         }
     }
+}
+
+/// One change of the shop's log (`scanbridge_changes`): the row of `table` it names by `key`.
+struct ShopChange: Sendable {
+    let id: Int64
+    /// When it was made (`SharedCards.stamp(ofChange:on:)`).
+    let stamp: Int64
+    let table: String
+    /// Nil for a key longer than any row's key may be, which names no row a counter could hold.
+    let key: String?
 }

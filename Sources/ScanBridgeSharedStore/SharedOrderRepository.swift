@@ -38,7 +38,7 @@ struct SharedOrderRepository: OrderRepository {
         ) { [shared] _, connection in
             try await shared.upsert(orders, keepingDevices: keepingDevices, on: connection)
             let stored = Dictionary(
-                try await shared.orders(ids: ids, on: connection).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                try await shared.orders(ids: ids, on: connection).rows.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             return ids.compactMap { stored[$0] }
         }
     }

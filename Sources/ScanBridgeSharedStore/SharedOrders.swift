@@ -59,29 +59,58 @@ struct SharedOrders: Sendable {
         return written
     }
 
-    /// The orders of these ids that exist, with their devices in order.
-    func orders(ids: [String], on connection: PostgresConnection) async throws -> [RepairOrder] {
+    /// The orders of these ids that exist, with their devices in order. An order no client
+    /// could have given here is refused, the longest of them (or with too many devices)
+    /// before they are read (`ShopRowBounds`).
+    func orders(ids: [String], on connection: PostgresConnection) async throws -> ShopRows<RepairOrder> {
+        let (bounds, deviceBounds) = (ShopRowBounds.orders, ShopRowBounds.devices)
+        var read = ShopRows<RepairOrder>()
         var orders: [String: RepairOrder] = [:]
         for try await (id, reference, status, clientId, clientName, createdAt) in try await connection.query(
             """
             SELECT id, reference, status, client_id, client_name, created_at FROM scanbridge_orders
-            WHERE id = ANY(\(ids))
+            WHERE id = ANY(\(ids)) AND \(unescaped: bounds.fits)
             """, logger: logger
         ).decode((String, String, String, String?, String?, Date).self) {
             orders[id] = RepairOrder(
                 id: id, reference: reference, status: status, clientId: clientId, clientName: clientName,
                 createdAt: createdAt)
         }
+        read.refused += try await bounds.refused(
+            among: Set(ids).subtracting(orders.keys), on: connection, logger: logger)
+        for try await (id, count, fit) in try await connection.query(
+            """
+            SELECT order_id, count(*)::bigint, bool_and(\(unescaped: deviceBounds.fits)) FROM scanbridge_order_devices
+            WHERE order_id = ANY(\(Array(orders.keys))) GROUP BY order_id
+            HAVING count(*) > \(RepairOrder.maxDevices) OR NOT bool_and(\(unescaped: deviceBounds.fits))
+            """, logger: logger
+        ).decode((String, Int64, Bool).self) {
+            orders[id] = nil
+            read.refused.append(
+                RefusedRow(
+                    table: bounds.table, key: id,
+                    reason: fit
+                        ? "it has \(count) devices, more than \(RepairOrder.maxDevices)"
+                        : "one of its devices has a field longer than its bound"))
+        }
         for try await (id, orderId, make, model, serial, status) in try await connection.query(
             """
             SELECT id, order_id, make, model, serial, status FROM scanbridge_order_devices
-            WHERE order_id = ANY(\(ids)) ORDER BY order_id, position
+            WHERE order_id = ANY(\(Array(orders.keys))) ORDER BY order_id, position
             """, logger: logger
         ).decode((String, String, String?, String?, String?, String).self) {
             orders[orderId]?.devices.append(
                 RepairDevice(id: id, orderId: orderId, make: make, model: model, serial: serial, status: status))
         }
-        return ids.compactMap { orders[$0] }
+        for id in ids {
+            guard let order = orders[id] else { continue }
+            if let problem = order.inputProblem {
+                read.refused.append(RefusedRow(table: bounds.table, key: id, reason: problem))
+            } else {
+                read.rows.append(order)
+            }
+        }
+        return read
     }
 
     static func ordersJSON(_ orders: [RepairOrder]) throws -> String {

@@ -128,23 +128,33 @@ struct SharedProducts: Sendable {
     /// The products of these ids that exist, oldest first (so every counter stores them in
     /// one order, which decides among products sharing a barcode text), with their `gtin`.
     /// A product's `created_at` is when its statement ran, after the writer's turn began,
-    /// so this order is the log's.
-    func products(ids: [String], on connection: PostgresConnection) async throws -> [ShopProduct] {
-        var products: [ShopProduct] = []
+    /// so this order is the log's. A product no client could have given here is refused,
+    /// the longest of them before it is read (`ShopRowBounds`).
+    func products(ids: [String], on connection: PostgresConnection) async throws -> ShopRows<ShopProduct> {
+        let bounds = ShopRowBounds.products
+        var read = ShopRows<ShopProduct>()
+        var seen: Set<String> = []
         for try await row in try await connection.query(
             """
-            SELECT \(unescaped: Self.columns), gtin FROM scanbridge_products WHERE id = ANY(\(ids))
-            ORDER BY created_at, id
+            SELECT \(unescaped: Self.columns), gtin FROM scanbridge_products
+            WHERE id = ANY(\(ids)) AND \(unescaped: bounds.fits) ORDER BY created_at, id
             """, logger: logger
         ).decode(Row.self) {
+            seen.insert(row.0)
             let product = Product(
                 id: row.0, storeId: row.1.isEmpty ? nil : row.1, name: row.2,
                 price: Money(minorUnits: row.3, currency: row.4), sku: row.5, category: row.6, barcode: row.7,
                 trackStock: row.8, quantity: row.9, lowStockThreshold: row.10, allowNegativeStock: row.11,
                 parentId: row.12, variant: row.13)
-            products.append(ShopProduct(product: product, gtin: row.14))
+            if let problem = product.inputProblem {
+                read.refused.append(RefusedRow(table: bounds.table, key: row.0, reason: problem))
+            } else {
+                read.rows.append(ShopProduct(product: product, gtin: row.14))
+            }
         }
-        return products
+        read.refused += try await bounds.refused(
+            among: Set(ids).subtracting(seen), on: connection, logger: logger)
+        return read
     }
 
     /// The page as `jsonb_to_recordset` reads it.

@@ -50,6 +50,7 @@ package final class SharedStore: Service, SharedStoreControl {
     package var status: StoreStatus {
         var status = copier.status
         status.problem = shopReplica.problem
+        status.refusedRows = shopReplica.refusedRows
         return status
     }
 

@@ -19,6 +19,8 @@ final class ShopReplica: Sendable {
     let logger: Logger
     /// Changes read from the shop's store at a time.
     let page: Int
+    /// The most bytes the rows of one page may take at their bounds (`ShopRowBounds`).
+    let pageBytes: Int
     private let state = Mutex(State())
 
     struct State {
@@ -28,22 +30,30 @@ final class ShopReplica: Sendable {
         var refusal: String?
         /// Why the copy is stuck at a change it cannot apply; nil while it is not.
         var stalled: String?
+        /// The rows of the shop's store left out of the copy, until a later change to each
+        /// is applied: the first `RefusedRows.shown`, and how many in all.
+        var refused = RefusedRows()
     }
 
-    init(shared: SharedCards, replica: any ShopReplicaStore, logger: Logger, page: Int = 1000) {
+    init(shared: SharedCards, replica: any ShopReplicaStore, logger: Logger, page: Int = 1000, pageBytes: Int = 16 << 20) {
         self.shared = shared
         self.products = SharedProducts(logger: logger)
         self.orders = SharedOrders(logger: logger)
         self.replica = replica
         self.logger = logger
         self.page = page
+        self.pageBytes = pageBytes
     }
 
     /// Why this counter's data does not follow the shop's store, if it does not.
     var refusal: String? { state.withLock { $0.refusal } }
 
-    /// What an operator should know about the copy: its refusal, or the change it is stuck at.
-    var problem: String? { state.withLock { $0.refusal ?? $0.stalled } }
+    /// What an operator should know about the copy: its refusal, the change it is stuck at,
+    /// or the shop's rows it leaves out.
+    var problem: String? { state.withLock { $0.refusal ?? $0.stalled ?? $0.refused.summary } }
+
+    /// How many of the shop's rows the copy leaves out now.
+    var refusedRows: Int { state.withLock { $0.refused.count } }
 
     /// Runs until cancelled, starting again after every loss of the store, and every
     /// `session` in any case: a change feed whose server went silent (no TCP keepalive) is
@@ -139,44 +149,98 @@ final class ShopReplica: Sendable {
     func catchUp() async throws {
         let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
         var position = try await startingPosition(shop: shop)
-        while let (batch, count) = try await page(after: position) {
+        while let (batch, refused, atEnd) = try await page(after: position) {
             do {
                 try await replica.apply(batch)
             } catch {
                 throw ApplyFailed(after: position.lastChange, reason: "\(error)")
             }
             position = batch.through
-            state.withLock { $0.applied = position.lastChange }
-            if count < page { break }
+            for row in refused {
+                logger.warning(
+                    "a row of the shop's store is left out of this counter's copy",
+                    metadata: ["table": "\(row.table)", "key": "\(row.key)", "reason": "\(row.reason)"])
+            }
+            state.withLock {
+                $0.applied = position.lastChange
+                $0.refused.update(applied: batch, refused: refused)
+            }
+            if atEnd { break }
         }
         state.withLock { $0.stalled = nil }
     }
 
     /// The next page of changes and the rows they name as they are now, read in one snapshot
-    /// (a card and its customer as they were together); nil when there is none.
-    private func page(after position: ReplicaPosition) async throws -> (ReplicaBatch, Int)? {
-        try await shared.run("the shop's changes", within: .seconds(60)) { [shared, products, orders, page, logger] connection in
+    /// (a card and its customer as they were together), with the rows refused; nil when
+    /// there is none; and whether it reaches the log's end. A page is cut short where the
+    /// rows its changes name could, at their bounds, take more than `pageBytes`.
+    private func page(after position: ReplicaPosition) async throws -> (ReplicaBatch, [RefusedRow], atEnd: Bool)? {
+        try await shared.run("the shop's changes", within: .seconds(60)) {
+            [shared, products, orders, page, pageBytes, logger] connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-                let changes = try await shared.changes(after: position.lastChange, limit: page, on: connection)
+                let read = try await shared.changes(after: position.lastChange, limit: page, on: connection)
+                let changes = Self.prefix(of: read, within: pageBytes)
                 guard let last = changes.last else { return nil }
-                func keys(_ table: String) -> Set<String> { Set(changes.filter { $0.table == table }.map(\.key)) }
+                var refused = changes.compactMap { change in
+                    change.key == nil
+                        ? RefusedRow(
+                            table: change.table, key: "(change \(change.id))",
+                            reason: "it names a key longer than \(SharedCards.maxKeyBytes) bytes")
+                        : nil
+                }
+                func keys(_ table: String) -> Set<String> {
+                    Set(changes.compactMap { $0.table == table ? $0.key : nil })
+                }
                 let (wallets, uids, ids) = (keys("scanbridge_customers"), keys("scanbridge_cards"), keys("scanbridge_products"))
                 let orderIds = keys("scanbridge_orders").union(keys("scanbridge_order_devices"))
                 var batch = ReplicaBatch(
                     through: ReplicaPosition(shop: position.shop, lastChange: last.id, stamp: last.stamp))
-                batch.cards = uids.isEmpty ? [] : try await shared.cards(uids: Array(uids), on: connection)
+                let cards = uids.isEmpty ? ShopRows() : try await shared.cards(uids: Array(uids), on: connection)
                 // A card's customer comes with it, for the copy's own reference from card to customer.
-                let needed = wallets.union(batch.cards.map(\.walletAddress))
-                batch.customers = needed.isEmpty ? [] : try await shared.customers(wallets: Array(needed), on: connection)
-                batch.products = ids.isEmpty ? [] : try await products.products(ids: Array(ids), on: connection)
-                batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)))
-                batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)))
-                batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)))
-                batch.orders = orderIds.isEmpty ? [] : try await orders.orders(ids: Array(orderIds), on: connection)
-                batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)))
-                return (batch, changes.count)
+                let needed = wallets.union(cards.rows.map(\.walletAddress))
+                let customers = needed.isEmpty ? ShopRows() : try await shared.customers(wallets: Array(needed), on: connection)
+                let found = ids.isEmpty ? ShopRows() : try await products.products(ids: Array(ids), on: connection)
+                let repairs = orderIds.isEmpty ? ShopRows() : try await orders.orders(ids: Array(orderIds), on: connection)
+                refused += cards.refused + customers.refused + found.refused + repairs.refused
+                // A row refused is left as this counter holds it: neither put nor taken for gone.
+                let held = Set(refused.map(\.key))
+                batch.cards = cards.rows
+                batch.customers = customers.rows
+                batch.products = found.rows
+                batch.orders = repairs.rows
+                batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)).subtracting(held))
+                batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)).subtracting(held))
+                batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)).subtracting(held))
+                batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)).subtracting(held))
+                return (batch, refused, changes.count == read.count && read.count < page)
             }
+        }
+    }
+
+    /// The changes of a page whose rows, at their bounds, take at most `bytes` (never fewer
+    /// than one change): a page of repair orders with hundreds of devices each holds fewer.
+    /// A row named twice is read once.
+    static func prefix(of changes: [ShopChange], within bytes: Int) -> ArraySlice<ShopChange> {
+        var total = 0
+        var named: Set<String> = []
+        for (index, change) in changes.enumerated() {
+            let row = Self.maxBytes(ofRowIn: change.table)
+            guard named.insert("\(row) \(change.key ?? "")").inserted else { continue }
+            total += row
+            if total > bytes, index > 0 { return changes[..<index] }
+        }
+        return changes[...]
+    }
+
+    /// The most bytes a row of `table` can bring into a page, what comes with it included.
+    static func maxBytes(ofRowIn table: String) -> Int {
+        switch table {
+        case "scanbridge_products": ShopRowBounds.products.maxBytes
+        case "scanbridge_cards": ShopRowBounds.cards.maxBytes + ShopRowBounds.customers.maxBytes
+        case "scanbridge_customers": ShopRowBounds.customers.maxBytes
+        case "scanbridge_orders", "scanbridge_order_devices": ShopRowBounds.maxOrderBytes
+        default: 256
         }
     }
 

@@ -19,7 +19,7 @@ struct ShopReplicaTests {
 
     /// Counters of an empty database of the test's own: on the suite's cluster, or on a cluster
     /// of its own for a test that stops the server.
-    private func shop(counters names: [String], ownServer: Bool = false) async throws
+    static func shop(counters names: [String], ownServer: Bool = false) async throws
         -> (TestPostgres, String, [DaemonHarness])
     {
         let (server, database) = try await ownServer ? TestPostgres.privateDatabase() : TestPostgres.suiteDatabase()
@@ -38,7 +38,7 @@ struct ShopReplicaTests {
 
     @Test func aCardLinkedAtOneCounterIsIdentifiedAtTheOthers() async throws {
         // The server lives as long as the test: it is stopped when it goes.
-        let (server, _, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
+        let (server, _, daemons) = try await Self.shop(counters: ["till-1", "till-2", "bench"])
         defer { withExtendedLifetime(server) {} }
         let first = try await daemons[0].connect()
         _ = try await first.call("customers.upsert", ["customer": ["walletAddress": "rAda", "name": "Ada"]])
@@ -56,7 +56,7 @@ struct ShopReplicaTests {
     }
 
     @Test func twoCountersLinkingOneCardAtOnceGetOneLinkAndOneConflict() async throws {
-        let (server, _, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, _, daemons) = try await Self.shop(counters: ["till-1", "till-2"])
         defer { withExtendedLifetime(server) {} }
         let clients = [try await daemons[0].connect(), try await daemons[1].connect()]
         for round in 0..<5 {
@@ -82,7 +82,7 @@ struct ShopReplicaTests {
     }
 
     @Test func scansGoOnFromTheCopyWhileTheStoreIsAwayAndChangesWaitForIt() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"], ownServer: true)
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1", "till-2"], ownServer: true)
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
@@ -142,7 +142,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aChangeMadeInTheDatabaseByHandReachesEveryCounter() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
@@ -161,7 +161,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aCounterStoppedWhileTheShopChangedCatchesUpFromWhereItWas() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         let second = try await daemons[1].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
@@ -215,7 +215,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aCountersOwnCardsWaitToBeMovedThenEveryCounterHasThem() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1"])
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1"])
         let joining = try await counterWithItsOwnCard(joining: server, database)
         let client = try await joining.connect()
         let problem = try await waitFor("the counter to say its own cards wait to be moved") {
@@ -251,7 +251,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aMoveThatWouldLoseALinkMovesNothing() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1"])
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1"])
         let other = try await daemons[0].connect()
         _ = try await other.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rBob"])
         let joining = try await counterWithItsOwnCard(joining: server, database)
@@ -267,7 +267,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aProductUpsertedAtOneCounterIsFoundAtTheOthersAndAnImportReplacesTheShopsCatalog() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2", "bench"])
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1", "till-2", "bench"])
         defer { withExtendedLifetime(server) {} }
         let first = try await daemons[0].connect()
         _ = try await first.call(
@@ -331,7 +331,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aCounterRunWithoutTheShopsStoreAndOneRestoredFromABackupWaitForAMove() async throws {
-        let (server, database, daemons) = try await shop(counters: ["till-1", "till-2"])
+        let (server, database, daemons) = try await Self.shop(counters: ["till-1", "till-2"])
         let first = try await daemons[0].connect()
         _ = try await first.call("cards.link", ["uid": .string(Self.uid), "walletAddress": "rAda"])
         let second = try await daemons[1].connect()
@@ -373,7 +373,7 @@ struct ShopReplicaTests {
     }
 
     @Test func aRepairOrderSavedAtTheBenchIsFoundAtTheTillWithItsDevices() async throws {
-        let (server, database, daemons) = try await shop(counters: ["bench", "till-1"])
+        let (server, database, daemons) = try await Self.shop(counters: ["bench", "till-1"])
         defer { withExtendedLifetime(server) {} }
         let bench = try await daemons[0].connect()
         let till = try await daemons[1].connect()

@@ -51,10 +51,11 @@ struct ExpositionTests {
     func storeGauges() throws {
         let metrics = PrometheusMetrics()
         let gauges = StoreGauges(factory: metrics.factory)
-        gauges.record(StoreStatus(kind: .postgresql, state: .offline, copyLag: 12))
+        gauges.record(StoreStatus(kind: .postgresql, state: .offline, copyLag: 12, refusedRows: 2))
         var exposition = try Exposition(metrics.exposition())
         #expect(exposition[MetricSeries.storeUp.name]?.samples.first?.value == 0)
         #expect(exposition[MetricSeries.storeCopyLag.name]?.samples.first?.value == 12)
+        #expect(exposition[MetricSeries.storeRowsRefused.name]?.samples.first?.value == 2)
         gauges.record(.local)
         exposition = try Exposition(metrics.exposition())
         #expect(exposition[MetricSeries.storeUp.name]?.samples.first?.value == 1)

@@ -18,12 +18,16 @@ package struct StoreStatus: Sendable, Hashable {
     /// What keeps this counter from following the shop's store although it can reach it
     /// (its own cards and customers, not yet moved there), in a sentence.
     package var problem: String?
+    /// Rows of the shop's store this counter's copy leaves out, as no client could have
+    /// given them here.
+    package var refusedRows: Int
 
-    package init(kind: Kind, state: State, copyLag: UInt64, problem: String? = nil) {
+    package init(kind: Kind, state: State, copyLag: UInt64, problem: String? = nil, refusedRows: Int = 0) {
         self.kind = kind
         self.state = state
         self.copyLag = copyLag
         self.problem = problem
+        self.refusedRows = refusedRows
     }
 
     /// The local SQLite database alone: nothing to reach, nothing to copy.

@@ -93,12 +93,15 @@ extension MetricSeries {
     package static let storeCopyLag = MetricSeries(
         "scanbridge_store_copy_lag_events", .gauge,
         help: "Events journaled here and not yet copied to the shop's shared store.")
+    package static let storeRowsRefused = MetricSeries(
+        "scanbridge_store_rows_refused", .gauge,
+        help: "Rows of the shop's shared store left out of this counter's copy, as no client could have given them.")
 
     /// Every series, the protocol's first.
     package static let all: [MetricSeries] = [
         scans, scanDuration, journalSeq, devices, connections, subscriptionOverflows, requestsRefused,
         deviceErrors, deviceReconnects, deviceResets, handlerTimeouts, handlerFailures, journalCommit, readSpoolReads,
-        readSpoolBytes, readsDropped, walBytes, storeUp, storeCopyLag,
+        readSpoolBytes, readsDropped, walBytes, storeUp, storeCopyLag, storeRowsRefused,
     ]
 
     package static let byName: [String: MetricSeries] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -1,11 +1,19 @@
 public import Foundation
 
 extension RepairOrder {
+    /// The most devices one order books in: a bench's ticket, not a warehouse.
+    public static let maxDevices = 256
+
     /// Reads an order given by a client (`orders.upsert`, an import row), with the devices given.
     public init(input: JSONFields, now: Date) throws(ScanBridgeError) {
         let id = try input.identifier("id")
+        let given = try input.objects("devices") ?? []
+        guard given.count <= Self.maxDevices else {
+            throw .invalidParams(
+                "\(input.field("devices")) may list at most \(Self.maxDevices) devices", field: input.field("devices"))
+        }
         var devices: [RepairDevice] = []
-        for device in try input.objects("devices") ?? [] {
+        for device in given {
             devices.append(
                 RepairDevice(
                     id: try device.identifier("id"), orderId: id, make: try device.text("make"),
