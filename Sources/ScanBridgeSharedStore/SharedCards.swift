@@ -13,19 +13,16 @@ struct SharedCards: Sendable {
     let pool: StorePool
     let logger: Logger
     let limit: Duration
-    /// Whether this daemon has brought the schema up to date since it started.
-    let migrated = Flag()
+    /// Brings the schema up to date once since the daemon started.
+    let schema: SchemaKeeper
 
     /// Runs `body` on a connection, failed after `limit`; the schema is migrated first, so a
     /// write right after the daemon starts does not meet a table not made yet.
     func run<T: Sendable>(
         _ what: String, within given: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await pool.withConnection(what, within: given ?? limit) { [migrated, logger] connection in
-            if !migrated.isSet {
-                try await SharedSchema.migrate(connection, logger: logger)
-                migrated.set()
-            }
+        try await pool.withConnection(what, within: given ?? limit) { [schema] connection in
+            try await schema.ensure(connection)
             return try await body(connection)
         }
     }

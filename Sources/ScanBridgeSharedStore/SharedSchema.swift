@@ -1,9 +1,11 @@
 import Logging
 package import PostgresNIO
 
-/// The shop's database schema, created and migrated by the daemons themselves: each migration
-/// runs once, in order, in one transaction. Daemons starting at once take turns behind a
-/// transaction-scoped advisory lock, so none applies a migration another is applying.
+/// The shop's database schema: each migration runs once, in order, in one transaction, by
+/// the role that owns the tables (`scanbridge store migrate --owner`), or by a daemon whose
+/// own role may (a shop with one role). Daemons starting at once take turns behind a
+/// transaction-scoped advisory lock, so none applies a migration another is applying. A
+/// daemon whose schema is current changes nothing: its role needs no more than the rows.
 /// A migration, once released, is never edited: a change is a new one at the end.
 package enum SharedSchema {
     struct Migration: Sendable {
@@ -234,10 +236,39 @@ package enum SharedSchema {
         }
     }
 
-    /// Brings the schema up to date; returns the versions it applied.
+    /// The tables a counter writes rows of, and those it only reads: what its role is
+    /// granted (`grant(to:on:logger:)`), and nothing else (no TRUNCATE, no DDL).
+    static let counterTables = [
+        "scan_events", "erased_wallets", "scanbridge_customers", "scanbridge_cards", "scanbridge_changes",
+        "scanbridge_products", "scanbridge_orders", "scanbridge_order_devices",
+    ]
+    static let readOnlyTables = ["scanbridge_migrations", "scanbridge_shop"]
+    /// The role every counter's role may be a member of, granted what a counter needs.
+    package static let counterRole = "scanbridge_counter"
+
+    /// The version of the schema, 0 for an empty database; read without touching anything.
+    static func version(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        for try await exists in try await connection.query(
+            "SELECT to_regclass('scanbridge_migrations') IS NOT NULL", logger: logger
+        ).decode(Bool.self) where !exists {
+            return 0
+        }
+        for try await version in try await connection.query(
+            "SELECT coalesce(max(version), 0) FROM scanbridge_migrations", logger: logger
+        ).decode(Int.self) {
+            return version
+        }
+        return 0
+    }
+
+    /// Brings the schema up to date; returns the versions it applied. A schema already
+    /// current is only read.
     @discardableResult
     package static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
-        try await connection.withTransaction(logger: logger) { connection in
+        let found = try await version(connection, logger: logger)
+        guard found != latestVersion else { return [] }
+        guard found < latestVersion else { throw NewerSchema(found: found) }
+        return try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query(
                 """
@@ -263,5 +294,33 @@ package enum SharedSchema {
             }
             return applied
         }
+    }
+}
+
+extension SharedSchema {
+    /// Grants `role` what a counter needs of the shop's tables, and no more: their rows
+    /// (SELECT, INSERT, UPDATE, DELETE; the change log's sequence), the schema's version and
+    /// the shop's identity to read. Run by the tables' owner after migrating.
+    static func grant(to role: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let grantee = quoted(role)
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: "GRANT SELECT, INSERT, UPDATE, DELETE ON \(counterTables.joined(separator: ", ")) TO \(grantee)"),
+            logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "GRANT SELECT ON \(readOnlyTables.joined(separator: ", ")) TO \(grantee)"),
+            logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE scanbridge_changes_id_seq TO \(grantee)"), logger: logger)
+    }
+
+    /// Whether a role of that name exists.
+    static func roleExists(_ role: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await !connection.query("SELECT 1 FROM pg_roles WHERE rolname = \(role)", logger: logger).collect().isEmpty
+    }
+
+    /// `name` as an SQL identifier.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 }

@@ -12,10 +12,10 @@ package final class SharedStore: Service, SharedStoreControl {
     package let location: SharedStoreLocation
     package let copier: EventCopier
     private let pool: StorePool
-    private let logger: Logger
-    private let shopReplica: ShopReplica
+    let logger: Logger
+    let shopReplica: ShopReplica
     private let writes: SharedWrites
-    private let timing: SharedStoreTiming
+    let timing: SharedStoreTiming
 
     /// - Parameters:
     ///   - doorbell: rung by the journal on every commit.
@@ -30,7 +30,8 @@ package final class SharedStore: Service, SharedStoreControl {
         self.copier = EventCopier(journal: journal, counter: counter, doorbell: doorbell)
         let pool = StorePool(configuration: Self.configuration(location, timing), logger: logger)
         self.pool = pool
-        let cards = SharedCards(pool: pool, logger: logger, limit: timing.answerLimit)
+        let cards = SharedCards(
+            pool: pool, logger: logger, limit: timing.answerLimit, schema: SchemaKeeper(role: location.user, logger: logger))
         let shopReplica = ShopReplica(shared: cards, replica: replica, logger: logger)
         self.shopReplica = shopReplica
         let copier = self.copier
@@ -49,7 +50,7 @@ package final class SharedStore: Service, SharedStoreControl {
 
     package var status: StoreStatus {
         var status = copier.status
-        status.problem = shopReplica.problem
+        status.problem = shopReplica.shared.schema.problem ?? shopReplica.problem
         status.refusedRows = shopReplica.refusedRows
         return status
     }
@@ -98,8 +99,8 @@ package final class SharedStore: Service, SharedStoreControl {
     }
 
     package func run() async throws {
-        let (pool, copier, shopReplica, logger, timing) = (
-            self.pool, self.copier, self.shopReplica, self.logger, self.timing
+        let (pool, copier, shopReplica, logger, timing, schema) = (
+            self.pool, self.copier, self.shopReplica, self.logger, self.timing, self.shopReplica.shared.schema
         )
         logger.info(
             "using the shop's store",
@@ -119,10 +120,7 @@ package final class SharedStore: Service, SharedStoreControl {
                         pool: pool, logger: logger, idleCheck: timing.idleCheck, answerLimit: timing.answerLimit,
                         backoff: timing.backoff
                     ) { connection in
-                        let applied = try await SharedSchema.migrate(connection, logger: logger)
-                        if !applied.isEmpty {
-                            logger.notice("migrated the shop's store", metadata: ["versions": "\(applied)"])
-                        }
+                        try await schema.ensure(connection)
                     }
                 }
             }
@@ -148,7 +146,7 @@ package final class SharedStore: Service, SharedStoreControl {
         return .require(tls)
     }
 
-    private static func configuration(_ location: SharedStoreLocation, _ timing: SharedStoreTiming)
+    static func configuration(_ location: SharedStoreLocation, _ timing: SharedStoreTiming)
         -> PostgresClient.Configuration
     {
         var configuration: PostgresClient.Configuration

@@ -11,6 +11,10 @@ package protocol SharedStoreControl: Sendable {
     /// or nothing, after which this counter follows the shop's. `address`, when given, must name
     /// the store this daemon uses.
     func moveOwnData(expecting address: String?) async throws -> MovedToSharedStore
+    /// Brings the shop's schema up to date as the role that owns its tables (`owner`, a URL
+    /// of the store this daemon uses with that role), and grants the counters' roles what
+    /// they need; returns the versions applied.
+    func migrateSchema(owner address: String, password: String?) async throws -> [Int]
 }
 
 /// What `store.migrate` moved.

@@ -2,8 +2,9 @@ import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeRPC
 
-/// `store.migrate`: moves this counter's own cards and customers into the shop's shared
-/// store, which this daemon then follows (admin, by `MethodCatalog`'s default).
+/// `store.migrate`: brings the shop's schema up to date as its owner when given one, then
+/// moves this counter's own data into the shop's shared store, which this daemon then
+/// follows (admin, by `MethodCatalog`'s default: the owner's password travels in it).
 enum StoreMethods {
     static let all: [String: RPCMethod] = [
         "store.migrate": { params, connection in
@@ -12,11 +13,16 @@ enum StoreMethods {
                     "this daemon uses no shop's store: set store.url (or --store) to it, restart the daemon, then migrate",
                     field: "to")
             }
+            var migrated: [Int] = []
+            if let owner = try params.text("owner", maxLength: 1024) {
+                migrated = try await shared.migrateSchema(
+                    owner: owner, password: try params.string("ownerPassword").map { String($0.prefix(1024)) })
+            }
             let moved = try await shared.moveOwnData(expecting: try params.string("to"))
             return MethodOutcome(
                 .object([
                     ("products", .int(moved.products)), ("customers", .int(moved.customers)), ("cards", .int(moved.cards)),
-                    ("orders", .int(moved.orders)),
+                    ("orders", .int(moved.orders)), ("migrated", .array(migrated.map { .int($0) })),
                 ]))
         }
     ]

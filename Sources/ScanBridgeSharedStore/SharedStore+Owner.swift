@@ -1,0 +1,49 @@
+import PostgresNIO
+import ScanBridgeModel
+
+extension SharedStore {
+    package func migrateSchema(owner address: String, password: String?) async throws -> [Int] {
+        var owner: SharedStoreLocation
+        do {
+            owner = try SharedStoreLocation(url: address).withRootCertificate(location.rootCertificate)
+            owner.password = password
+            owner = try owner.refusingPasswordInClear()
+        } catch {
+            throw ScanBridgeError.invalidParams(error.description, field: "owner")
+        }
+        guard owner.endpoint == location.endpoint, owner.database == location.database else {
+            throw ScanBridgeError.invalidParams(
+                "owner must name the store this daemon uses, \(location), with the role that owns its tables; not \(owner)",
+                field: "owner")
+        }
+        let (counter, ownerRole, logger) = (location.user, owner.user, self.logger)
+        let client = PostgresClient(configuration: Self.configuration(owner, timing), backgroundLogger: logger)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        let applied: [Int]
+        do {
+            applied = try await client.withConnection("the schema's migration", within: .seconds(600)) { connection in
+                let applied = try await SharedSchema.migrate(connection, logger: logger)
+                for role in [counter, SharedSchema.counterRole] where role != ownerRole {
+                    if try await SharedSchema.roleExists(role, on: connection, logger: logger) {
+                        try await SharedSchema.grant(to: role, on: connection, logger: logger)
+                    }
+                }
+                return applied
+            }
+        } catch {
+            if SharedStoreError.sqlState(error) == SchemaKeeper.insufficientPrivilege {
+                throw ScanBridgeError.invalidParams(
+                    "the role \(owner.user) may not change the shop's tables either (\(SharedStoreError.reason(error))): "
+                        + "name the role that owns them", field: "owner")
+            }
+            throw ScanBridgeError.unavailable(
+                "the shop's store \(owner) cannot be migrated (\(SharedStoreError.reason(error)))")
+        }
+        shopReplica.shared.schema.settled()
+        logger.notice(
+            "migrated the shop's store as its owner",
+            metadata: ["owner": "\(owner.user)", "versions": "\(applied)", "granted": "\(counter)"])
+        return applied
+    }
+}
