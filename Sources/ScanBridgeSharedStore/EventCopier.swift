@@ -44,6 +44,8 @@ package final class EventCopier: Sendable {
         self.batchBytes = batchBytes
         self.startSeq = journal.latestSeq
         self.doorbell = doorbell
+        // Until the store says how far the copy stands, none of the journal is known copied.
+        journal.hold(after: 0)
     }
 
     package var status: StoreStatus {
@@ -146,7 +148,7 @@ package final class EventCopier: Sendable {
             last = row
         }
         guard let last else {
-            state.withLock { $0 = State(mustResume: false, copiedThrough: 0, reachable: $0.reachable) }
+            copied(through: 0)
             return
         }
         let head = journal.latestSeq
@@ -160,7 +162,13 @@ package final class EventCopier: Sendable {
         if let event = local.first, event.seq == seq, Self.eventID(event.json) != last.id {
             throw CounterTaken(counter: counter, stored: last.seq, head: head)
         }
+        copied(through: seq)
+    }
+
+    /// The copy holds every event through `seq`: the journal may drop them, and no later one.
+    private func copied(through seq: UInt64) {
         state.withLock { $0 = State(mustResume: false, copiedThrough: seq, reachable: $0.reachable) }
+        journal.hold(after: seq)
     }
 
     private static func eventID(_ json: [UInt8]) -> String? {
@@ -201,7 +209,7 @@ package final class EventCopier: Sendable {
                     AS e(seq, kind, device, body)
                 """, logger: logger)
         }
-        state.withLock { $0.copiedThrough = last.seq }
+        self.copied(through: last.seq)
         return events.count
     }
 

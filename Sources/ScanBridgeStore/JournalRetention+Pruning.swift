@@ -9,9 +9,10 @@ extension JournalRetention {
         return max(newest, floor)
     }
 
-    /// Deletes the events this retention no longer keeps, and records `lastSeq` as the floor so
-    /// the sequence continues even when nothing is left. Call inside a write transaction.
-    func prune(_ db: Database, lastSeq: UInt64, now: Date) throws {
+    /// Deletes the events this retention no longer keeps, but those after `held`, and records
+    /// `lastSeq` as the floor so the sequence continues even when nothing is left. Call inside
+    /// a write transaction.
+    func prune(_ db: Database, lastSeq: UInt64, now: Date, keepingAfter held: UInt64? = nil) throws {
         guard let oldest = try UInt64.fetchOne(db, sql: "SELECT MIN(seq) FROM event") else { return }
         let keepByCount = lastSeq >= UInt64(maxEvents) ? lastSeq - UInt64(maxEvents) + 1 : 0
         // Age counts back from the newest event when the clock is past it: a clock stepped
@@ -23,7 +24,7 @@ extension JournalRetention {
         let cutoff = min(nowMs, newestMs ?? nowMs).subtractingReportingOverflow(ageMs.partialValue)
         let cutoffMs = ageMs.overflow || cutoff.overflow ? Int64.min : cutoff.partialValue
         let keepByAge = try firstSeq(atOrAfter: cutoffMs, from: oldest, through: lastSeq, db: db)
-        let keepFrom = max(keepByCount, keepByAge)
+        let keepFrom = min(max(keepByCount, keepByAge), held.map { $0 + 1 } ?? .max)
         guard keepFrom > oldest else { return }
         try db.execute(sql: "DELETE FROM event WHERE seq < ?", arguments: [Int64(keepFrom)])
         try db.execute(

@@ -48,6 +48,8 @@ package final class SQLiteJournal: Journal {
         var draining = false
         var lastSeq: UInt64
         var prunedAt: UInt64
+        /// Events after this are kept whatever the retention (`hold(after:)`).
+        var heldAfter: UInt64?
         var prunedTime = ContinuousClock.now
         var checkpointedAt: UInt64 = 0
         var writerCheckpointedAt: UInt64 = 0
@@ -233,12 +235,16 @@ package final class SQLiteJournal: Journal {
 
     /// Drops what retention no longer keeps (on the writer queue, after delivery).
     private func prune(_ db: Database) throws {
-        let lastSeq = state.withLock { state in
+        let (lastSeq, held) = state.withLock { state in
             state.prunedAt = state.lastSeq
             state.prunedTime = ContinuousClock.now
-            return state.lastSeq
+            return (state.lastSeq, state.heldAfter)
         }
-        try Self.inTransaction(db) { try retention.prune(db, lastSeq: lastSeq, now: Date()) }
+        try Self.inTransaction(db) { try retention.prune(db, lastSeq: lastSeq, now: Date(), keepingAfter: held) }
+    }
+
+    package func hold(after seq: UInt64?) {
+        state.withLock { $0.heldAfter = seq }
     }
 
     /// One write transaction through cached BEGIN and COMMIT statements: the journal commits

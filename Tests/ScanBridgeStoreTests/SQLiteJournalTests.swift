@@ -248,6 +248,19 @@ struct SQLiteJournalTests {
         #expect(kept.map(\.seq) == Array(oldest...1100), "what is kept has no hole")
     }
 
+    @Test("retention keeps the events a copy elsewhere has not taken yet")
+    func retentionHoldsWhatIsNotCopied() async throws {
+        let file = try TemporaryDatabase()
+        let journal = try openJournal(file.path, retention: JournalRetention(maxEvents: 100))
+        journal.hold(after: 300)
+        for index in 1...1100 { _ = try await journal.append(event(index)) }
+        let oldest = try #require(try await journal.oldestRetainedSeq())
+        #expect(oldest > 1 && oldest <= 301, "events 301 on are held: \(oldest)")
+        journal.hold(after: 1100)
+        for index in 1101...1300 { _ = try await journal.append(event(index)) }
+        #expect(try #require(try await journal.oldestRetainedSeq()) > 1000, "once copied, retention drops them")
+    }
+
     @Test("a wall clock stepped back never lets an age prune drop an event newer than the cutoff")
     func clockSteppedBack() async throws {
         let file = try TemporaryDatabase()

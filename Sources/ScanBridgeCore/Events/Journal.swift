@@ -33,11 +33,18 @@ package protocol Journal: Sendable {
 
     /// The log's size and the upkeep that failed; it may read the file system, so it is async.
     func health() async -> JournalHealth
+
+    /// Retention drops no event after `seq` until told a later one: a copy elsewhere (the
+    /// shop's store) has not taken them yet. Nil holds none.
+    func hold(after seq: UInt64?)
 }
 
 extension Journal {
     /// A journal with no log file and no upkeep (memory) has nothing to report.
     package func health() async -> JournalHealth { JournalHealth() }
+
+    /// A journal with no retention (memory) drops nothing to hold back.
+    package func hold(after seq: UInt64?) {}
 
     package func events(after: UInt64, through: UInt64, filter: SubscriptionFilter, limit: Int) async throws
         -> [JournaledEvent]
