@@ -52,8 +52,9 @@ test)
     required+=(qrencode zint)
     # The shared store's tests start a private PostgreSQL server of their own from Debian's
     # binaries (TestPostgres): the machine's own cluster is not used. The TLS tests, the
-    # store's and the gateway's, make their certificates with openssl.
-    required+=(postgresql openssl)
+    # store's and the gateway's, make their certificates with openssl; the snapshot's test
+    # compares counters' copies with the sqlite3 shell.
+    required+=(postgresql openssl sqlite3)
     # The service's units are checked by systemd-analyze and started by
     # systemd-socket-activate; the package by lintian.
     required+=(systemd dpkg-dev lintian)

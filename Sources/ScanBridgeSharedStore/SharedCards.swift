@@ -167,6 +167,26 @@ struct SharedCards: Sendable {
         return changes
     }
 
+    /// The log's newest change, nil when it has none.
+    func newestChange(on connection: PostgresConnection) async throws -> (id: Int64, stamp: Int64)? {
+        for try await (id, stamp) in try await connection.query(
+            "SELECT id, \(unescaped: Self.stamp) FROM scanbridge_changes ORDER BY id DESC LIMIT 1", logger: logger
+        ).decode((Int64, Int64).self) {
+            return (id, stamp)
+        }
+        return nil
+    }
+
+    /// The newest change the log's compaction took away (`scanbridge_compact`), 0 for none.
+    func compactedThrough(on connection: PostgresConnection) async throws -> Int64 {
+        for try await through in try await connection.query(
+            "SELECT compacted_through FROM scanbridge_shop", logger: logger
+        ).decode(Int64.self) {
+            return through
+        }
+        return 0
+    }
+
     /// When the change was made, in microseconds since 1970; nil when the log has no such change.
     func stamp(ofChange id: Int64, on connection: PostgresConnection) async throws -> Int64? {
         for try await stamp in try await connection.query(

@@ -202,6 +202,39 @@ package enum SharedSchema {
                 "DROP INDEX scanbridge_orders_reference",
                 #"CREATE UNIQUE INDEX scanbridge_orders_reference ON scanbridge_orders (lower(reference COLLATE "C"))"#,
             ]),
+        Migration(
+            version: 8, name: "a log that stays small",
+            statements: [
+                // How far the change log has been compacted: a counter whose copy stands
+                // before it missed changes no longer logged, and takes a snapshot instead.
+                "ALTER TABLE scanbridge_shop ADD COLUMN compacted_through bigint NOT NULL DEFAULT 0",
+                // Run by any counter, with the owner's rights: a counter's role may add to the
+                // log but not take from it. The newest change stays, so a counter's position
+                // can always be told apart from a rewound log.
+                """
+                CREATE FUNCTION scanbridge_compact(change_days integer, event_days integer) RETURNS bigint
+                LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+                DECLARE
+                    through bigint;
+                BEGIN
+                    IF change_days > 0 THEN
+                        SELECT max(id) INTO through FROM scanbridge_changes
+                        WHERE made_at < now() - make_interval(days => change_days)
+                            AND id < (SELECT max(id) FROM scanbridge_changes);
+                        IF through IS NOT NULL THEN
+                            DELETE FROM scanbridge_changes WHERE id <= through;
+                            UPDATE scanbridge_shop SET compacted_through = greatest(compacted_through, through);
+                        END IF;
+                        -- An erasure is remembered for events copied late, as long as the log.
+                        DELETE FROM erased_wallets WHERE erased_at < now() - make_interval(days => change_days);
+                    END IF;
+                    IF event_days > 0 THEN
+                        DELETE FROM scan_events WHERE time < now() - make_interval(days => event_days);
+                    END IF;
+                    RETURN coalesce(through, 0);
+                END $$
+                """,
+            ]),
     ]
 
     /// The triggers that make the counters follow a table: each statement waits for its turn
@@ -239,9 +272,11 @@ package enum SharedSchema {
     /// The tables a counter writes rows of, and those it only reads: what its role is
     /// granted (`grant(to:on:logger:)`), and nothing else (no TRUNCATE, no DDL).
     static let counterTables = [
-        "scan_events", "erased_wallets", "scanbridge_customers", "scanbridge_cards", "scanbridge_changes",
-        "scanbridge_products", "scanbridge_orders", "scanbridge_order_devices",
+        "scan_events", "erased_wallets", "scanbridge_customers", "scanbridge_cards", "scanbridge_products",
+        "scanbridge_orders", "scanbridge_order_devices",
     ]
+    /// The change log: its triggers add to it as the writer; only `scanbridge_compact` takes from it.
+    static let appendOnlyTables = ["scanbridge_changes"]
     static let readOnlyTables = ["scanbridge_migrations", "scanbridge_shop"]
     /// The role every counter's role may be a member of, granted what a counter needs.
     package static let counterRole = "scanbridge_counter"
@@ -306,6 +341,9 @@ extension SharedSchema {
         try await connection.query(
             PostgresQuery(
                 unsafeSQL: "GRANT SELECT, INSERT, UPDATE, DELETE ON \(counterTables.joined(separator: ", ")) TO \(grantee)"),
+            logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON \(appendOnlyTables.joined(separator: ", ")) TO \(grantee)"),
             logger: logger)
         try await connection.query(
             PostgresQuery(unsafeSQL: "GRANT SELECT ON \(readOnlyTables.joined(separator: ", ")) TO \(grantee)"),

@@ -16,17 +16,20 @@ package final class SharedStore: Service, SharedStoreControl {
     let shopReplica: ShopReplica
     private let writes: SharedWrites
     let timing: SharedStoreTiming
+    let retention: SharedStoreRetention
 
     /// - Parameters:
     ///   - doorbell: rung by the journal on every commit.
     ///   - replica: this counter's copy of the shop's catalog, cards and customers.
     package init(
         location: SharedStoreLocation, counter: String, journal: any Journal, doorbell: Doorbell,
-        replica: any ShopReplicaStore, timing: SharedStoreTiming = SharedStoreTiming(), logger: Logger
+        replica: any ShopReplicaStore, timing: SharedStoreTiming = SharedStoreTiming(),
+        retention: SharedStoreRetention = SharedStoreRetention(), logger: Logger
     ) {
         self.location = location
         self.logger = logger
         self.timing = timing
+        self.retention = retention
         self.copier = EventCopier(journal: journal, counter: counter, doorbell: doorbell)
         let pool = StorePool(configuration: Self.configuration(location, timing), logger: logger)
         self.pool = pool
@@ -111,6 +114,7 @@ package final class SharedStore: Service, SharedStoreControl {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await pool.run() }
+                group.addTask { await self.keepSmall() }
                 // Each ends when cancelled, at shutdown.
                 group.addTask {
                     await shopReplica.run(backoff: timing.backoff, liveness: timing.idleCheck) { copier.lost(logger: logger) }

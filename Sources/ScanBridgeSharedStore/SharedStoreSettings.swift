@@ -10,6 +10,7 @@ package struct SharedStoreSettings: Decodable, Sendable {
     /// The PEM file of the roots the server's certificate must chain to (`sslrootcert`).
     package var rootCertificate: String?
     package var timing = SharedStoreTiming()
+    package var retention = SharedStoreRetention()
 
     enum CodingKeys: String, CodingKey {
         case url
@@ -17,6 +18,8 @@ package struct SharedStoreSettings: Decodable, Sendable {
         case rootCertificate = "root_certificate"
         case retryMaxMs = "retry_max_ms"
         case answerLimitMs = "answer_limit_ms"
+        case changeLogDays = "change_log_days"
+        case scanEventsDays = "scan_events_days"
     }
 
     package init() {}
@@ -28,7 +31,23 @@ package struct SharedStoreSettings: Decodable, Sendable {
         rootCertificate = try c.decodeIfPresent(String.self, forKey: .rootCertificate)
         if let ms = try c.number(.retryMaxMs, in: 100...300_000) { timing.retryMax = .milliseconds(ms) }
         if let ms = try c.number(.answerLimitMs, in: 100...600_000) { timing.answerLimit = .milliseconds(ms) }
+        if let days = try c.number(.changeLogDays, in: 0...3650) { retention.changeLogDays = days }
+        if let days = try c.number(.scanEventsDays, in: 0...36500) { retention.scanEventsDays = days }
     }
+}
+
+/// How long the shop's store keeps what the counters write there; any counter prunes it,
+/// every `interval` (`scanbridge_compact`). Zero keeps it all.
+package struct SharedStoreRetention: Sendable {
+    /// Days of the change log (and of erasures remembered for events copied late): a counter
+    /// away longer takes a snapshot of the shop's rows instead.
+    package var changeLogDays = 30
+    /// Days of `scan_events`; 0, the default, keeps every scan: the shop's reports read them.
+    package var scanEventsDays = 0
+    /// How often a counter prunes.
+    package var interval: Duration = .seconds(3600)
+
+    package init() {}
 }
 
 /// How long a counter waits on the shop's store. The defaults suit a shop's network; a test

@@ -21,7 +21,7 @@ final class ShopReplica: Sendable {
     let page: Int
     /// The most bytes the rows of one page may take at their bounds (`ShopRowBounds`).
     let pageBytes: Int
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     struct State {
         /// The last change applied here, once known.
@@ -145,11 +145,22 @@ final class ShopReplica: Sendable {
         }
     }
 
-    /// Applies every change after the copy's position, a page at a time.
+    /// Applies every change after the copy's position, a page at a time; or, for a copy
+    /// that is empty or older than the log's compaction, a snapshot of the shop's store first.
     func catchUp() async throws {
         let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
         var position = try await startingPosition(shop: shop)
-        while let (batch, refused, atEnd) = try await page(after: position) {
+        if position.stamp == Self.snapshotDue { position = try await snapshot(shop: shop) }
+        while true {
+            let next: (batch: ReplicaBatch, refused: [RefusedRow], atEnd: Bool)?
+            do {
+                next = try await page(after: position)
+            } catch is Compacted {
+                logger.notice("the shop's change log was compacted past this counter's copy; it takes a snapshot")
+                position = try await snapshot(shop: shop)
+                continue
+            }
+            guard let (batch, refused, atEnd) = next else { break }
             do {
                 try await replica.apply(batch)
             } catch {
@@ -182,40 +193,58 @@ final class ShopReplica: Sendable {
                 let read = try await shared.changes(after: position.lastChange, limit: page, on: connection)
                 let changes = Self.prefix(of: read, within: pageBytes)
                 guard let last = changes.last else { return nil }
-                var refused = changes.compactMap { change in
+                if try await shared.compactedThrough(on: connection) > position.lastChange { throw Compacted() }
+                let unnamed = changes.compactMap { change in
                     change.key == nil
                         ? RefusedRow(
                             table: change.table, key: "(change \(change.id))",
                             reason: "it names a key longer than \(SharedCards.maxKeyBytes) bytes")
                         : nil
                 }
-                func keys(_ table: String) -> Set<String> {
-                    Set(changes.compactMap { $0.table == table ? $0.key : nil })
+                func keys(_ tables: String...) -> Set<String> {
+                    Set(changes.compactMap { tables.contains($0.table) ? $0.key : nil })
                 }
-                let (wallets, uids, ids) = (keys("scanbridge_customers"), keys("scanbridge_cards"), keys("scanbridge_products"))
-                let orderIds = keys("scanbridge_orders").union(keys("scanbridge_order_devices"))
-                var batch = ReplicaBatch(
-                    through: ReplicaPosition(shop: position.shop, lastChange: last.id, stamp: last.stamp))
-                let cards = uids.isEmpty ? ShopRows() : try await shared.cards(uids: Array(uids), on: connection)
-                // A card's customer comes with it, for the copy's own reference from card to customer.
-                let needed = wallets.union(cards.rows.map(\.walletAddress))
-                let customers = needed.isEmpty ? ShopRows() : try await shared.customers(wallets: Array(needed), on: connection)
-                let found = ids.isEmpty ? ShopRows() : try await products.products(ids: Array(ids), on: connection)
-                let repairs = orderIds.isEmpty ? ShopRows() : try await orders.orders(ids: Array(orderIds), on: connection)
-                refused += cards.refused + customers.refused + found.refused + repairs.refused
-                // A row refused is left as this counter holds it: neither put nor taken for gone.
-                let held = Set(refused.map(\.key))
-                batch.cards = cards.rows
-                batch.customers = customers.rows
-                batch.products = found.rows
-                batch.orders = repairs.rows
-                batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)).subtracting(held))
-                batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)).subtracting(held))
-                batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)).subtracting(held))
-                batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)).subtracting(held))
+                let (batch, refusedRows) = try await Self.rows(
+                    [
+                        .customers: keys("scanbridge_customers"), .cards: keys("scanbridge_cards"),
+                        .products: keys("scanbridge_products"), .orders: keys("scanbridge_orders", "scanbridge_order_devices"),
+                    ],
+                    through: ReplicaPosition(shop: position.shop, lastChange: last.id, stamp: last.stamp),
+                    shared: shared, products: products, orders: orders, on: connection)
+                let refused = refusedRows + unnamed
                 return (batch, refused, changes.count == read.count && read.count < page)
             }
         }
+    }
+
+    /// The rows of the shop's store these keys name, as they are in `connection`'s snapshot,
+    /// for a batch that ends at `through`: those found put, those gone taken away, those
+    /// refused left as this counter holds them. A card's customer comes with it.
+    static func rows(
+        _ keys: [ShopTable: Set<String>], through: ReplicaPosition, shared: SharedCards, products: SharedProducts,
+        orders: SharedOrders, on connection: PostgresConnection
+    ) async throws -> (ReplicaBatch, [RefusedRow]) {
+        let (wallets, uids) = (keys[.customers] ?? [], keys[.cards] ?? [])
+        let (ids, orderIds) = (keys[.products] ?? [], keys[.orders] ?? [])
+        let cards = uids.isEmpty ? ShopRows() : try await shared.cards(uids: Array(uids), on: connection)
+        // A card's customer comes with it, for the copy's own reference from card to customer.
+        let needed = wallets.union(cards.rows.map(\.walletAddress))
+        let customers = needed.isEmpty ? ShopRows() : try await shared.customers(wallets: Array(needed), on: connection)
+        let found = ids.isEmpty ? ShopRows() : try await products.products(ids: Array(ids), on: connection)
+        let repairs = orderIds.isEmpty ? ShopRows() : try await orders.orders(ids: Array(orderIds), on: connection)
+        let refused = cards.refused + customers.refused + found.refused + repairs.refused
+        // A row refused is left as this counter holds it: neither put nor taken for gone.
+        let held = Set(refused.map(\.key))
+        var batch = ReplicaBatch(through: through)
+        batch.cards = cards.rows
+        batch.customers = customers.rows
+        batch.products = found.rows
+        batch.orders = repairs.rows
+        batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)).subtracting(held))
+        batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)).subtracting(held))
+        batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)).subtracting(held))
+        batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)).subtracting(held))
+        return (batch, refused)
     }
 
     /// The changes of a page whose rows, at their bounds, take at most `bytes` (never fewer
@@ -249,8 +278,16 @@ final class ShopReplica: Sendable {
     /// backup under the same identity), is never overwritten: it waits for its data to be
     /// moved to the shop's store (`scanbridge store migrate`).
     private func startingPosition(shop: String) async throws -> ReplicaPosition {
-        let refusal: String?
+        let refusal: String
+        let compacted = try await shared.run("the shop's compaction") { [shared] in
+            try await shared.compactedThrough(on: $0)
+        }
         switch try await replica.position() {
+        case .some(let position) where position.shop == shop && position.stamp == Self.snapshotDue:
+            return position
+        case .some(let position) where position.shop == shop && compacted > 0 && position.lastChange <= compacted:
+            // The changes after it, or its own, are no longer logged.
+            return Self.snapshotDue(shop)
         case .some(let position) where position.shop == shop:
             let stamp =
                 position.lastChange == 0
@@ -278,14 +315,15 @@ final class ShopReplica: Sendable {
                 "this counter has products, cards, customers or repair orders of its own: they are kept, and the shop's are not "
                 + "copied here until they are moved there with 'scanbridge store migrate'"
         case .none:
-            refusal = nil
+            // An empty copy takes the shop's rows as they are, not its whole history.
+            state.withLock { $0.refusal = nil }
+            return Self.snapshotDue(shop)
         }
         state.withLock {
-            $0.applied = refusal == nil ? 0 : nil
+            $0.applied = nil
             $0.refusal = refusal
         }
-        if let refusal { throw Refused(reason: refusal) }
-        return ReplicaPosition(shop: shop, lastChange: 0, stamp: 0)
+        throw Refused(reason: refusal)
     }
 
     /// Moves the products, cards, customers and repair orders held here into the shop's store (`SharedCards.move`);

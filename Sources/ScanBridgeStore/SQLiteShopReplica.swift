@@ -97,6 +97,20 @@ package final class SQLiteShopReplica: ShopReplicaStore {
         }
     }
 
+    package func heldKeys(of table: ShopTable, after: String, limit: Int) async throws -> [String] {
+        let (name, key) =
+            switch table {
+            case .customers: ("customer", "walletAddress")
+            case .cards: ("card", "uid")
+            case .products: ("product", "id")
+            case .orders: ("repair_order", "id")
+            }
+        return try await database.read("read this counter's \(table.rawValue)") { db in
+            try String.fetchAll(
+                db, sql: "SELECT \(key) FROM \(name) WHERE \(key) > ? ORDER BY \(key) LIMIT ?", arguments: [after, limit])
+        }
+    }
+
     package func heldProducts(after: String, limit: Int) async throws -> [Product] {
         try await catalog.products(storeId: nil, after: after, limit: limit)
     }

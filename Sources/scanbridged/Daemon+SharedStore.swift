@@ -45,7 +45,7 @@ extension Daemon {
         guard let location = settings.sharedStore, let doorbell else { return nil }
         return SharedStore(
             location: location, counter: settings.counter, journal: journal, doorbell: doorbell,
-            replica: replica, timing: settings.sharedStoreTiming, logger: logger)
+            replica: replica, timing: settings.sharedStoreTiming, retention: settings.sharedStoreRetention, logger: logger)
         #else
         return nil
         #endif

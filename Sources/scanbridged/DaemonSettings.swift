@@ -55,6 +55,8 @@ struct DaemonSettings: Sendable {
     var sharedStore: SharedStoreLocation?
     /// How long the daemon waits on the shop's store (`store.retry_max_ms`, `store.answer_limit_ms`).
     var sharedStoreTiming: SharedStoreTiming
+    /// How long the shop's store keeps its log and scans (`store.change_log_days`, `store.scan_events_days`).
+    var sharedStoreRetention: SharedStoreRetention
     #endif
     /// This daemon's name among the shop's counters.
     var counter: String
@@ -73,6 +75,7 @@ struct DaemonSettings: Sendable {
         #if SharedStore
         let store = try file.section("store", as: SharedStoreSettings.self) ?? SharedStoreSettings()
         sharedStoreTiming = store.timing
+        sharedStoreRetention = store.retention
         sharedStore = try (options.store ?? store.url).map { url in
             do {
                 return try SharedStoreLocation(url: url).withRootCertificate(store.rootCertificate)

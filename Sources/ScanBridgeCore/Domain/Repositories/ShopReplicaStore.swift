@@ -20,6 +20,14 @@ package protocol ShopReplicaStore: Sendable {
     func heldOrders(after: String, limit: Int) async throws -> [RepairOrder]
     /// The cards held, in UID order after `after` (uppercase hex), at most `limit`.
     func heldCards(after: String, limit: Int) async throws -> [Card]
+    /// The keys held of `table`, in byte order after `after`, at most `limit`: what a
+    /// snapshot of the shop's store asks it still has.
+    func heldKeys(of table: ShopTable, after: String, limit: Int) async throws -> [String]
+}
+
+/// The shop's tables a replica holds rows of.
+package enum ShopTable: String, Sendable, CaseIterable {
+    case customers, cards, products, orders
 }
 
 /// Where a replica stands in its shop's change log.
