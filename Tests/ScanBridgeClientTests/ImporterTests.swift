@@ -83,7 +83,7 @@ struct ImporterTests {
         #expect(summary.skipped == 3)
         #expect(summary.failure == nil)
         #expect(problems.map(\.line) == [3, 5, 6])
-        #expect(problems[0].message == "price has more than two decimals (3.499); amounts are in whole hundredths, e.g. 3.50")
+        #expect(problems[0].message == "price has 3 decimals (3.499) but GBP has 2")
         #expect(problems[0].field == "price")
         #expect(problems[1].message == "sku is already used by another product")
         #expect(problems[1].field == "sku")
