@@ -328,15 +328,22 @@ function stockWords(product) {
 
 /**
  * Formats an amount in its currency's own decimals (0 for JPY, 3 for KWD). The amount is
- * a decimal string on the wire and is handed to Intl as a string, so it is never rounded
- * through a binary fraction; a whole number of minor units is accepted too.
+ * a decimal string on the wire with exactly the decimals of its currency's ISO 4217 minor
+ * unit, and is handed to Intl as a string with that many decimals, so it is never rounded
+ * through a binary fraction nor to the browser's own idea of the currency (some browsers
+ * give IQD no decimals); a whole number of minor units is accepted too.
  * @param {string|number} amount
  * @param {string} currency
  */
 function formatMoney(amount, currency) {
   let format;
+  const digits = typeof amount === "string" ? (amount.split(".")[1] ?? "").length : undefined;
   try {
-    format = new Intl.NumberFormat(undefined, { style: "currency", currency });
+    format = new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency,
+      ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    });
   } catch {
     return `${amount} ${currency ?? ""}`.trim();
   }

@@ -23,7 +23,7 @@
  * @property {string} id
  * @property {string|null} [storeId] null: no store (every daemon finds the product)
  * @property {string} name
- * @property {string} price a decimal string (`"3.50"`)
+ * @property {string} price a decimal string with its currency's ISO 4217 decimals (`"3.50"` GBP, `"500"` JPY, `"1.250"` KWD)
  * @property {string} currency ISO 4217
  * @property {string} [sku]
  * @property {string} [category]

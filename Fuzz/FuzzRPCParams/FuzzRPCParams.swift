@@ -35,8 +35,14 @@ enum FuzzRPCParams: FuzzTarget {
             }
             for product in products {
                 fuzzCheck(!product.id.isEmpty && product.id.count <= 128, "a product id of \(product.id.count) characters")
+                let price = product.price
                 fuzzCheck(
-                    (0...Money.maxMinorUnits).contains(product.price.minorUnits), "a price of \(product.price.minorUnits)")
+                    (0...Money.maxMinorUnits(in: price.currency)).contains(price.minorUnits),
+                    "a price of \(price.minorUnits) \(price.currency)")
+                // What the wire answers reads back as the same amount.
+                fuzzCheck(
+                    (try? Money.parseAmount(price.amount, currency: price.currency, field: "price")) == price.minorUnits,
+                    "the price \(price.amount) \(price.currency) reads back as another amount")
                 if let gtin = product.gtin { fuzzCheck(GTIN.gtin14(gtin) == gtin, "a product's GTIN '\(gtin)'") }
             }
         }

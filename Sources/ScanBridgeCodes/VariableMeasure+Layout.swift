@@ -11,14 +11,16 @@ extension VariableMeasure {
         /// optional `C` price check digit, then `V` value digits, e.g. `PPPPPPPCVVVV`.
         public let pattern: String
         public let measure: Measure
-        /// Decimal places of the value: of the currency for a price (0–2), of kilograms
-        /// for a weight (0–3).
-        public let decimals: Int
+        /// Decimal places of the value: of kilograms for a weight (0–3); of the currency's
+        /// unit for a price (0–3), nil for a price in the minor unit of whatever currency the
+        /// store has (``Value/price(digits:decimals:)``).
+        public let decimals: Int?
         let valueRange: Range<Int>
         let checkIndex: Int?
 
         /// A built-in layout from its pattern; a malformed one is a programming error.
-        public init(_ pattern: String, _ measure: Measure, decimals: Int) {
+        /// `decimals` nil: a price in the store's currency's minor unit.
+        public init(_ pattern: String, _ measure: Measure, decimals: Int? = nil) {
             let chars = Array(pattern)
             let items = chars.prefix { $0 == "P" }.count
             let checks = chars.dropFirst(items).prefix { $0 == "C" }.count
@@ -39,9 +41,10 @@ extension VariableMeasure {
         /// `itemDigits` of item reference, a price check digit or not, and `valueDigits` of
         /// value. Throws, saying what to change, unless they fill the 12 digits an EAN-13 has
         /// before its check digit (a UPC-A is read as an EAN-13 with a leading 0, prefix 02),
-        /// and the value and its decimals fit what ``Value`` holds.
+        /// and the value and its decimals fit what ``Value`` holds. A weight needs its
+        /// decimals; a price without them is in the minor unit of the store's currency.
         public init(
-            itemDigits: Int, priceCheckDigit: Bool, valueDigits: Int, measure: Measure, decimals: Int
+            itemDigits: Int, priceCheckDigit: Bool, valueDigits: Int, measure: Measure, decimals: Int?
         ) throws(CodeError) {
             // Each part is bounded before they are added, so a configured number cannot overflow.
             if !(1...9).contains(itemDigits) {
@@ -64,10 +67,13 @@ extension VariableMeasure {
                     "a price check digit is defined over 4 or 5 digits (GS1 §7.9); this \(measure.rawValue) has "
                         + "\(valueDigits): drop the price check digit or give 4 or 5 digits")
             }
-            if !(0...maxDecimals).contains(decimals) {
+            if measure == .weight && decimals == nil {
+                throw CodeError("a weight needs its decimals: 3 for grams, 0 for whole kilograms")
+            }
+            if let decimals, !(0...maxDecimals).contains(decimals) {
                 throw CodeError(
                     "a \(measure.rawValue) has 0 to \(maxDecimals) decimals "
-                        + "(\(measure == .price ? "amounts are held in hundredths" : "weights are held in grams")); "
+                        + "(\(measure == .price ? "no currency has more than 3" : "weights are held in grams")); "
                         + "this has \(decimals)")
             }
             self.pattern =
@@ -84,17 +90,18 @@ extension VariableMeasure {
         public var valueDigits: Int { valueRange.count }
         public var hasPriceCheckDigit: Bool { checkIndex != nil }
 
-        /// The most decimals a value of `measure` may have: prices are held in hundredths of
-        /// the currency (``Value/price(minorUnits:)``), weights in grams.
+        /// The most decimals a value of `measure` may have: a price those of the currency
+        /// with the most (ISO 4217's minor units go to 3), a weight in grams.
         public static func maxDecimals(_ measure: Measure) -> Int {
-            measure == .price ? 2 : 3
+            3
         }
 
-        /// The value digits read as hundredths of the currency or as grams.
+        /// The value digits read as a price as printed, or as grams.
         func value(_ digits: Int64) -> Value {
             switch measure {
-            case .price: .price(minorUnits: digits * Self.powerOfTen(2 - decimals))
-            case .weight: .weight(grams: digits * Self.powerOfTen(3 - decimals))
+            case .price: .price(digits: digits, decimals: decimals)
+            // Safe: the initialiser refuses a weight without decimals.
+            case .weight: .weight(grams: digits * Self.powerOfTen(3 - (decimals ?? 3)))
             }
         }
 

@@ -2,7 +2,9 @@ extension VariableMeasure {
     /// One GS1 Member Organisation's layouts for restricted-circulation numbers: GTIN-13
     /// prefixes 02 and 20–29 mean what each country decides (GS1 General Specifications
     /// §2.1.11–2.1.12). Layouts follow biip `rcn.py`, which cites each organisation's
-    /// documents. Build a `Region` for other countries.
+    /// documents. Build a `Region` for other countries. A price in pence, cents or øre is
+    /// a layout without decimals: minor units of whatever currency the store has, so the
+    /// same label reads 12.34 GBP, 1234 JPY or 1.234 KWD.
     public struct Region: Sendable, Hashable {
         /// ISO 3166-1 alpha-2, e.g. `GB`.
         public let code: String
@@ -16,7 +18,7 @@ extension VariableMeasure {
 
         /// GS1 UK: prefix 20 carries a price in pence with a price check digit. (No GB
         /// layout is known for 02, so it is not read as a variable measure.)
-        public static let gb = Region(code: "GB", layouts: ["20": Layout("PPPPPPPCVVVV", .price, decimals: 2)])
+        public static let gb = Region(code: "GB", layouts: ["20": Layout("PPPPPPPCVVVV", .price)])
 
         /// GS1 Germany: 22–23 price in cents, 28–29 weight in grams, with a 5-digit price
         /// check digit. 25–26 carry a count, which ``Value`` has no case for, so they are
@@ -24,14 +26,14 @@ extension VariableMeasure {
         public static let de = Region(
             code: "DE",
             layouts: [
-                "22": Layout("PPPPPPCVVVVV", .price, decimals: 2),
-                "23": Layout("PPPPPPCVVVVV", .price, decimals: 2),
+                "22": Layout("PPPPPPCVVVVV", .price),
+                "23": Layout("PPPPPPCVVVVV", .price),
                 "28": Layout("PPPPPPCVVVVV", .weight, decimals: 3),
                 "29": Layout("PPPPPPCVVVVV", .weight, decimals: 3),
             ])
 
-        /// GS1 Sweden: 20–22 price with 2, 1, 0 decimals; 23–25 weight in kg with 3, 2, 1
-        /// decimals; no price check digit.
+        /// GS1 Sweden: 20–22 price in öre (minor units), with 1 decimal, with none; 23–25
+        /// weight in kg with 3, 2, 1 decimals; no price check digit.
         public static let se = Region(code: "SE", layouts: nordic)
 
         /// Norway publishes no layout; biip found Norwegian packs follow the Swedish one.
@@ -43,10 +45,10 @@ extension VariableMeasure {
         public static let dk = Region(
             code: "DK",
             layouts: [
-                "21": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-                "22": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-                "23": Layout("PPPPPPVVVVVV", .price, decimals: 2),
-                "24": Layout("PPPPPPVVVVVV", .price, decimals: 2),
+                "21": Layout("PPPPPPVVVVVV", .price),
+                "22": Layout("PPPPPPVVVVVV", .price),
+                "23": Layout("PPPPPPVVVVVV", .price),
+                "24": Layout("PPPPPPVVVVVV", .price),
                 "26": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
                 "27": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
                 "28": Layout("PPPPPPVVVVVV", .weight, decimals: 3),
@@ -56,7 +58,7 @@ extension VariableMeasure {
         /// leading 0 (prefix 02): a 5-digit item reference, a price check digit, and a 4-digit
         /// price in cents. Stores whose scales print a 5-digit price without the check digit
         /// configure that layout for 02 instead (`catalog.variable_measure`).
-        public static let us = Region(code: "US", layouts: ["02": Layout("PPPPPPPCVVVV", .price, decimals: 2)])
+        public static let us = Region(code: "US", layouts: ["02": Layout("PPPPPPPCVVVV", .price)])
 
         /// GS1 Canada uses the UPC-A number-system-2 layout of GS1 US.
         public static let ca = Region(code: "CA", layouts: us.layouts)
@@ -68,10 +70,10 @@ extension VariableMeasure {
         public static let fr = Region(
             code: "FR",
             layouts: [
-                "21": Layout("PPPPPPPVVVVV", .price, decimals: 2),
-                "22": Layout("PPPPPPPVVVVV", .price, decimals: 2),
-                "23": Layout("PPPPPPPVVVVV", .price, decimals: 2),
-                "24": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "21": Layout("PPPPPPPVVVVV", .price),
+                "22": Layout("PPPPPPPVVVVV", .price),
+                "23": Layout("PPPPPPPVVVVV", .price),
+                "24": Layout("PPPPPPPVVVVV", .price),
                 "25": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
                 "26": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
                 "27": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
@@ -85,8 +87,8 @@ extension VariableMeasure {
         public static let nl = Region(
             code: "NL",
             layouts: [
-                "22": Layout("PPPPPPPVVVVV", .price, decimals: 2),
-                "23": Layout("PPPPPPPVVVVV", .price, decimals: 2),
+                "22": Layout("PPPPPPPVVVVV", .price),
+                "23": Layout("PPPPPPPVVVVV", .price),
                 "28": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
                 "29": Layout("PPPPPPPVVVVV", .weight, decimals: 3),
             ])
@@ -110,7 +112,7 @@ extension VariableMeasure {
         }
 
         private static let nordic: [String: Layout] = [
-            "20": Layout("PPPPPPPPVVVV", .price, decimals: 2),
+            "20": Layout("PPPPPPPPVVVV", .price),
             "21": Layout("PPPPPPPPVVVV", .price, decimals: 1),
             "22": Layout("PPPPPPPPVVVV", .price, decimals: 0),
             "23": Layout("PPPPPPPPVVVV", .weight, decimals: 3),

@@ -3,8 +3,11 @@
 /// laid out as the region's GS1 Member Organisation decides (see ``Region``).
 public struct VariableMeasure: Sendable, Hashable {
     public enum Value: Sendable, Hashable {
-        /// Hundredths of the currency (pence, cents, øre).
-        case price(minorUnits: Int64)
+        /// A price as the label prints it: `digits` with `decimals` decimal places, or with
+        /// `decimals` nil, in minor units of the store's currency (pence, cents, yen, fils),
+        /// as most layouts print it. The label does not say its currency: the store's
+        /// currency, which this module does not know, makes it an amount.
+        case price(digits: Int64, decimals: Int?)
         case weight(grams: Int64)
     }
 

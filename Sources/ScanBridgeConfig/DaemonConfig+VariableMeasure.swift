@@ -78,11 +78,10 @@ extension DaemonConfig.VariableMeasureLayout {
             throw DaemonConfig.LoadError(
                 description: "\(key).item_digits is missing: the item reference's digits after the prefix")
         }
-        guard let decimals else {
+        // A price without decimals is in the minor unit of the catalog's currency.
+        if measure == .weight && decimals == nil {
             throw DaemonConfig.LoadError(
-                description:
-                    "\(key).decimals is missing: the \(measure.rawValue)'s decimal places "
-                    + "(\(measure == .price ? "2 for cents" : "3 for grams"))")
+                description: "\(key).decimals is missing: the weight's decimal places (3 for grams)")
         }
         do {
             return try VariableMeasure.Layout(

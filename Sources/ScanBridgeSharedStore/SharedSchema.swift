@@ -1,5 +1,6 @@
 import Logging
 package import PostgresNIO
+import ScanBridgeModel
 
 /// The shop's database schema: each migration runs once, in order, in one transaction, by
 /// the role that owns the tables (`scanbridge store migrate --owner`), or by a daemon whose
@@ -202,6 +203,7 @@ package enum SharedSchema {
                 "DROP INDEX scanbridge_orders_reference",
                 #"CREATE UNIQUE INDEX scanbridge_orders_reference ON scanbridge_orders (lower(reference COLLATE "C"))"#,
             ]),
+        Migration(version: 7, name: "amounts in their currency's minor unit", statements: moneyMinorUnits),
         Migration(
             version: 8, name: "a log that stays small",
             statements: [
@@ -236,6 +238,44 @@ package enum SharedSchema {
                 """,
             ]),
     ]
+
+    /// `price_minor` held hundredths for every currency; from version 7 it holds the currency's
+    /// ISO 4217 minor unit (yen for JPY, fils for KWD), each price keeping its value. A price
+    /// that is not a whole amount of a currency without decimals (5.50 JPY) could keep none:
+    /// the migration then changes nothing and names each such product, its price and the fix,
+    /// and the counters, which try again, migrate once the shop has given each a whole price.
+    /// The currencies are frozen (``Currency/migratedNoDecimals``), as a released migration is.
+    static var moneyMinorUnits: [String] {
+        let none = Currency.migratedNoDecimals.map { "'\($0)'" }.joined(separator: ", ")
+        let three = Currency.migratedThreeDecimals.map { "'\($0)'" }.joined(separator: ", ")
+        return [
+            """
+            DO $$
+            DECLARE
+                listed text;
+                first record;
+            BEGIN
+                SELECT string_agg(format('%s %s.%s %s', id, price_minor / 100, lpad((price_minor % 100)::text, 2, '0'),
+                    currency), ', ' ORDER BY id)
+                INTO listed FROM scanbridge_products WHERE currency IN (\(none)) AND price_minor % 100 <> 0;
+                IF listed IS NOT NULL THEN
+                    SELECT id, price_minor, currency INTO first FROM scanbridge_products
+                    WHERE currency IN (\(none)) AND price_minor % 100 <> 0 ORDER BY id LIMIT 1;
+                    RAISE EXCEPTION USING
+                        MESSAGE = 'ScanBridge cannot move prices to their currency''s own decimals (schema version 7), '
+                            || 'and changed nothing: these are not a whole amount of a currency without decimals: '
+                            || listed,
+                        DETAIL = format('Give each a whole price, for example UPDATE scanbridge_products SET price_minor '
+                            || '= %s WHERE id = %L (price_minor holds hundredths until this migration: %s is %s %s); '
+                            || 'the counters migrate on their next try.', (first.price_minor / 100 + 1) * 100, first.id,
+                            (first.price_minor / 100 + 1) * 100, first.price_minor / 100 + 1, first.currency);
+                END IF;
+            END $$
+            """,
+            "UPDATE scanbridge_products SET price_minor = price_minor * 10 WHERE currency IN (\(three))",
+            "UPDATE scanbridge_products SET price_minor = price_minor / 100 WHERE currency IN (\(none))",
+        ]
+    }
 
     /// The triggers that make the counters follow a table: each statement waits for its turn
     /// on the change log before any row, each changed row's key (`key`, a column) is logged

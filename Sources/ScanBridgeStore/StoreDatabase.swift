@@ -79,7 +79,12 @@ package struct StoreDatabase: Sendable {
         // `synchronous = NORMAL` after `prepareDatabase` ran, which would take the fsync out
         // of every commit of a `full` journal.
         try pool.writeWithoutTransaction { db in try Self.setSynchronous(durability, db) }
-        try Self.migrator.migrate(pool)
+        do {
+            try Self.migrator.migrate(pool)
+        } catch var refused as MoneyMigrationRefused {
+            refused.path = path
+            throw refused
+        }
         self.checkpointer = try DatabaseQueue(path: path, configuration: configuration)
         self.pointReads = PointReadConnections(path: path)
         self.upkeep = StoreUpkeep(databasePath: path, logger: logger, metrics: metrics)
@@ -155,6 +160,7 @@ package struct StoreDatabase: Sendable {
         registerTokenSchema(in: &migrator)
         registerProductStoreScope(in: &migrator)
         registerShopReplicaSchema(in: &migrator)
+        registerMoneyMinorUnits(in: &migrator)
         return migrator
     }
 }

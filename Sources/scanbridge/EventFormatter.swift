@@ -40,7 +40,11 @@ struct EventFormatter: Sendable {
             }
         }
         if let embedded = details["embedded"] {
-            if let price = embedded["price"] { parts.append("embedded price \(scalar(price))") }
+            if let price = embedded["price"] {
+                // The amount means nothing without its currency: "1234" is yen or pence.
+                let currency = embedded["currency"]?.stringValue.map { " " + $0 } ?? ""
+                parts.append("embedded price \(scalar(price))\(currency)")
+            }
             if let weight = embedded["weightKg"] { parts.append("\(scalar(weight)) kg") }
         }
         if let card = details["card"] {

@@ -17,7 +17,8 @@ enum ProductImport: ImportKind {
     static var discussion: String {
         """
         Besides name and price, a product needs an id, a barcode or a sku. Price is a decimal with at most \
-        two places; trackStock and allowNegativeStock take true/false, yes/no or 1/0. Without an id the \
+        its currency's decimals (2 for GBP, 0 for JPY, 3 for KWD; without a currency column, the daemon's \
+        catalog.currency); trackStock and allowNegativeStock take true/false, yes/no or 1/0. Without an id the \
         daemon derives one from the barcode or the SKU, so importing a file again updates its products \
         instead of adding them twice. JSON objects have the same fields.
 

@@ -297,6 +297,18 @@ struct DaemonSettings: Sendable {
             }
         }
         catalog.region = try section.variableMeasureRegion()
+        // A label's price with more decimals than the currency has could not be read as one.
+        let currencyDecimals = Money.decimals(of: catalog.currency)
+        for (prefix, layout) in catalog.region.layouts.sorted(by: { $0.key < $1.key }) where layout.measure == .price {
+            if let decimals = layout.decimals, decimals > currencyDecimals {
+                throw DaemonConfig.LoadError(
+                    description:
+                        "catalog: prefix \(prefix) of region \(catalog.region.code) reads a price with \(decimals) "
+                        + "decimal\(decimals == 1 ? "" : "s") but \(catalog.currency) has \(currencyDecimals); give "
+                        + "prefix \(prefix) a layout in catalog.variable_measure.layouts with decimals at most "
+                        + "\(currencyDecimals), or without decimals for the currency's minor unit")
+            }
+        }
         return catalog
     }
 

@@ -93,6 +93,19 @@ extension BrowserTests {
             }
         }
 
+        /// The wire gives an amount with its currency's ISO 4217 decimals; a browser's own idea of
+        /// a currency's decimals (the Iraqi dinar's, often none) neither rounds nor pads it.
+        @Test(arguments: [("1.250", "IQD", "1.250"), ("500", "JPY", "500"), ("0.005", "BHD", "0.005")])
+        func anAmountKeepsTheDecimalsTheWireGivesIt(price: String, currency: String, shown: String) async throws {
+            try await withPage { page in
+                try await page.wait(for: "the page to connect", until: "return document.body.dataset.connection === 'open'")
+                _ = try await inject(Self.product("Dates", price: price, currency: currency), on: page)
+                try await page.wait(for: "a row", until: "return document.querySelectorAll('#scans [data-seq]').length === 1")
+                let text = try await rows(page).first?.text ?? ""
+                #expect(text.contains(shown), "\(price) \(currency): \(text)")
+            }
+        }
+
         @Test func showsEachKindOfScanNewestFirst() async throws {
             try await withPage { page in
                 try await page.wait(for: "the page to connect", until: "return document.body.dataset.connection === 'open'")
@@ -102,8 +115,8 @@ extension BrowserTests {
                     for: "the till", until: "return document.querySelector('[data-device-id=\"mock:till-1\"]')?.dataset.state")
 
                 for event in [
-                    Self.cappuccino, Self.product("Matcha", price: "500.00", currency: "JPY"),
-                    Self.product("Dates", price: "1.25", currency: "KWD"), Self.unknownCode, Self.card, Self.order,
+                    Self.cappuccino, Self.product("Matcha", price: "500", currency: "JPY"),
+                    Self.product("Dates", price: "1.250", currency: "KWD"), Self.unknownCode, Self.card, Self.order,
                 ] {
                     _ = try await inject(event, on: page)
                 }

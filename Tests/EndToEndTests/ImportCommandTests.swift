@@ -1,5 +1,6 @@
 import Foundation
 import ScanBridgeClient
+import ScanBridgeModel
 import ScanBridgeTesting
 import Testing
 
@@ -24,7 +25,7 @@ struct ImportCommandTests {
         let first = try await run("scanbridge", ["products", "import", file] + socket)
         #expect(first.status == 1, "rows were skipped")
         #expect(first.out == "imported 3 products from \(file); 2 rows skipped\n")
-        #expect(first.err.contains("catalog.csv:3: price has more than two decimals (3.499)"), "\(first.err)")
+        #expect(first.err.contains("catalog.csv:3: price has 3 decimals (3.499) but GBP has 2"), "\(first.err)")
         #expect(first.err.contains("catalog.csv:5: barcode"), "\(first.err)")
         #expect(first.err.split(separator: "\n").count == 2)
 
@@ -40,6 +41,38 @@ struct ImportCommandTests {
         #expect(again.out == first.out, "importing again updates the same products")
         let json = try await run("scanbridge", ["lookup", "5901234123457", "--json"] + socket)
         #expect(json.out.contains("\"quantity\": 50") && json.out.contains("\"order\""), "\(json.out)")
+    }
+
+    /// A shop's export has no currency column: its prices have the decimals of the shop's
+    /// currency, which is the daemon's catalog.currency. A JPY shop's Shopify export says
+    /// "500", a KWD shop's "1.250"; one decimal too many is refused by its line.
+    @Test(arguments: [
+        ("JPY", "500", "800.5", "1 decimal (800.5) but JPY has 0"),
+        ("KWD", "1.250", "1.2505", "4 decimals (1.2505) but KWD has 3"),
+    ])
+    func aShopifyExportInTheShopsCurrency(currency: String, price: String, tooPrecise: String, says: String) async throws {
+        let daemon = try await startDaemon([], config: "catalog:\n  currency: \(currency)\n")
+        let socket = ["--socket", daemon.socketPath]
+        let file = try daemon.write(
+            "products_export.csv",
+            """
+            Handle,Title,Type,Option1 Name,Option1 Value,Variant SKU,Variant Inventory Tracker,Variant Inventory Qty,\
+            Variant Price,Variant Barcode
+            matcha,Matcha,Tea,Title,Default Title,MAT-1,,,\(price),4006381333931
+            sencha,Sencha,Tea,Title,Default Title,SEN-1,,,\(tooPrecise),
+
+            """)
+        let imported = try await run("scanbridge", ["products", "import", file, "--preset", "shopify"] + socket)
+        #expect(imported.status == 1, "a row was skipped")
+        #expect(imported.out == "imported 1 product from \(file); 1 row skipped\n", "\(imported.out)")
+        #expect(imported.err.contains("products_export.csv:3: price has \(says)"), "\(imported.err)")
+        let found = try await run("scanbridge", ["lookup", "4006381333931"] + socket)
+        #expect(found.out.contains("Matcha") && found.out.contains("\(price) \(currency)"), "\(found.out)")
+        let client = try await daemon.connect()
+        let product = try await client.call("products.lookup", ["code": "MAT-1"])["product"]
+        #expect(
+            product?["price"] == .string(price) && product?["currency"] == .string(currency), "\(String(describing: product))")
+        await client.close()
     }
 
     @Test func jsonArrayAndJSONLines() async throws {

@@ -168,6 +168,72 @@ struct ProductsEndToEndTests {
         await client.close()
     }
 
+    /// Amounts have exactly their currency's ISO 4217 decimals, in and out; one decimal more
+    /// is refused, never rounded, by every method that takes a product.
+    @Test func amountsHaveTheirCurrencysDecimals() async throws {
+        let daemon = try await startDaemon()
+        let client = try await daemon.connect()
+        func stored(_ price: JSONValue, _ currency: String) async throws -> JSONValue? {
+            let answer = try await client.call(
+                "products.upsert", ["product": ["id": "p", "name": "P", "price": price, "currency": .string(currency)]])
+            return answer["products"]?[0]?["price"]
+        }
+        #expect(try await stored("3.5", "GBP") == "3.50")
+        #expect(try await stored("500", "JPY") == "500")
+        #expect(try await stored(.int(500), "JPY") == "500")
+        #expect(try await stored(.double(500), "JPY") == "500", "a whole JSON number has no decimals")
+        #expect(try await stored("1.25", "KWD") == "1.250")
+        #expect(try await stored(.double(1.25), "KWD") == "1.250")
+        #expect(try await stored("1.250", "kwd") == "1.250")
+        #expect(try await client.call("products.lookup", ["code": "p"])["status"] == "not_found", "an id is no code")
+
+        let refused: [(JSONValue, String, String, String)] = [
+            ("1.005", "EUR", "product.price", "product.price has 3 decimals (1.005) but EUR has 2"),
+            ("500.5", "JPY", "product.price", "product.price has 1 decimal (500.5) but JPY has 0"),
+            ("500.0", "JPY", "product.price", "product.price has 1 decimal (500.0) but JPY has 0"),
+            ("1.2505", "KWD", "product.price", "product.price has 4 decimals (1.2505) but KWD has 3"),
+            (.double(1.2505), "KWD", "product.price", "product.price has 4 decimals (1.2505) but KWD has 3"),
+            ("1", "XAU", "product.currency", "product.currency: XAU has no minor unit in ISO 4217"),
+            ("10000000000", "JPY", "product.price", "product.price is too large (10000000000)"),
+        ]
+        for (price, currency, field, message) in refused {
+            let error = await expectRPCError(RPCError.invalidParams) {
+                _ = try await stored(price, currency)
+            }
+            #expect(error?.data?["field"] == .string(field), "\(price) \(currency)")
+            #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+        }
+        // The last price stored is kept: nothing was rounded into it.
+        let kept = try await client.call("products.list", [:])["products"]?[0]
+        #expect(kept?["price"] == "1.250" && kept?["currency"] == "KWD", "\(String(describing: kept))")
+
+        // A currency changed converts nothing: the amount is read in the currency given with it.
+        await expectRPCError(RPCError.invalidParams) { _ = try await stored("3.50", "JPY") }
+        #expect(try await stored("350", "JPY") == "350")
+
+        // The staged catalog reads prices as products.upsert does.
+        let staged = await expectRPCError(RPCError.invalidParams) {
+            _ = try await client.call(
+                "products.stage", ["products": [["id": "s", "name": "S", "price": "1.005", "currency": "EUR"]]])
+        }
+        #expect(staged?.data?["field"] == "products[0].price")
+        #expect(staged?.message == "products[0].price has 3 decimals (1.005) but EUR has 2")
+        await client.close()
+    }
+
+    @Test func aCatalogInACurrencyWithoutMinorUnitKeepsTheDaemonFromStarting() async throws {
+        let harness = try DaemonHarness()
+        let config = try harness.write("scanbridge.yaml", "catalog:\n  currency: XAU\n")
+        let result = try await run(
+            "scanbridged",
+            [
+                "--config", config, "--drivers", "mock", "--socket", harness.directory.appendingPathComponent("s.sock").path,
+                "--database", harness.directory.appendingPathComponent("scanbridge.sqlite").path,
+            ])
+        #expect(result.status != 0)
+        #expect(result.err.contains("catalog.currency: XAU has no minor unit in ISO 4217"), "\(result.err)")
+    }
+
     @Test func badProductsAreRefusedByFieldAndNothingOfTheBatchIsStored() async throws {
         let daemon = try await startDaemon()
         let client = try await daemon.connect()

@@ -64,4 +64,42 @@ struct VariableMeasureEndToEndTests {
         await watcher.close()
         await client.close()
     }
+
+    /// The GB layout's four price digits are minor units of the catalog's currency: the
+    /// same label is 12.34 GBP, 1234 JPY, 1.234 KWD.
+    @Test(arguments: [("JPY", "1234"), ("KWD", "1.234")])
+    func aLabelsPriceIsInTheCatalogsCurrency(currency: String, price: String) async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:scale"], config: "catalog:\n  currency: \(currency)\n")
+        let client = try await daemon.connect()
+        // GB 20: 20 11122 9 1234 6, the item stored under 20 11122 0 0000 5.
+        _ = try await client.call("products.upsert", ["product": ["name": "Fish", "price": "0", "barcode": "2011122000005"]])
+        let event = try await client.inject(device: "mock:scale", text: "2011122912346")
+        #expect(event.resolution.status == "found")
+        #expect(event.embedded == ["price": .string(price), "currency": .string(currency)])
+        #expect(event.resolution.details["embedded"] == ["price": .string(price), "currency": .string(currency)])
+        #expect(event.resolution.details["product"]?["currency"] == .string(currency))
+        await client.close()
+    }
+
+    @Test func aLayoutWithMoreDecimalsThanTheCurrencyKeepsTheDaemonFromStarting() async throws {
+        let harness = try DaemonHarness()
+        let config = try harness.write(
+            "scanbridge.yaml",
+            """
+            catalog:
+              currency: JPY
+              variable_measure:
+                layouts:
+                  - {prefixes: ["21"], item_digits: 5, price_digits: 5, decimals: 2}
+            """)
+        let result = try await run(
+            "scanbridged",
+            [
+                "--config", config, "--drivers", "mock", "--socket", harness.directory.appendingPathComponent("s.sock").path,
+                "--database", harness.directory.appendingPathComponent("scanbridge.sqlite").path,
+            ])
+        #expect(result.status != 0)
+        #expect(
+            result.err.contains("prefix 21 of region GB reads a price with 2 decimals but JPY has 0"), "\(result.err)")
+    }
 }

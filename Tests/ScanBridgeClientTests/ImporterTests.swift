@@ -78,12 +78,13 @@ struct ImporterTests {
             G,1,G,
 
             """
-        let (summary, problems) = await Self.run(csv, daemon: daemon)
+        // The daemon's catalog settings known: its currency's decimals are checked here.
+        let (summary, problems) = await Self.run(csv, target: .products(settings: CatalogSettings()), daemon: daemon)
         #expect(summary.imported == 5)
         #expect(summary.skipped == 3)
         #expect(summary.failure == nil)
         #expect(problems.map(\.line) == [3, 5, 6])
-        #expect(problems[0].message == "price has more than two decimals (3.499); amounts are in whole hundredths, e.g. 3.50")
+        #expect(problems[0].message == "price has 3 decimals (3.499) but GBP has 2")
         #expect(problems[0].field == "price")
         #expect(problems[1].message == "sku is already used by another product")
         #expect(problems[1].field == "sku")
@@ -91,6 +92,29 @@ struct ImporterTests {
         // The batch with the refused row went again without it.
         #expect(daemon.state.withLock { $0.batches }.contains(["refused", "E"]))
         #expect(daemon.state.withLock { $0.batches }.contains(["E"]))
+    }
+
+    @Test func aPriceInTheDaemonsCurrencyIsLeftToTheDaemonToCheck() async {
+        // The command line does not know the daemon's catalog.currency: "1.250" is right in a
+        // KWD shop, "500" in a JPY one. A price naming its currency is checked here.
+        let daemon = FakeDaemon()
+        let csv = """
+            name,price,currency,sku
+            Dates,1.250,,D
+            Matcha,500,,M
+            Broken,1.2.3,,B
+            Euro,1.005,EUR,E
+            Gold,1,XAU,G
+
+            """
+        let (summary, problems) = await Self.run(csv, daemon: daemon)
+        #expect(summary.imported == 2)
+        #expect(daemon.state.withLock { $0.batches.flatMap { $0 } }.sorted() == ["Dates", "Matcha"])
+        #expect(problems.map(\.line) == [4, 5, 6])
+        #expect(problems.first?.message == "price must be an amount such as \"3.50\"; got '1.2.3'")
+        #expect(problems.dropFirst().first?.message == "price has 3 decimals (1.005) but EUR has 2")
+        #expect(problems.last?.message.contains("XAU has no minor unit in ISO 4217") == true)
+        #expect(problems.map(\.field) == ["price", "price", "currency"])
     }
 
     @Test func neverMoreBatchesInFlightThanAllowed() async {

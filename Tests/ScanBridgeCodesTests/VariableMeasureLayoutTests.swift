@@ -25,24 +25,27 @@ struct VariableMeasureLayoutTests {
             (5, false, Int.max, .weight, 3, "a weight has 1 to 10 digits"),
             (6, true, 3, .price, 2, "a price check digit is defined over 4 or 5 digits"),
             (3, false, 11, .weight, 3, "a weight has 1 to 10 digits"),
-            (5, false, 5, .price, 3, "a price has 0 to 2 decimals (amounts are held in hundredths)"),
+            (5, false, 5, .price, 4, "a price has 0 to 3 decimals (no currency has more than 3)"),
+            (5, false, 5, .weight, nil, "a weight needs its decimals"),
             (5, false, 5, .weight, 4, "a weight has 0 to 3 decimals (weights are held in grams)"),
             (5, false, 5, .weight, -1, "a weight has 0 to 3 decimals"),
-        ] as [(Int, Bool, Int, Layout.Measure, Int, String)])
-    func refused(item: Int, check: Bool, value: Int, measure: Layout.Measure, decimals: Int, says: String) {
+        ] as [(Int, Bool, Int, Layout.Measure, Int?, String)])
+    func refused(item: Int, check: Bool, value: Int, measure: Layout.Measure, decimals: Int?, says: String) {
         let error = #expect(throws: CodeError.self) {
             try Layout(itemDigits: item, priceCheckDigit: check, valueDigits: value, measure: measure, decimals: decimals)
         }
         #expect(error?.message.contains(says) == true, "\(error?.message ?? "")")
     }
 
-    @Test("an embedded price with fewer decimals is scaled into hundredths")
-    func decimalsScale() throws {
+    @Test("an embedded price keeps the decimals its layout gives it, none for minor units")
+    func decimalsKept() throws {
         // SE 21 and 22 (biip's Swedish rules): one and no decimals.
         let one = Region(code: "XX", layouts: ["21": Layout("PPPPPPPPVVVV", .price, decimals: 1)])
-        #expect(try VariableMeasure.parse("2112345612348", region: one)?.value == .price(minorUnits: 12340))
+        #expect(try VariableMeasure.parse("2112345612348", region: one)?.value == .price(digits: 1234, decimals: 1))
         let none = Region(code: "XX", layouts: ["21": Layout("PPPPPPPPVVVV", .price, decimals: 0)])
-        #expect(try VariableMeasure.parse("2112345612348", region: none)?.value == .price(minorUnits: 123400))
+        #expect(try VariableMeasure.parse("2112345612348", region: none)?.value == .price(digits: 1234, decimals: 0))
+        let minor = Region(code: "XX", layouts: ["21": Layout("PPPPPPPPVVVV", .price)])
+        #expect(try VariableMeasure.parse("2112345612348", region: minor)?.value == .price(digits: 1234, decimals: nil))
     }
 
     @Test("configured layouts extend the region, replacing its layout of their prefixes, or replace it")
@@ -52,7 +55,7 @@ struct VariableMeasureLayoutTests {
         #expect(extended.code == "US")
         #expect(extended.layouts == ["02": fivePrice, "25": fivePrice])
         // 0212345004999: UPC-A 2 12345 00499 9, a 5-digit price with no price check digit.
-        #expect(try VariableMeasure.parse("0212345004999", region: extended)?.value == .price(minorUnits: 499))
+        #expect(try VariableMeasure.parse("0212345004999", region: extended)?.value == .price(digits: 499, decimals: 2))
         let kept = Region.gb.with(["25": fivePrice], replacing: false)
         #expect(kept.layouts.keys.sorted() == ["20", "25"])
         let replaced = Region.gb.with(["25": fivePrice], replacing: true)
@@ -82,9 +85,8 @@ struct TradeItemCodeTests {
         let read = try #require(try TradeItemCode.read(digits: Substring(code), symbology: "upc-a", region: region))
         #expect(read.gtin == gtin)
         if let cents {
-            #expect(
-                read == .variableMeasure(VariableMeasure(itemCode: "0212345000007", value: .price(minorUnits: cents)), gtin: gtin)
-            )
+            let measure = VariableMeasure(itemCode: "0212345000007", value: .price(digits: cents, decimals: nil))
+            #expect(read == .variableMeasure(measure, gtin: gtin))
         } else {
             #expect(read == .gtin(gtin))
         }

@@ -47,30 +47,30 @@ struct VariableMeasureTests {
     @Test(
         "labels in each region",
         arguments: [
-            // GB: 20 PPPPPPPCVVVV, pence. Item code by hand: 201112200000, weights 3,1,… from the
+            // GB: 20 PPPPPPPCVVVV, pence (minor units). Item code by hand: 201112200000, weights 3,1,… from the
             // right give 2+6+1+3+1+0+2 = 15, so its check digit is 5.
-            ("2011122912346", Region.gb, "2011122000005", VariableMeasure.Value.price(minorUnits: 1234)),
-            ("2212343014998", .de, "2212340000000", .price(minorUnits: 1499)),  // DE 22: €14.99
+            ("2011122912346", Region.gb, "2011122000005", VariableMeasure.Value.price(digits: 1234, decimals: nil)),
+            ("2212343014998", .de, "2212340000000", .price(digits: 1499, decimals: nil)),  // DE 22: €14.99
             ("2812347012503", .de, "2812340000002", .weight(grams: 1250)),  // DE 28: 1.250 kg
-            ("2012345612341", .se, "2012345600003", .price(minorUnits: 1234)),  // SE 20: 12.34
-            ("2112345612348", .se, "2112345600000", .price(minorUnits: 12340)),  // SE 21: 123.4
-            ("2212345612345", .se, "2212345600007", .price(minorUnits: 123400)),  // SE 22: 1234
+            ("2012345612341", .se, "2012345600003", .price(digits: 1234, decimals: nil)),  // SE 20: 12.34
+            ("2112345612348", .se, "2112345600000", .price(digits: 1234, decimals: 1)),  // SE 21: 123.4
+            ("2212345612345", .se, "2212345600007", .price(digits: 1234, decimals: 0)),  // SE 22: 1234
             ("2312345607508", .se, "2312345600004", .weight(grams: 750)),  // SE 23: 0.750 kg
             ("2412345607505", .se, "2412345600001", .weight(grams: 7500)),  // SE 24: 7.50 kg
             ("2512345607502", .se, "2512345600008", .weight(grams: 75000)),  // SE 25: 75.0 kg
             ("2312345607508", .no, "2312345600004", .weight(grams: 750)),  // NO as SE
-            ("2212345612345", .no, "2212345600007", .price(minorUnits: 123400)),
-            ("2112340019951", .dk, "2112340000003", .price(minorUnits: 1995)),  // DK 21: 19.95
+            ("2212345612345", .no, "2212345600007", .price(digits: 1234, decimals: 0)),
+            ("2112340019951", .dk, "2112340000003", .price(digits: 1995, decimals: nil)),  // DK 21: 19.95
             ("2712345012508", .dk, "2712345000000", .weight(grams: 1250)),  // DK 27: 1.250 kg
             // The codes below were built from their layouts, their price check digits by GS1
             // §7.9.3 (the vectors above) and their check digits by §7.9.1, and checked by an
             // independent calculation: no published label of these regions was at hand.
             // US/CA: UPC-A 2 12345 8 0499 5 read as EAN-13 02…: $4.99 with price check digit 8.
-            ("0212345804995", .us, "0212345000007", .price(minorUnits: 499)),
-            ("0204711312500", .ca, "0204711000001", .price(minorUnits: 1250)),  // CA as US: $12.50
-            ("2112345012506", .fr, "2112345000008", .price(minorUnits: 1250)),  // FR 21: €12.50
+            ("0212345804995", .us, "0212345000007", .price(digits: 499, decimals: nil)),
+            ("0204711312500", .ca, "0204711000001", .price(digits: 1250, decimals: nil)),  // CA as US: $12.50
+            ("2112345012506", .fr, "2112345000008", .price(digits: 1250, decimals: nil)),  // FR 21: €12.50
             ("2612345004551", .fr, "2612345000003", .weight(grams: 455)),  // FR 26: 0.455 kg
-            ("2212345003501", .nl, "2212345000005", .price(minorUnits: 350)),  // NL 22: €3.50
+            ("2212345003501", .nl, "2212345000005", .price(digits: 350, decimals: nil)),  // NL 22: €3.50
             ("2812345004555", .nl, "2812345000007", .weight(grams: 455)),  // NL 28: 0.455 kg
         ])
     func parses(_ code: String, region: Region, itemCode: String, value: VariableMeasure.Value) throws {
@@ -87,7 +87,7 @@ struct VariableMeasureTests {
         let a = try #require(try VariableMeasure.parse("2011122912346", region: .gb))
         let b = try #require(try VariableMeasure.parse("2011122928750", region: .gb))
         #expect(a.itemCode == b.itemCode)
-        #expect(b.value == .price(minorUnits: 2875))
+        #expect(b.value == .price(digits: 2875, decimals: nil))
     }
 
     @Test(

@@ -51,6 +51,19 @@ struct VariableMeasureConfigTests {
         #expect(loaded == VariableMeasure.Region(code: "US", layouts: ["02": price, "25": weight, "26": weight]))
     }
 
+    @Test func aPriceWithoutDecimalsIsInTheCurrencysMinorUnit() throws {
+        let loaded = try region(
+            """
+            catalog:
+              region: GB
+              variable_measure:
+                layouts:
+                  - {prefixes: ["21"], item_digits: 5, price_digits: 5}
+            """)
+        #expect(loaded.layouts["21"] == VariableMeasure.Layout("PPPPPPPVVVVV", .price))
+        #expect(loaded.layouts["21"]?.decimals == nil)
+    }
+
     @Test func replaceDropsTheBuiltInLayouts() throws {
         let loaded = try region(
             """
@@ -90,8 +103,8 @@ struct VariableMeasureConfigTests {
                 "catalog.variable_measure.layouts[0]: 2 prefix digits + 5 item digits + 0 price check digit + 4 price digits make 11; they must make 12"
             ),
             (
-                #"{prefixes: ["21"], item_digits: 5, price_digits: 5, decimals: 3}"#,
-                "catalog.variable_measure.layouts[0]: a price has 0 to 2 decimals"
+                #"{prefixes: ["21"], item_digits: 5, price_digits: 5, decimals: 4}"#,
+                "catalog.variable_measure.layouts[0]: a price has 0 to 3 decimals"
             ),
             (
                 #"{prefixes: ["28"], item_digits: 5, weight_digits: 5, decimals: 4}"#,
@@ -105,7 +118,7 @@ struct VariableMeasureConfigTests {
                 #"{prefixes: ["21"], item_digits: 5, price_digits: 5, weight_digits: 5, decimals: 2}"#,
                 "needs exactly one of price_digits and weight_digits"
             ),
-            (#"{prefixes: ["21"], item_digits: 5, price_digits: 5}"#, "layouts[0].decimals is missing"),
+            (#"{prefixes: ["28"], item_digits: 5, weight_digits: 5}"#, "layouts[0].decimals is missing"),
             (
                 #"{prefixes: ["21"], item_digits: 9223372036854775807, price_digits: 5, decimals: 2}"#,
                 "the item reference has 1 to 9 digits"

@@ -28,10 +28,27 @@ public struct ImportTarget: Sendable {
 
     /// Catalog products (`products.upsert`), checked as `Product(input:settings:)` does. The
     /// object is sent as it is: the daemon fills what it leaves out from its own settings.
-    public static func products(settings: CatalogSettings = CatalogSettings()) -> ImportTarget {
+    ///
+    /// - Parameter settings: The daemon's catalog settings, or nil when they are not known
+    ///   here (the command line's import). A product naming no currency then has the
+    ///   daemon's `catalog.currency`, which says how many decimals its price may have
+    ///   (`"500"` in a JPY shop, `"1.250"` in a KWD one): its price is checked as an amount
+    ///   here and its decimals by the daemon, whose refusal still names the row's line.
+    public static func products(settings: CatalogSettings? = nil) -> ImportTarget {
         ImportTarget(method: "products.upsert", member: "products", noun: "product", schema: .products) {
             fields throws(ScanBridgeError) in
-            _ = try Product(input: fields, settings: settings)
+            let namesCurrency = try fields.text("currency", maxLength: 3) != nil
+            if settings != nil || namesCurrency {
+                _ = try Product(input: fields, settings: settings ?? CatalogSettings())
+                return
+            }
+            // The rest is checked as usual, with the price, checked as an amount, standing in as 0.
+            var members = fields.members
+            if let price = members["price"], price != .null {
+                try Money.checkAmount(price, field: fields.field("price"))
+                members["price"] = .string("0")
+            }
+            _ = try Product(input: JSONFields(.object(members), path: fields.path), settings: CatalogSettings())
         }
     }
 

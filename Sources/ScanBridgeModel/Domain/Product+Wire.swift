@@ -29,11 +29,12 @@ extension Product {
         guard let priceValue = input.members["price"], priceValue != .null else {
             throw .invalidParams("\(input.field("price")) is required", field: input.field("price"))
         }
-        let price = try Money.parseAmount(priceValue, field: input.field("price"))
         let currency =
             try input.text("currency", maxLength: 3)
             .map { code throws(ScanBridgeError) in try Currency.validated(code, field: input.field("currency")) }
             ?? settings.currency
+        // Read in the currency it is given with: a product's currency changed converts nothing.
+        let price = try Money.parseAmount(priceValue, currency: currency, field: input.field("price"))
         let sku = try input.text("sku", maxLength: 64)
         let barcode = try input.text("barcode", maxLength: 64)
         // A barcode shaped like a GTIN must be one; it is normalised once, for the check and the id.

@@ -40,13 +40,13 @@ package struct ProductLookup: CodeLookup {
             return answer(product, details: ["gtin": .string(gtin)], missing: "no product with GTIN \(gtin)")
         case .variableMeasure(let measure, let gtin):
             let product = try await products.product(.gtin(gtin), visibleTo: catalog.storeId)
+            var details: [String: JSONValue] = ["gtin": .string(gtin)]
+            // A label's price is in the store's currency, as the scan event's `embedded` says; a
+            // weight is priced in the product's.
+            details["embedded"] = measure.value.embedded(currency: catalog.currency, pricePerKg: product?.price)
             return answer(
-                product,
-                details: [
-                    "gtin": .string(gtin),
-                    "embedded": measure.value.embedded(
-                        currency: product?.price.currency ?? catalog.currency, pricePerKg: product?.price),
-                ], missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
+                product, details: details,
+                missing: "no product with item code \(gtin) (a \(region.code) in-store price or weight barcode)")
         case .label(let label):
             let product = try await products.product(.skuOrBarcode(label), visibleTo: catalog.storeId)
             return answer(product, details: [:], missing: "no product with SKU or barcode '\(label)'")

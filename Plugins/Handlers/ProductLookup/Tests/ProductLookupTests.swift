@@ -71,7 +71,7 @@ import Testing
             Issue.record("\(code)")
             return
         }
-        #expect(gtin == "02011122000005" && measure.value == .price(minorUnits: 1234))
+        #expect(gtin == "02011122000005" && measure.value == .price(digits: 1234, decimals: nil))
         #expect(Self.classify("2011122912346", "ean-13", region: .de) == .gtin("02011122912346"))
         // A UPC-A of number system 2 (2 12345 8 0499 5) is a $4.99 price in the US, a GTIN in GB.
         guard case .variableMeasure(let us, "00212345000007")? = Self.classify("212345804995", "upc-a", region: .us)
@@ -79,7 +79,7 @@ import Testing
             Issue.record("US price barcode")
             return
         }
-        #expect(us.value == .price(minorUnits: 499))
+        #expect(us.value == .price(digits: 499, decimals: nil))
         #expect(Self.classify("212345804995", "upc-a") == .gtin("00212345804995"))
         guard case .invalid? = Self.classify("2011122812349", "ean-13") else {
             Issue.record("bad price check digit")
@@ -155,5 +155,37 @@ import Testing
         #expect(resolution.status == "found")
         #expect(resolution.details["gtin"] == "02112345000008")
         #expect(resolution.details["embedded"] == ["price": "3.50", "currency": "GBP"])
+    }
+
+    @Test(
+        "a label's price digits are minor units of the store's currency",
+        arguments: [("GBP", "12.34"), ("JPY", "1234"), ("KWD", "1.234"), ("EUR", "12.34")])
+    func embeddedPriceInTheStoresCurrency(currency: String, price: String) async throws {
+        // GB 20: 5-digit item, price check digit, 4 price digits "1234".
+        let lookup = ProductLookup(products: Catalog([]), catalog: CatalogSettings(currency: currency))
+        let resolution = try await lookup.lookup(code: "2011122912346")
+        #expect(resolution.status == "not_found")
+        #expect(resolution.details["embedded"] == ["price": .string(price), "currency": .string(currency)])
+    }
+
+    @Test(
+        "a weight is priced per kilogram, rounded half up to the currency's minor unit",
+        arguments: [
+            (Money(minorUnits: 990, currency: "JPY"), "248"),  // 990 yen × 0.250 kg = 247.5
+            (Money(minorUnits: 1999, currency: "KWD"), "0.500"),  // 1.999 KWD × 0.250 kg = 0.49975
+            (Money(minorUnits: 1198, currency: "GBP"), "3.00"),  // 11.98 GBP × 0.250 kg = 2.995
+        ])
+    func embeddedWeightInTheProductsCurrency(pricePerKg: Money, price: String) async throws {
+        // Sweden: prefix 23 is a weight with three decimals (kg): 0250 is 0.250 kg.
+        let item = "231234500000"
+        let product = Product(
+            id: "w1", storeId: nil, name: "Cheese", price: pricePerKg, barcode: item + String(GTIN.checkDigit(forData: item)!))
+        let lookup = ProductLookup(products: Catalog([product]), catalog: CatalogSettings(currency: "GBP", region: .se))
+        let data = "231234500250"
+        let resolution = try await lookup.lookup(code: data + String(GTIN.checkDigit(forData: data)!))
+        #expect(resolution.status == "found")
+        #expect(
+            resolution.details["embedded"]
+                == ["weightKg": .double(0.25), "price": .string(price), "currency": .string(pricePerKg.currency)])
     }
 }
