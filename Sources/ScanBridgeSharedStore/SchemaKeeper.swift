@@ -32,10 +32,25 @@ final class SchemaKeeper: Sendable {
                 "the shop's store has schema version \(found) and this daemon needs \(SharedSchema.latestVersion); "
                 + "its role \(role) may not change the tables, as a counter's role should not: migrate them once with "
                 + "the role that owns them, 'scanbridge store migrate --owner postgresql://OWNER@HOST/DATABASE'"
-            if state.withLock({ $0.problem }) != problem { logger.error("\(problem)") }
-            state.withLock { $0.problem = problem }
+            say(problem)
             throw NeedsOwner(description: problem)
+        } catch let newer as SharedSchema.NewerSchema {
+            say(newer.description)
+            throw newer
+        } catch  where SharedStoreError.sqlState(error) != nil {
+            // The server answered and refused a migration (one that names what to mend first).
+            say("the shop's store cannot be migrated: \(SharedStoreError.reason(error))")
+            throw error
         }
+    }
+
+    /// Keeps `problem` for `store.problem`, logged once.
+    private func say(_ problem: String) {
+        let said = state.withLock { state in
+            defer { state.problem = problem }
+            return state.problem == problem
+        }
+        if !said { logger.error("\(problem)") }
     }
 
     /// The schema is current: by this daemon, or by its owner through it.
