@@ -15,16 +15,8 @@ import Testing
 )
 struct SharedStoreRolesTests {
     @Test func theOwnerMigratesAndACountersRoleHasTheRowsAlone() async throws {
-        let (server, database) = try await TestPostgres.suiteDatabase()
-        let (owner, till) = ("\(database)_owner", "\(database)_till")
-        _ = try await server.psql(
-            """
-            CREATE ROLE "\(owner)" LOGIN; CREATE ROLE "\(till)" LOGIN;
-            ALTER DATABASE "\(database)" OWNER TO "\(owner)";
-            """, database: "postgres")
-        func url(_ role: String) -> String {
-            server.url(database: database).replacing("\(server.user)@", with: "\(role)@")
-        }
+        let (server, database, owner, till) = try await Self.shopWithTwoRoles()
+        func url(_ role: String) -> String { Self.url(server, database, as: role) }
         let daemon = try await startDaemon(
             ["--drivers", "mock", "--mock", "barcode:till", "--store", url(till)],
             config: SharedStoreTests.config("till-1"))
@@ -63,16 +55,8 @@ struct SharedStoreRolesTests {
     }
 
     @Test func aRoleThatIsNotTheOwnerIsToldSo() async throws {
-        let (server, database) = try await TestPostgres.suiteDatabase()
-        let (owner, till) = ("\(database)_owner", "\(database)_till")
-        _ = try await server.psql(
-            """
-            CREATE ROLE "\(owner)" LOGIN; CREATE ROLE "\(till)" LOGIN;
-            ALTER DATABASE "\(database)" OWNER TO "\(owner)";
-            """, database: "postgres")
-        func url(_ role: String) -> String {
-            server.url(database: database).replacing("\(server.user)@", with: "\(role)@")
-        }
+        let (server, database, owner, till) = try await Self.shopWithTwoRoles()
+        func url(_ role: String) -> String { Self.url(server, database, as: role) }
         let daemon = try await startDaemon(
             ["--drivers", "mock", "--store", url(till)], config: SharedStoreTests.config("till-1"))
         let client = try await daemon.connect()
@@ -85,5 +69,21 @@ struct SharedStoreRolesTests {
                 "store.migrate", ["owner": .string(url(owner).replacing("/\(database)?", with: "/postgres?"))])
         }
         #expect(elsewhere?.message.contains("must name the store this daemon uses") == true)
+    }
+
+    /// A database of the test's own that its owner role owns, and a counter's role beside it.
+    private static func shopWithTwoRoles() async throws -> (TestPostgres, String, owner: String, till: String) {
+        let (server, database) = try await TestPostgres.suiteDatabase()
+        let (owner, till) = ("\(database)_owner", "\(database)_till")
+        _ = try await server.psql(
+            """
+            CREATE ROLE "\(owner)" LOGIN; CREATE ROLE "\(till)" LOGIN;
+            ALTER DATABASE "\(database)" OWNER TO "\(owner)";
+            """, database: "postgres")
+        return (server, database, owner, till)
+    }
+
+    private static func url(_ server: TestPostgres, _ database: String, as role: String) -> String {
+        server.url(database: database).replacing("\(server.user)@", with: "\(role)@")
     }
 }
