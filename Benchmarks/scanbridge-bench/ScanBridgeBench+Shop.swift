@@ -92,7 +92,9 @@ extension ScanBridgeBench {
         report.figure(
             "shop: the same, CPU while it ran: the counter, its busiest threads; PostgreSQL",
             String(format: "counter %.1f s (", sync.counterCPU) + sync.threads
-                + String(format: "); PostgreSQL %.1f s; over %.1f s; ", sync.serverCPU, sync.seconds) + sync.machine,
+                + String(
+                    format: "), its threads waited %.1f s for a CPU; PostgreSQL %.1f s; over %.1f s; ", sync.counterWaited,
+                    sync.serverCPU, sync.seconds) + sync.machine,
             target: "")
 
         // Its database, copied once stopped, is the other counters' start: every one of them
@@ -110,6 +112,8 @@ extension ScanBridgeBench {
         var onShop = Histogram<UInt64>.nanoseconds()
         var onItsOwn = Histogram<UInt64>.nanoseconds()
         let lookupLoad = MachineLoad { cpuSeconds(of: [reader, alone]) + server.cpuSeconds }
+        let waitedBefore = waitingForCPU(of: [reader, alone])
+        let lookupsStarted = Nanos.now()
         for _ in 0..<sizes.lookupRounds {
             for (daemon, histogram) in [(reader, 0), (alone, 1)] {
                 let round = try await CatalogScenarios.socketLookups(
@@ -117,7 +121,11 @@ extension ScanBridgeBench {
                 if histogram == 0 { onShop.add(round) } else { onItsOwn.add(round) }
             }
         }
-        let lookupMachine = lookupLoad.describe()
+        let lookupMachine =
+            lookupLoad.describe()
+            + String(
+                format: "; the two counters' threads waited %.2f s for a CPU in %.1f s",
+                waitingForCPU(of: [reader, alone]) - waitedBefore, Double(Nanos.now() - lookupsStarted) / 1e9)
         try await alone.stop()
         let lookups = "products.lookup through the socket, any of \(size) (\(sizes.lookupRounds * sizes.lookupsPerRound) lookups)"
         report.latency("shop: baseline: \(lookups), the same catalog in a counter with no shop store", onItsOwn, target: "")
@@ -181,13 +189,15 @@ extension ScanBridgeBench {
         let workload = CounterWorkload(mix: .counter, catalog: .shop(size: size))
         let cpuBefore = (scanning.map { ProcessStat.cpuSeconds(of: $0.daemon.pid ?? 0) ?? 0 }, server.cpuSeconds)
         let scanLoad = MachineLoad { [daemons = scanning.map(\.daemon)] in cpuSeconds(of: daemons) + server.cpuSeconds }
+        let scanWaitedBefore = waitingForCPU(of: scanning.map(\.daemon))
         let injected = try await ShopScans.inject(
             into: scanning, perSecond: sizes.scansPerSecond, seconds: sizes.scanSeconds, workload: workload)
         let cpu = (
             zip(scanning, cpuBefore.0).map { (ProcessStat.cpuSeconds(of: $0.daemon.pid ?? 0) ?? 0) - $1 },
             server.cpuSeconds - cpuBefore.1
         )
-        let scanMachine = scanLoad.describe()
+        let scanWaited = waitingForCPU(of: scanning.map(\.daemon)) - scanWaitedBefore
+        let scanMachine = String(format: "their threads waited %.1f s for a CPU; ", scanWaited) + scanLoad.describe()
         let copies = try await ShopScans.copies(of: injected, workload: workload, on: server)
         let scans =
             "\(sizes.counters) counters × \(sizes.scansPerSecond) scans/s for \(sizes.scanSeconds) s (\(workload.description))"
@@ -221,6 +231,8 @@ extension ScanBridgeBench {
         var sampledPeakMB = 0.0
         var counterCPU = 0.0
         var threads = ""
+        /// What its threads spent runnable, waiting for a CPU.
+        var counterWaited = 0.0
         var serverCPU = 0.0
         /// How busy the machine was meanwhile (`MachineLoad`).
         var machine = ""
@@ -264,6 +276,7 @@ extension ScanBridgeBench {
         sync.counterCPU = ProcessStat.cpuSeconds(of: pid) ?? 0
         sync.serverCPU = server.cpuSeconds - serverBefore
         sync.threads = ThreadCPU.describe(ThreadCPU.byName(of: pid))
+        sync.counterWaited = ThreadCPU.waitingForCPU(of: pid)
         sync.machine = load.describe()
         sync.peakMB = ProcessStat.megabytes("VmHWM", of: pid)
         sync.sampledPeakMB = rss.stop()
@@ -284,6 +297,11 @@ extension ScanBridgeBench {
     /// CPU seconds so far of the daemons running among `daemons`.
     static func cpuSeconds(of daemons: [DaemonHarness]) -> Double {
         daemons.reduce(0) { $0 + (ProcessStat.cpuSeconds(of: $1.pid ?? 0) ?? 0) }
+    }
+
+    /// Seconds the threads of the daemons running among `daemons` have waited for a CPU.
+    static func waitingForCPU(of daemons: [DaemonHarness]) -> Double {
+        daemons.reduce(0) { $0 + ThreadCPU.waitingForCPU(of: $1.pid ?? 0) }
     }
 
     /// A snapshot sync after the change log's compaction (a counter that copies the shop's

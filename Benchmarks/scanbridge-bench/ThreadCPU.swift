@@ -20,6 +20,17 @@ enum ThreadCPU {
         return totals.sorted { $0.value > $1.value }.map { ($0.key, $0.value) }
     }
 
+    /// Seconds the process's threads still running have spent runnable, waiting for a CPU
+    /// (the second field of each one's schedstat): the time a busy machine took from them.
+    static func waitingForCPU(of pid: Int32) -> Double {
+        let folder = "/proc/\(pid)/task"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).reduce(0) { total, task in
+            let stat = (try? String(contentsOfFile: "\(folder)/\(task)/schedstat", encoding: .utf8)) ?? ""
+            let fields = stat.split(separator: " ")
+            return total + (fields.count > 1 ? (Double(fields[1]) ?? 0) / 1e9 : 0)
+        }
+    }
+
     /// A thread's kind by its name, which the kernel cuts to 15 bytes: libdispatch's
     /// `com.apple.root.default-qos.overcommit` shows as its end.
     static func readable(_ name: String) -> String {
