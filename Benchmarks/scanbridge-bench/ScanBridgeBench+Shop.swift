@@ -109,31 +109,23 @@ extension ScanBridgeBench {
 
         // Lookups, the store's counter and a counter alone on the same file, in turns.
         let alone = try await counters.start("till-alone", store: nil, database: replica)
-        var onShop = Histogram<UInt64>.nanoseconds()
-        var onItsOwn = Histogram<UInt64>.nanoseconds()
-        let lookupLoad = MachineLoad { cpuSeconds(of: [reader, alone]) + server.cpuSeconds }
-        let waitedBefore = waitingForCPU(of: [reader, alone])
-        let lookupsStarted = Nanos.now()
-        for _ in 0..<sizes.lookupRounds {
-            for (daemon, histogram) in [(reader, 0), (alone, 1)] {
-                let round = try await CatalogScenarios.socketLookups(
-                    socketPath: daemon.socketPath, catalogSize: size, count: sizes.lookupsPerRound)
-                if histogram == 0 { onShop.add(round) } else { onItsOwn.add(round) }
-            }
-        }
-        let lookupMachine =
-            lookupLoad.describe()
-            + String(
-                format: "; the two counters' threads waited %.2f s for a CPU in %.1f s",
-                waitingForCPU(of: [reader, alone]) - waitedBefore, Double(Nanos.now() - lookupsStarted) / 1e9)
+        let lookups = try await ShopLookups.measure(
+            onShop: reader, alone: alone, server: server, catalogSize: size, rounds: sizes.lookupRounds,
+            perRound: sizes.lookupsPerRound)
         try await alone.stop()
-        let lookups = "products.lookup through the socket, any of \(size) (\(sizes.lookupRounds * sizes.lookupsPerRound) lookups)"
-        report.latency("shop: baseline: \(lookups), the same catalog in a counter with no shop store", onItsOwn, target: "")
+        let uniform = "products.lookup through the socket, any of \(size) (\(sizes.lookupRounds * sizes.lookupsPerRound) lookups)"
+        report.latency("shop: baseline: \(uniform), the same catalog in a counter with no shop store", lookups.alone, target: "")
         report.latency(
-            "shop: \(lookups), a counter on the shop's store", onShop,
-            target: verdict(onShop.valueAtPercentile(99) <= 300_000, "p99 ≤ 300 µs"))
-        report.ratio("shop: the same ÷ the baseline", onShop, onItsOwn, target: "")
-        report.figure("shop: the machine while the lookups ran, in turns", lookupMachine, target: "")
+            "shop: \(uniform), a counter on the shop's store", lookups.onShop,
+            target: verdict(lookups.onShop.valueAtPercentile(99) <= 300_000, "p99 ≤ 300 µs"))
+        report.ratio("shop: the same ÷ the baseline", lookups.onShop, lookups.alone, target: "")
+        report.figure("shop: the machine while they ran, in turns", lookups.machine, target: "")
+        report.figure(
+            "shop: the same two, the \(min(size, ShopLookups.bestSellers)) best sellers: no shop store / on the shop's store",
+            ShopLookups.side(by: (lookups.bestSellersAlone, lookups.bestSellersOnShop)), target: "")
+        report.figure(
+            "shop: the same two, bridge.hello (no lookup: a request's floor): no shop store / on the shop's store",
+            ShopLookups.side(by: (lookups.helloAlone, lookups.helloOnShop)), target: "")
 
         // A change at one counter, seen at another.
         let writer = try await counters.start("till-2", store: server.url, database: replica)
