@@ -70,7 +70,7 @@ test-sanitize: deps
 # (unordered/scanbridged), for the scenario that weighs the order.
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib
 
-# Every scenario (latency … link-order, hostile), or some: BENCH_ARGS='--only hostile --quick'
+# Every scenario (latency … hostile-gateway, shop), or some: BENCH_ARGS='--only shop --quick'
 # (docs/performance.md lists them and the flags).
 # The benchmark program and the old camera decoder it weighs zxing-cpp against are declared only
 # with SCANBRIDGE_BENCH=1 (Package.swift).

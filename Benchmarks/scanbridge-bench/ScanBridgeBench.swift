@@ -8,7 +8,7 @@ import ScanBridgeTesting
 struct ScanBridgeBench {
     static let scenarios = [
         "latency", "sparse", "throughput", "memory", "startup", "catalog", "tap", "wedge", "camera", "link-order",
-        "hostile", "gateway", "hostile-gateway",
+        "hostile", "gateway", "hostile-gateway", "shop",
     ]
 
     static func main() async throws {
@@ -149,6 +149,9 @@ struct ScanBridgeBench {
             try await hostileGateway(
                 stores: stores, workload: counter, scans: 6_000 / scale,
                 attacks: attacks(in: arguments, all: HostileGatewayClient.attacks), report: &report)
+        }
+        if only.contains("shop") {
+            try await shop(directory: directory, quick: quick, report: &report)
         }
         report.print()
         if !report.failures.isEmpty {
