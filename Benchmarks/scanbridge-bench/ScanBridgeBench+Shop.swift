@@ -82,9 +82,9 @@ extension ScanBridgeBench {
         let reader = try counters.make("till-1", store: server.url)
         let sync = try await firstSync(of: reader, lastBarcode: last.barcode, changes: logged, total: total, server: server)
         report.figure(
-            "shop: first sync of \(size) products into an empty counter, spawn → the last written one found",
+            "shop: first sync of \(size) products into an empty counter, spawn → the copy whole (at the log's end)",
             String(format: "%.1f s (ready %.0f ms after spawn; ", sync.seconds, sync.readyMs)
-                + "a quarter, half, three quarters of the log held at \(sync.quarters))",
+                + "a quarter, half, three quarters of the products held at \(sync.quarters))",
             target: verdict(sync.seconds <= 60, "≤ 60 s"))
         report.figure(
             "shop: the same, the counter's peak RSS (VmHWM; sampled VmRSS peak)",
@@ -160,11 +160,11 @@ extension ScanBridgeBench {
             String(
                 format: "%.2f s (ready %.0f ms after spawn)", Double(caughtUp - spawned) / 1e9,
                 Double(ready - spawned) / 1e6), target: "")
-        if let seconds = try await snapshotSync(server: server, counters: counters, sizes: sizes) {
-            report.figure("shop: snapshot sync after compaction", String(format: "%.1f s", seconds), target: "")
-        } else {
-            report.figure("shop: snapshot sync after compaction", "not measured: no snapshot sync in this build", target: "")
-        }
+        let snapshot = try await snapshotSync(of: reader, server: server, catalogSize: size, changes: sizes.catchUp)
+        report.figure(
+            "shop: snapshot sync of \(size) products after the log was compacted past a stopped counter, "
+                + "spawn → the snapshot copied",
+            String(format: "%.1f s, the counter's peak RSS %.1f MB", snapshot.seconds, snapshot.peakMegabytes), target: "")
 
         // Four counters scanning at once.
         try await CatalogScenarios.settle(daemon: reader)
@@ -247,10 +247,10 @@ extension ScanBridgeBench {
         let load = MachineLoad { (ProcessStat.cpuSeconds(of: pid) ?? 0) + server.cpuSeconds }
         let rss = Peak.rss(of: pid)
         let progress = Task {
-            var samples: [(seconds: Double, lastChange: Int)] = []
+            var samples: [(seconds: Double, products: Int)] = []
             while !Task.isCancelled {
-                if let held = try? await ShopCounters.replica(of: daemon, counting: false) {
-                    samples.append((Double(Nanos.now() - spawned) / 1e9, held.lastChange))
+                if let held = try? await ShopCounters.replica(of: daemon) {
+                    samples.append((Double(Nanos.now() - spawned) / 1e9, held.products))
                 }
                 try? await Task.sleep(for: .milliseconds(500))
             }
@@ -258,7 +258,10 @@ extension ScanBridgeBench {
         }
         let found: UInt64
         do {
-            found = try await waitForLookup(daemon, code: lastBarcode, holding: #""status":"found""#, within: .seconds(900))
+            _ = try await waitForLookup(daemon, code: lastBarcode, holding: #""status":"found""#, within: .seconds(900))
+            // An empty counter copies a snapshot, whole only once its replica stands at the log's end.
+            try await waitForPosition(changes, of: daemon, within: .seconds(900))
+            found = Nanos.now()
         } catch {
             progress.cancel()
             _ = rss.stop()
@@ -275,7 +278,7 @@ extension ScanBridgeBench {
         progress.cancel()
         let samples = await progress.value
         sync.quarters = [1, 2, 3].map { quarter in
-            samples.first { $0.lastChange * 4 >= changes * quarter }.map { String(format: "%.1f s", $0.seconds) } ?? "?"
+            samples.first { $0.products * 4 >= total * quarter }.map { String(format: "%.1f s", $0.seconds) } ?? "?"
         }.joined(separator: ", ")
         let held = try await ShopCounters.replica(of: daemon)
         guard held.products == total, held.lastChange == changes else {
@@ -299,8 +302,40 @@ extension ScanBridgeBench {
     /// A snapshot sync after the change log's compaction (a counter that copies the shop's
     /// tables whole rather than the log from its start), timed from spawn to held: nil
     /// while this build has none, and the row says it was not measured.
-    static func snapshotSync(server: ShopServer, counters: ShopCounters, sizes: ShopSizes) async throws -> Double? {
-        nil
+    /// Stops `counter`, changes prices, compacts the shop's change log past it (every change
+    /// aged past `store.change_log_days` but the newest), and times its start until its
+    /// replica stands at the log's newest change, which a snapshot's copy reaches only once
+    /// whole; returns that and its peak RSS.
+    static func snapshotSync(of counter: DaemonHarness, server: ShopServer, catalogSize: Int, changes: Int) async throws
+        -> (seconds: Double, peakMegabytes: Double)
+    {
+        try await counter.stop()
+        try await ShopCatalog.changePrices(count: changes, catalogSize: catalogSize, on: server)
+        _ = try await server.sql(
+            """
+            UPDATE scanbridge_changes SET made_at = now() - interval '40 days'
+            WHERE id < (SELECT max(id) FROM scanbridge_changes)
+            """)
+        let compacted = try await server.sql("SELECT scanbridge_compact(30, 0)")
+        guard (Int64(compacted) ?? 0) > 0 else { throw BenchmarkFailure(description: "the change log was not compacted") }
+        let newest = try await ShopCatalog.lastChange(on: server)
+        let spawned = Nanos.now()
+        try await counter.start(timeout: .seconds(60))
+        try await waitForPosition(newest, of: counter, within: .seconds(600))
+        let seconds = Double(Nanos.now() - spawned) / 1e9
+        return (seconds, ProcessStat.megabytes("VmHWM", of: counter.pid ?? 0))
+    }
+
+    /// Waits until `daemon`'s replica stands at `change` of the shop's log, read from its file
+    /// every 10 ms.
+    static func waitForPosition(_ change: Int, of daemon: DaemonHarness, within limit: Duration) async throws {
+        let deadline = ContinuousClock.now + limit
+        while try await ShopCounters.replica(of: daemon, counting: false).lastChange != change {
+            guard ContinuousClock.now < deadline else {
+                throw BenchmarkFailure(description: "the counter's copy did not reach change \(change) within \(limit)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Looks `code` up at `daemon` every `interval` until the answer holds `marker`; returns
