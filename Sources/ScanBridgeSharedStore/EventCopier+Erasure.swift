@@ -10,6 +10,11 @@ import ScanBridgeModel
 extension EventCopier {
     /// The advisory lock a batch holds shared and an erasure alone: "SBERASE" in ASCII.
     static let erasureLock: Int64 = 0x53_4245_5241_5345
+    /// The largest copy an erasure reads, far above any event a counter journals (a repair
+    /// order's 256 devices at their bounds are under 1 MiB); a row past it no counter wrote.
+    static let maxCopyBytes = 2 << 20
+    /// The bytes of copies one page of an erasure reads, at most (and one copy at least).
+    static let erasurePageBytes = 8 << 20
 
     func eraseCustomer(walletAddress: String, pool: StorePool, logger: Logger, answerLimit: Duration) async throws
         -> Int
@@ -25,7 +30,24 @@ extension EventCopier {
                     """, logger: logger)
             }
         }
-        var rewritten = 0
+        // A copy no counter could have written (past the bounds) is not read: it goes whole.
+        var rewritten = try await pool.withConnection("the copies past bounds to erase", within: answerLimit) {
+            connection in
+            try await connection.query(
+                """
+                DELETE FROM scan_events
+                WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
+                    OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
+                    AND (octet_length(event::text) > \(Self.maxCopyBytes) OR octet_length(counter_id) > 64)
+                RETURNING 1
+                """, logger: logger
+            ).collect().count
+        }
+        if rewritten > 0 {
+            logger.warning(
+                "copies of events past any counter's bounds carried an erased customer and were deleted",
+                metadata: ["count": "\(rewritten)"])
+        }
         var after = (counter: "", seq: Int64(0))
         while true {
             let rows = try await pool.withConnection("the events to erase a customer from", within: answerLimit) {
@@ -33,11 +55,17 @@ extension EventCopier {
                 var rows: [(String, Int64, String)] = []
                 for try await row in try await connection.query(
                     """
-                    SELECT counter_id, seq, event::text FROM scan_events
-                    WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
-                        OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
-                        AND (counter_id, seq) > (\(after.counter), \(after.seq))
-                    ORDER BY counter_id, seq LIMIT \(limit)
+                    SELECT counter_id, seq, event FROM (
+                        SELECT counter_id, seq, event::text AS event,
+                            sum(octet_length(event::text)) OVER (ORDER BY counter_id, seq) AS running
+                        FROM scan_events
+                        WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
+                            OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
+                            AND (counter_id, seq) > (\(after.counter), \(after.seq))
+                        ORDER BY counter_id, seq LIMIT \(limit)
+                    ) page
+                    WHERE running <= \(Self.erasurePageBytes) OR running = octet_length(event)
+                    ORDER BY counter_id, seq
                     """, logger: logger
                 ).decode((String, Int64, String).self) {
                     rows.append(row)

@@ -41,6 +41,9 @@ extension SharedStore {
                 "the shop's store \(owner) cannot be migrated (\(SharedStoreError.reason(error)))")
         }
         shopReplica.shared.schema.settled()
+        // The copy, which waited for the schema, reaches the store at its next try: a move
+        // asked for with the migration then finds it there.
+        await shopReplica.waitUntilKnown(within: .seconds(30))
         logger.notice(
             "migrated the shop's store as its owner",
             metadata: ["owner": "\(owner.user)", "versions": "\(applied)", "granted": "\(counter)"])

@@ -68,6 +68,24 @@ struct ShopRowsRefusedTests {
         #expect(problem.contains("3 rows"), "\(problem)")
     }
 
+    @Test func anErasureDeletesACopyPastAnyCountersBoundsWithoutReadingIt() async throws {
+        let (server, database, daemons) = try await ShopReplicaTests.shop(counters: ["till-1"])
+        defer { withExtendedLifetime(server) {} }
+        let client = try await daemons[0].connect()
+        _ = try await client.call("customers.upsert", ["customer": ["walletAddress": "rBob", "name": "Bob"]])
+        // 200 MB in a copy no counter journals, carrying the customer.
+        _ = try await server.psql(
+            """
+            INSERT INTO scan_events (counter_id, seq, time, kind, device, event) VALUES ('rogue', 1, now(), 'nfc', 'x',
+                jsonb_build_object('resolution', jsonb_build_object('customer',
+                    jsonb_build_object('walletAddress', 'rBob', 'name', repeat('B', 200000000)))))
+            """, database: database)
+        _ = try await client.call("customers.erase", ["walletAddress": "rBob"])
+        #expect(try await server.psql("SELECT count(*) FROM scan_events WHERE counter_id = 'rogue'", database: database) == "0")
+        let peak = ProcessStat.megabytes("VmHWM", of: try #require(daemons[0].pid))
+        #expect(peak < 150, "peak RSS \(peak) MB")
+    }
+
     private func found(_ name: String, by code: String, at client: ScanBridgeClient) async throws {
         _ = try await waitFor("\(name) to be found at a counter") {
             let answer = try await client.call("products.lookup", ["code": .string(code)])
