@@ -35,13 +35,15 @@ extension EventCopier {
             connection in
             try await connection.query(
                 """
-                DELETE FROM scan_events
-                WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
-                    OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
-                    AND (octet_length(event::text) > \(Self.maxCopyBytes) OR octet_length(counter_id) > 64)
-                RETURNING 1
+                WITH gone AS (
+                    DELETE FROM scan_events
+                    WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
+                        OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
+                        AND (octet_length(event::text) > \(Self.maxCopyBytes) OR octet_length(counter_id) > 64)
+                    RETURNING 1)
+                SELECT count(*)::bigint FROM gone
                 """, logger: logger
-            ).collect().count
+            ).decode(Int64.self).collectAll().first.map(Int.init) ?? 0
         }
         if rewritten > 0 {
             logger.warning(
@@ -62,6 +64,7 @@ extension EventCopier {
                         WHERE (event->'resolution'->'customer'->>'walletAddress' = \(walletAddress)
                             OR event->'resolution'->'card'->>'walletAddress' = \(walletAddress))
                             AND (counter_id, seq) > (\(after.counter), \(after.seq))
+                            AND octet_length(event::text) <= \(Self.maxCopyBytes) AND octet_length(counter_id) <= 64
                         ORDER BY counter_id, seq LIMIT \(limit)
                     ) page
                     WHERE running <= \(Self.erasurePageBytes) OR running = octet_length(event)

@@ -142,7 +142,8 @@ package final class EventCopier: Sendable {
         var last: (seq: Int64, id: String?)?
         for try await row in try await connection.query(
             """
-            SELECT seq, event->>'id' FROM scan_events WHERE counter_id = \(counter) ORDER BY seq DESC LIMIT 1
+            SELECT seq, CASE WHEN octet_length(event->>'id') <= 64 THEN event->>'id' END FROM scan_events
+            WHERE counter_id = \(counter) ORDER BY seq DESC LIMIT 1
             """, logger: logger
         ).decode((Int64, String?).self) {
             last = row

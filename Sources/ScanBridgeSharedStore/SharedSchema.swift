@@ -210,6 +210,13 @@ package enum SharedSchema {
                 // How far the change log has been compacted: a counter whose copy stands
                 // before it missed changes no longer logged, and takes a snapshot instead.
                 "ALTER TABLE scanbridge_shop ADD COLUMN compacted_through bigint NOT NULL DEFAULT 0",
+                // The log is written by its triggers alone, with the owner's rights: a counter's
+                // role reads it, and can neither forge a change (an id far ahead, a time no
+                // stamp holds) nor take one out of commit order.
+                """
+                ALTER FUNCTION scanbridge_log_change() SECURITY DEFINER SET search_path = public, pg_temp
+                """,
+                "ALTER TABLE scanbridge_changes ADD CONSTRAINT scanbridge_changes_made_at_finite CHECK (isfinite(made_at))",
                 // Run by any counter, with the owner's rights: a counter's role may add to the
                 // log but not take from it. The newest change stays, so a counter's position
                 // can always be told apart from a rewound log.
@@ -227,15 +234,16 @@ package enum SharedSchema {
                             DELETE FROM scanbridge_changes WHERE id <= through;
                             UPDATE scanbridge_shop SET compacted_through = greatest(compacted_through, through);
                         END IF;
-                        -- An erasure is remembered for events copied late, as long as the log.
-                        DELETE FROM erased_wallets WHERE erased_at < now() - make_interval(days => change_days);
                     END IF;
                     IF event_days > 0 THEN
                         DELETE FROM scan_events WHERE time < now() - make_interval(days => event_days);
+                        -- An erasure is remembered for events copied late as long as scans are kept.
+                        DELETE FROM erased_wallets WHERE erased_at < now() - make_interval(days => event_days);
                     END IF;
                     RETURN coalesce(through, 0);
                 END $$
                 """,
+                "REVOKE EXECUTE ON FUNCTION scanbridge_compact(integer, integer) FROM PUBLIC",
             ]),
     ]
 
@@ -312,12 +320,14 @@ package enum SharedSchema {
     /// The tables a counter writes rows of, and those it only reads: what its role is
     /// granted (`grant(to:on:logger:)`), and nothing else (no TRUNCATE, no DDL).
     static let counterTables = [
-        "scan_events", "erased_wallets", "scanbridge_customers", "scanbridge_cards", "scanbridge_products",
-        "scanbridge_orders", "scanbridge_order_devices",
+        "scan_events", "scanbridge_customers", "scanbridge_cards", "scanbridge_products", "scanbridge_orders",
+        "scanbridge_order_devices",
     ]
-    /// The change log: its triggers add to it as the writer; only `scanbridge_compact` takes from it.
-    static let appendOnlyTables = ["scanbridge_changes"]
-    static let readOnlyTables = ["scanbridge_migrations", "scanbridge_shop"]
+    /// Erasures are recorded (again), never taken back; only `scanbridge_compact` prunes them.
+    static let keptTables = ["erased_wallets"]
+    /// The change log is written by its triggers with the owner's rights, and compacted by
+    /// `scanbridge_compact`.
+    static let readOnlyTables = ["scanbridge_migrations", "scanbridge_shop", "scanbridge_changes"]
     /// The role every counter's role may be a member of, granted what a counter needs.
     package static let counterRole = "scanbridge_counter"
 
@@ -374,22 +384,29 @@ package enum SharedSchema {
 
 extension SharedSchema {
     /// Grants `role` what a counter needs of the shop's tables, and no more: their rows
-    /// (SELECT, INSERT, UPDATE, DELETE; the change log's sequence), the schema's version and
-    /// the shop's identity to read. Run by the tables' owner after migrating.
+    /// (SELECT, INSERT, UPDATE, DELETE), erasures to add, the change log, the schema's version
+    /// and the shop's identity to read, and the log's compaction to run; whatever it had
+    /// before is taken back first. Run by the tables' owner after migrating.
     static func grant(to role: String, on connection: PostgresConnection, logger: Logger) async throws {
         let grantee = quoted(role)
+        let every = counterTables + keptTables + readOnlyTables
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "REVOKE ALL ON \(every.joined(separator: ", ")) FROM \(grantee)"), logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "REVOKE ALL ON SEQUENCE scanbridge_changes_id_seq FROM \(grantee)"), logger: logger)
         try await connection.query(
             PostgresQuery(
                 unsafeSQL: "GRANT SELECT, INSERT, UPDATE, DELETE ON \(counterTables.joined(separator: ", ")) TO \(grantee)"),
             logger: logger)
         try await connection.query(
-            PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON \(appendOnlyTables.joined(separator: ", ")) TO \(grantee)"),
+            PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT, UPDATE ON \(keptTables.joined(separator: ", ")) TO \(grantee)"),
             logger: logger)
         try await connection.query(
             PostgresQuery(unsafeSQL: "GRANT SELECT ON \(readOnlyTables.joined(separator: ", ")) TO \(grantee)"),
             logger: logger)
         try await connection.query(
-            PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE scanbridge_changes_id_seq TO \(grantee)"), logger: logger)
+            PostgresQuery(unsafeSQL: "GRANT EXECUTE ON FUNCTION scanbridge_compact(integer, integer) TO \(grantee)"),
+            logger: logger)
     }
 
     /// Whether a role of that name exists.

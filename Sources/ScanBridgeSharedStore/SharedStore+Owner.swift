@@ -11,6 +11,13 @@ extension SharedStore {
         } catch {
             throw ScanBridgeError.invalidParams(error.description, field: "owner")
         }
+        // The owner's password crosses the network no less protected than the counter's.
+        let strength: [SharedStoreLocation.TLSMode] = [.disable, .prefer, .require, .verifyCA, .verifyFull]
+        guard strength.firstIndex(of: owner.tlsMode) ?? 0 >= strength.firstIndex(of: location.tlsMode) ?? 0 else {
+            throw ScanBridgeError.invalidParams(
+                "owner asks for sslmode=\(owner.tlsMode.rawValue), weaker than the store's \(location.tlsMode.rawValue)",
+                field: "owner")
+        }
         guard owner.endpoint == location.endpoint, owner.database == location.database else {
             throw ScanBridgeError.invalidParams(
                 "owner must name the store this daemon uses, \(location), with the role that owns its tables; not \(owner)",

@@ -59,9 +59,11 @@ extension ShopReplica {
                     DECLARE scanbridge_snapshot NO SCROLL CURSOR FOR SELECT \(key) FROM \(name)
                     WHERE octet_length(\(key)) <= \(SharedCards.maxKeyBytes) ORDER BY \(order)
                     """), logger: logger)
+        // As a page of changes: fewer rows at a time where each may hold more (orders).
+        let fetch = max(1, min(page, pageBytes / Self.maxBytes(ofRowIn: name)))
         while true {
             let keys = try await connection.query(
-                PostgresQuery(unsafeSQL: "FETCH \(page) FROM scanbridge_snapshot"), logger: logger
+                PostgresQuery(unsafeSQL: "FETCH \(fetch) FROM scanbridge_snapshot"), logger: logger
             ).decode(String.self).collectAll()
             guard !keys.isEmpty else { break }
             try await applyRows([table: Set(keys)], through: through, on: connection)

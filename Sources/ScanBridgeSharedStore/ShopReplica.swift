@@ -68,6 +68,7 @@ final class ShopReplica: Sendable {
             let started = ContinuousClock.now
             let listening = Flag()
             do {
+                try await snapshotIfDue()
                 try await shared.pool.withConnection("the change feed", within: session) { connection in
                     try await connection.listen(on: SharedSchema.changeChannel) { changes in
                         listening.set()
@@ -87,6 +88,9 @@ final class ShopReplica: Sendable {
                 // failure: start again at once.
                 wait = backoff.first
                 lastReason = nil
+                continue
+            } catch is Compacted {
+                logger.notice("the shop's change log was compacted past this counter's copy; it takes a snapshot")
                 continue
             } catch is Refused {
                 // Until someone moves this counter's own data: looked at again soon, not
@@ -145,22 +149,24 @@ final class ShopReplica: Sendable {
         }
     }
 
-    /// Applies every change after the copy's position, a page at a time; or, for a copy
-    /// that is empty or older than the log's compaction, a snapshot of the shop's store first.
+    /// Copies a snapshot of the shop's store when the copy is empty or older than the log's
+    /// compaction: before the change feed's session, which a large shop's snapshot would
+    /// outlast. The feed's first catch-up then follows the log from where it ends.
+    func snapshotIfDue() async throws {
+        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
+        guard try await startingPosition(shop: shop).stamp == Self.snapshotDue else { return }
+        state.withLock { $0.refusal = nil }
+        _ = try await snapshot(shop: shop)
+    }
+
+    /// Applies every change after the copy's position, a page at a time. A copy that needs a
+    /// snapshot (the log compacted past it meanwhile) ends the feed's session, and the next
+    /// takes it first (`snapshotIfDue`).
     func catchUp() async throws {
         let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
         var position = try await startingPosition(shop: shop)
-        if position.stamp == Self.snapshotDue { position = try await snapshot(shop: shop) }
-        while true {
-            let next: (batch: ReplicaBatch, refused: [RefusedRow], atEnd: Bool)?
-            do {
-                next = try await page(after: position)
-            } catch is Compacted {
-                logger.notice("the shop's change log was compacted past this counter's copy; it takes a snapshot")
-                position = try await snapshot(shop: shop)
-                continue
-            }
-            guard let (batch, refused, atEnd) = next else { break }
+        if position.stamp == Self.snapshotDue { throw Compacted() }
+        while let (batch, refused, atEnd) = try await page(after: position) {
             do {
                 try await replica.apply(batch)
             } catch {
@@ -232,18 +238,26 @@ final class ShopReplica: Sendable {
         let customers = needed.isEmpty ? ShopRows() : try await shared.customers(wallets: Array(needed), on: connection)
         let found = ids.isEmpty ? ShopRows() : try await products.products(ids: Array(ids), on: connection)
         let repairs = orderIds.isEmpty ? ShopRows() : try await orders.orders(ids: Array(orderIds), on: connection)
-        let refused = cards.refused + customers.refused + found.refused + repairs.refused
+        // A card whose customer is refused is too: the copy keeps no card without its customer.
+        let orphaned = Set(customers.refused.map(\.key))
+        let cardsRefused = cards.rows.filter { orphaned.contains($0.walletAddress) }.map {
+            RefusedRow(table: ShopRowBounds.cards.table, key: $0.uid.hex, reason: "its customer is left out")
+        }
+        let refused = cards.refused + cardsRefused + customers.refused + found.refused + repairs.refused
         // A row refused is left as this counter holds it: neither put nor taken for gone.
-        let held = Set(refused.map(\.key))
+        func held(_ bounds: ShopRowBounds) -> Set<String> {
+            Set(refused.filter { $0.table == bounds.table }.map(\.key))
+        }
         var batch = ReplicaBatch(through: through)
-        batch.cards = cards.rows
+        batch.cards = cards.rows.filter { !orphaned.contains($0.walletAddress) }
         batch.customers = customers.rows
         batch.products = found.rows
         batch.orders = repairs.rows
-        batch.goneCustomers = Array(wallets.subtracting(batch.customers.map(\.walletAddress)).subtracting(held))
-        batch.goneCards = Array(uids.subtracting(batch.cards.map(\.uid.hex)).subtracting(held))
-        batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)).subtracting(held))
-        batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)).subtracting(held))
+        batch.goneCustomers = Array(
+            wallets.subtracting(batch.customers.map(\.walletAddress)).subtracting(held(.customers)))
+        batch.goneCards = Array(uids.subtracting(cards.rows.map(\.uid.hex)).subtracting(held(.cards)))
+        batch.goneProducts = Array(ids.subtracting(batch.products.map(\.product.id)).subtracting(held(.products)))
+        batch.goneOrders = Array(orderIds.subtracting(batch.orders.map(\.id)).subtracting(held(.orders)))
         return (batch, refused)
     }
 
@@ -301,6 +315,12 @@ final class ShopReplica: Sendable {
                     $0.refusal = nil
                 }
                 return position
+            }
+            // A compaction between the two reads took the change away: not a rewound log.
+            if try await shared.run("the shop's compaction", { [shared] in try await shared.compactedThrough(on: $0) })
+                >= position.lastChange
+            {
+                return Self.snapshotDue(shop)
             }
             refusal =
                 "the shop's store no longer has the changes this counter's copy holds (restored from a backup?): "

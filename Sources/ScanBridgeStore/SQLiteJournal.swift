@@ -81,10 +81,13 @@ package final class SQLiteJournal: Journal {
     /// the log would only grow; the writer itself checkpoints this often, so the log restarts.
     private let writerCheckpointEvery: UInt64 = 16_384
 
-    /// - Parameter onCommit: receives each committed batch in `seq` order (the publisher).
+    /// - Parameters:
+    ///   - heldAfter: retention drops no event after it until `hold(after:)` says otherwise: 0
+    ///     with a shop's store, whose copy's position is not known yet.
+    ///   - onCommit: receives each committed batch in `seq` order (the publisher).
     package init(
-        database: StoreDatabase, retention: JournalRetention = JournalRetention(), logger: Logger,
-        onCommit: @escaping @Sendable ([JournaledEvent]) -> Void
+        database: StoreDatabase, retention: JournalRetention = JournalRetention(), heldAfter: UInt64? = nil,
+        logger: Logger, onCommit: @escaping @Sendable ([JournaledEvent]) -> Void
     ) throws {
         self.database = database
         self.retention = retention
@@ -92,7 +95,7 @@ package final class SQLiteJournal: Journal {
         self.onCommit = onCommit
         self.pruneEvery = UInt64(max(1, min(1024, retention.maxEvents / 10)))
         let lastSeq = try database.pool.read { db in try JournalRetention.lastSeq(db) }
-        self.state = Mutex(State(lastSeq: lastSeq, prunedAt: lastSeq))
+        self.state = Mutex(State(lastSeq: lastSeq, prunedAt: lastSeq, heldAfter: heldAfter))
         try database.pool.writeWithoutTransaction { db in try self.prune(db) }
     }
 

@@ -41,7 +41,7 @@ struct Daemon {
                 path: settings.databasePath, durability: settings.durability, logger: logger,
                 metrics: metrics.factory)
             let journal = try SQLiteJournal(
-                database: database, retention: settings.retention, logger: logger,
+                database: database, retention: settings.retention, heldAfter: committed.map { _ in 0 }, logger: logger,
                 onCommit: {
                     publisher.publish($0)
                     committed?.ring()

@@ -42,6 +42,8 @@ struct SharedStoreRolesTests {
             "ALTER TABLE scanbridge_products DROP CONSTRAINT scanbridge_products_price_minor_check",
             "TRUNCATE scan_events", "CREATE TABLE scanbridge_more (a int)",
             "INSERT INTO scanbridge_migrations (version, name) VALUES (999, 'x')",
+            "INSERT INTO scanbridge_changes (id, table_name, key) VALUES (9000000000000000000, 'scanbridge_products', 'x')",
+            "DELETE FROM scanbridge_changes", "DELETE FROM erased_wallets",
         ] {
             do {
                 _ = try await server.psql("SET ROLE \"\(till)\"; \(statement)", database: database)

@@ -8,7 +8,7 @@ struct SharedSchemaGrantsTests {
         let made = SharedSchema.migrations.flatMap(\.statements).compactMap { statement in
             statement.firstMatch(of: /CREATE TABLE (\w+)/).map { String($0.1) }
         }
-        let granted = SharedSchema.counterTables + SharedSchema.appendOnlyTables + SharedSchema.readOnlyTables
+        let granted = SharedSchema.counterTables + SharedSchema.keptTables + SharedSchema.readOnlyTables
         #expect(Set(made + ["scanbridge_migrations"]) == Set(granted))
         #expect(Set(granted).count == granted.count)
     }
