@@ -66,6 +66,9 @@ extension StoreCommand {
         private func ownerPassword() throws -> String? {
             guard owner != nil else { return nil }
             guard let ownerPasswordFile else { return ProcessInfo.processInfo.environment["PGPASSWORD"] }
+            if let problem = ScanBridgeModel.SecretFile.problem(ownerPasswordFile, setting: "--owner-password-file") {
+                throw ValidationError(problem)
+            }
             guard let text = try? String(contentsOfFile: ownerPasswordFile, encoding: .utf8) else {
                 throw ValidationError("cannot read --owner-password-file \(ownerPasswordFile)")
             }
