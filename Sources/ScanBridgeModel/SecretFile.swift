@@ -15,4 +15,19 @@ package enum SecretFile {
         return "\(setting) \(path) has mode \(String(mode, radix: 8)): other users may read or change it; "
             + "chmod 600 it (640 when a group must read it)"
     }
+
+    /// The password in the file at `path`: its first line, whatever ends it (an editor on
+    /// Windows ends it with CR LF), once its mode is safe (`problem`).
+    package static func password(at path: String, setting: String) throws(Refused) -> String {
+        if let problem = problem(path, setting: setting) { throw Refused(description: problem) }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Refused(description: "\(setting) '\(path)' cannot be read")
+        }
+        return String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
+    }
+
+    /// Why a secret file is not used.
+    package struct Refused: Error, CustomStringConvertible {
+        package let description: String
+    }
 }

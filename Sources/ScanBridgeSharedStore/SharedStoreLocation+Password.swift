@@ -11,12 +11,11 @@ extension SharedStoreLocation {
     ) throws(ParseError) -> SharedStoreLocation {
         var location = self
         if let file {
-            if let problem = SecretFile.problem(file, setting: "store.password_file") { throw ParseError(description: problem) }
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw ParseError(description: "store.password_file '\(file)' cannot be read")
+            do {
+                location.password = try SecretFile.password(at: file, setting: "store.password_file")
+            } catch {
+                throw ParseError(description: error.description)
             }
-            // The first line, whatever ends it (an editor on Windows ends it with CR LF).
-            location.password = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
         } else if let password = environment["PGPASSWORD"] {
             location.password = password
         } else {

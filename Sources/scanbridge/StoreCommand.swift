@@ -66,13 +66,11 @@ extension StoreCommand {
         private func ownerPassword() throws -> String? {
             guard owner != nil else { return nil }
             guard let ownerPasswordFile else { return ProcessInfo.processInfo.environment["PGPASSWORD"] }
-            if let problem = ScanBridgeModel.SecretFile.problem(ownerPasswordFile, setting: "--owner-password-file") {
-                throw ValidationError(problem)
+            do {
+                return try ScanBridgeModel.SecretFile.password(at: ownerPasswordFile, setting: "--owner-password-file")
+            } catch {
+                throw ValidationError(error.description)
             }
-            guard let text = try? String(contentsOfFile: ownerPasswordFile, encoding: .utf8) else {
-                throw ValidationError("cannot read --owner-password-file \(ownerPasswordFile)")
-            }
-            return String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
         }
     }
 }
