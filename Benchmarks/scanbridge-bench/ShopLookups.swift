@@ -61,7 +61,7 @@ enum ShopLookups {
         return figures
     }
 
-    /// `p50 43 / 44 µs, p99 391 / 405 µs`: the baseline's percentiles, then the shop's counter's.
+    /// The p50s, then the p99s, each the baseline's and the shop's counter's beside each other.
     static func side(by side: (Histogram<UInt64>, Histogram<UInt64>)) -> String {
         [50.0, 99.0].map { percentile in
             "p\(Int(percentile)) " + Report.format(side.0.valueAtPercentile(percentile)) + " / "

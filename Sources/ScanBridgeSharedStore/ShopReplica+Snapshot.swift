@@ -52,7 +52,9 @@ extension ShopReplica {
 
     /// Copies every row of `table`, `page` keys at a time.
     private func copy(_ table: ShopTable, through: ReplicaPosition, on connection: PostgresConnection) async throws {
-        let (name, key, order) = Self.sql(table)
+        let (name, key) = (table.bounds.table, table.bounds.key)
+        // Products in the order the log would have brought them; the others by key.
+        let order = table == .products ? "created_at, id" : #"\#(key) COLLATE "C""#
         try await connection.query(
             PostgresQuery(
                 unsafeSQL: """
@@ -60,7 +62,7 @@ extension ShopReplica {
                     WHERE octet_length(\(key)) <= \(SharedCards.maxKeyBytes) ORDER BY \(order)
                     """), logger: logger)
         // As a page of changes: fewer rows at a time where each may hold more (orders).
-        let fetch = max(1, min(page, pageBytes / Self.maxBytes(ofRowIn: name)))
+        let fetch = max(1, min(page, pageBytes / table.maxRowBytes))
         while true {
             let keys = try await connection.query(
                 PostgresQuery(unsafeSQL: "FETCH \(fetch) FROM scanbridge_snapshot"), logger: logger
@@ -73,14 +75,13 @@ extension ShopReplica {
 
     /// Takes away the rows of `table` the copy holds and the snapshot has not.
     private func sweep(_ table: ShopTable, through: ReplicaPosition, on connection: PostgresConnection) async throws {
-        let (name, key, _) = Self.sql(table)
+        let (name, key) = (table.bounds.table, table.bounds.key)
         var after = ""
         while true {
             let held = try await replica.heldKeys(of: table, after: after, limit: page)
             guard let last = held.last else { return }
             let present = try await connection.query(
-                PostgresQuery(unsafeSQL: "SELECT \(key) FROM \(name) WHERE \(key) = ANY($1)", binds: Self.binds(held)),
-                logger: logger
+                "SELECT \(unescaped: key) FROM \(unescaped: name) WHERE \(unescaped: key) = ANY(\(held))", logger: logger
             ).decode(String.self).collectAll()
             let gone = Set(held).subtracting(present)
             if !gone.isEmpty { try await applyRows([table: gone], through: through, on: connection) }
@@ -94,28 +95,7 @@ extension ShopReplica {
         let (batch, refused) = try await Self.rows(
             keys, through: through, shared: shared, products: products, orders: orders, on: connection)
         try await replica.apply(batch)
-        for row in refused {
-            logger.warning(
-                "a row of the shop's store is left out of this counter's copy",
-                metadata: ["table": "\(row.table)", "key": "\(row.key)", "reason": "\(row.reason)"])
-        }
-        state.withLock { $0.refused.update(applied: batch, refused: refused) }
-    }
-
-    private static func binds(_ keys: [String]) -> PostgresBindings {
-        var binds = PostgresBindings()
-        binds.append(keys)
-        return binds
-    }
-
-    /// A table's name, key and the order its keys are copied in.
-    private static func sql(_ table: ShopTable) -> (name: String, key: String, order: String) {
-        switch table {
-        case .customers: ("scanbridge_customers", "wallet_address", #"wallet_address COLLATE "C""#)
-        case .cards: ("scanbridge_cards", "uid", #"uid COLLATE "C""#)
-        case .products: ("scanbridge_products", "id", "created_at, id")
-        case .orders: ("scanbridge_orders", "id", #"id COLLATE "C""#)
-        }
+        noteRefused(refused, applied: batch)
     }
 
     struct Compacted: Error {}

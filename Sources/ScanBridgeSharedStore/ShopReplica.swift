@@ -173,18 +173,21 @@ final class ShopReplica: Sendable {
                 throw ApplyFailed(after: position.lastChange, reason: "\(error)")
             }
             position = batch.through
-            for row in refused {
-                logger.warning(
-                    "a row of the shop's store is left out of this counter's copy",
-                    metadata: ["table": "\(row.table)", "key": "\(row.key)", "reason": "\(row.reason)"])
-            }
-            state.withLock {
-                $0.applied = position.lastChange
-                $0.refused.update(applied: batch, refused: refused)
-            }
+            state.withLock { $0.applied = position.lastChange }
+            noteRefused(refused, applied: batch)
             if atEnd { break }
         }
         state.withLock { $0.stalled = nil }
+    }
+
+    /// Logs the rows `batch`, just applied, left out, and keeps them for `problem`.
+    func noteRefused(_ refused: [RefusedRow], applied batch: ReplicaBatch) {
+        for row in refused {
+            logger.warning(
+                "a row of the shop's store is left out of this counter's copy",
+                metadata: ["table": "\(row.table)", "key": "\(row.key)", "reason": "\(row.reason)"])
+        }
+        state.withLock { $0.refused.update(applied: batch, refused: refused) }
     }
 
     /// The next page of changes and the rows they name as they are now, read in one snapshot
@@ -207,15 +210,12 @@ final class ShopReplica: Sendable {
                             reason: "it names a key longer than \(SharedCards.maxKeyBytes) bytes")
                         : nil
                 }
-                func keys(_ tables: String...) -> Set<String> {
-                    Set(changes.compactMap { tables.contains($0.table) ? $0.key : nil })
+                var keys: [ShopTable: Set<String>] = [:]
+                for change in changes {
+                    if let table = ShopTable(logged: change.table), let key = change.key { keys[table, default: []].insert(key) }
                 }
                 let (batch, refusedRows) = try await Self.rows(
-                    [
-                        .customers: keys("scanbridge_customers"), .cards: keys("scanbridge_cards"),
-                        .products: keys("scanbridge_products"), .orders: keys("scanbridge_orders", "scanbridge_order_devices"),
-                    ],
-                    through: ReplicaPosition(shop: position.shop, lastChange: last.id, stamp: last.stamp),
+                    keys, through: ReplicaPosition(shop: position.shop, lastChange: last.id, stamp: last.stamp),
                     shared: shared, products: products, orders: orders, on: connection)
                 let refused = refusedRows + unnamed
                 return (batch, refused, changes.count == read.count && read.count < page)
@@ -268,23 +268,13 @@ final class ShopReplica: Sendable {
         var total = 0
         var named: Set<String> = []
         for (index, change) in changes.enumerated() {
-            let row = Self.maxBytes(ofRowIn: change.table)
-            guard named.insert("\(row) \(change.key ?? "")").inserted else { continue }
-            total += row
+            let table = ShopTable(logged: change.table)
+            guard named.insert("\(table?.rawValue ?? change.table) \(change.key ?? "")").inserted else { continue }
+            // A change no followed table has names nothing to read but itself.
+            total += table?.maxRowBytes ?? 256
             if total > bytes, index > 0 { return changes[..<index] }
         }
         return changes[...]
-    }
-
-    /// The most bytes a row of `table` can bring into a page, what comes with it included.
-    static func maxBytes(ofRowIn table: String) -> Int {
-        switch table {
-        case "scanbridge_products": ShopRowBounds.products.maxBytes
-        case "scanbridge_cards": ShopRowBounds.cards.maxBytes + ShopRowBounds.customers.maxBytes
-        case "scanbridge_customers": ShopRowBounds.customers.maxBytes
-        case "scanbridge_orders", "scanbridge_order_devices": ShopRowBounds.maxOrderBytes
-        default: 256
-        }
     }
 
     /// Where the copy stands in this shop's log. A counter that has data of its own, a

@@ -55,6 +55,40 @@ struct ShopRowBounds: Sendable {
     static var maxOrderBytes: Int { orders.maxBytes + RepairOrder.maxDevices * devices.maxBytes }
 }
 
+extension ShopTable {
+    /// The table a change of the shop's log names, by its name there: a device's change is
+    /// its order's. Nil for a name no followed table has.
+    init?(logged name: String) {
+        switch name {
+        case ShopRowBounds.customers.table: self = .customers
+        case ShopRowBounds.cards.table: self = .cards
+        case ShopRowBounds.products.table: self = .products
+        case ShopRowBounds.orders.table, ShopRowBounds.devices.table: self = .orders
+        default: return nil
+        }
+    }
+
+    /// The bounds of its rows, with its name and key in the shop's store.
+    var bounds: ShopRowBounds {
+        switch self {
+        case .customers: .customers
+        case .cards: .cards
+        case .products: .products
+        case .orders: .orders
+        }
+    }
+
+    /// The most bytes one of its rows can bring into a page, what comes with it included (a
+    /// card's customer, an order's devices).
+    var maxRowBytes: Int {
+        switch self {
+        case .customers, .products: bounds.maxBytes
+        case .cards: bounds.maxBytes + ShopRowBounds.customers.maxBytes
+        case .orders: ShopRowBounds.maxOrderBytes
+        }
+    }
+}
+
 /// A row of the shop's store that this counter leaves out of its copy, and why.
 struct RefusedRow: Sendable, Hashable, CustomStringConvertible {
     let table: String
@@ -110,10 +144,12 @@ struct RefusedRows: Sendable {
     mutating func update(applied batch: ReplicaBatch, refused: [RefusedRow]) {
         if !rows.isEmpty {
             let settled =
-                (batch.products.map(\.product.id) + batch.goneProducts).map { "scanbridge_products \($0)" }
-                + (batch.cards.map(\.uid.hex) + batch.goneCards).map { "scanbridge_cards \($0)" }
-                + (batch.customers.map(\.walletAddress) + batch.goneCustomers).map { "scanbridge_customers \($0)" }
-                + (batch.orders.map(\.id) + batch.goneOrders).map { "scanbridge_orders \($0)" }
+                (batch.products.map(\.product.id) + batch.goneProducts).map { "\(ShopRowBounds.products.table) \($0)" }
+                + (batch.cards.map(\.uid.hex) + batch.goneCards).map { "\(ShopRowBounds.cards.table) \($0)" }
+                + (batch.customers.map(\.walletAddress) + batch.goneCustomers).map {
+                    "\(ShopRowBounds.customers.table) \($0)"
+                }
+                + (batch.orders.map(\.id) + batch.goneOrders).map { "\(ShopRowBounds.orders.table) \($0)" }
             for key in settled { rows[key] = nil }
         }
         for row in refused {
