@@ -130,12 +130,13 @@ struct SharedCards: Sendable {
 
     // MARK: Reads
 
-    /// This database's identity (`scanbridge_shop`).
-    func shop(on connection: PostgresConnection) async throws -> String {
-        for try await id in try await connection.query("SELECT id::text FROM scanbridge_shop", logger: logger)
-            .decode(String.self)
-        {
-            return id
+    /// This database's identity (`scanbridge_shop`), and the newest change the log's
+    /// compaction took away (`scanbridge_compact`; 0 for none): read together.
+    func shop(on connection: PostgresConnection) async throws -> (id: String, compactedThrough: Int64) {
+        for try await shop in try await connection.query(
+            "SELECT id::text, compacted_through FROM scanbridge_shop", logger: logger
+        ).decode((String, Int64).self) {
+            return shop
         }
         throw Inconsistent(what: "its identity")
     }
@@ -175,16 +176,6 @@ struct SharedCards: Sendable {
             return (id, stamp)
         }
         return nil
-    }
-
-    /// The newest change the log's compaction took away (`scanbridge_compact`), 0 for none.
-    func compactedThrough(on connection: PostgresConnection) async throws -> Int64 {
-        for try await through in try await connection.query(
-            "SELECT compacted_through FROM scanbridge_shop", logger: logger
-        ).decode(Int64.self) {
-            return through
-        }
-        return 0
     }
 
     /// When the change was made, in microseconds since 1970; nil when the log has no such change.

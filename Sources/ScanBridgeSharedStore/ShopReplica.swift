@@ -153,18 +153,17 @@ final class ShopReplica: Sendable {
     /// compaction: before the change feed's session, which a large shop's snapshot would
     /// outlast. The feed's first catch-up then follows the log from where it ends.
     func snapshotIfDue() async throws {
-        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
-        guard try await startingPosition(shop: shop).stamp == Self.snapshotDue else { return }
+        let position = try await startingPosition()
+        guard position.stamp == Self.snapshotDue else { return }
         state.withLock { $0.refusal = nil }
-        _ = try await snapshot(shop: shop)
+        _ = try await snapshot(shop: position.shop)
     }
 
     /// Applies every change after the copy's position, a page at a time. A copy that needs a
     /// snapshot (the log compacted past it meanwhile) ends the feed's session, and the next
     /// takes it first (`snapshotIfDue`).
     func catchUp() async throws {
-        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
-        var position = try await startingPosition(shop: shop)
+        var position = try await startingPosition()
         if position.stamp == Self.snapshotDue { throw Compacted() }
         while let (batch, refused, atEnd) = try await page(after: position) {
             do {
@@ -202,7 +201,7 @@ final class ShopReplica: Sendable {
                 let read = try await shared.changes(after: position.lastChange, limit: page, on: connection)
                 let changes = Self.prefix(of: read, within: pageBytes)
                 guard let last = changes.last else { return nil }
-                if try await shared.compactedThrough(on: connection) > position.lastChange { throw Compacted() }
+                if try await shared.shop(on: connection).compactedThrough > position.lastChange { throw Compacted() }
                 let unnamed = changes.compactMap { change in
                     change.key == nil
                         ? RefusedRow(
@@ -281,11 +280,9 @@ final class ShopReplica: Sendable {
     /// replica of another database, or one ahead of this database's log (restored from a
     /// backup under the same identity), is never overwritten: it waits for its data to be
     /// moved to the shop's store (`scanbridge store migrate`).
-    private func startingPosition(shop: String) async throws -> ReplicaPosition {
+    private func startingPosition() async throws -> ReplicaPosition {
         let refusal: String
-        let compacted = try await shared.run("the shop's compaction") { [shared] in
-            try await shared.compactedThrough(on: $0)
-        }
+        let (shop, compacted) = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
         switch try await replica.position() {
         case .some(let position) where position.shop == shop && position.stamp == Self.snapshotDue:
             return position
@@ -307,8 +304,8 @@ final class ShopReplica: Sendable {
                 return position
             }
             // A compaction between the two reads took the change away: not a rewound log.
-            if try await shared.run("the shop's compaction", { [shared] in try await shared.compactedThrough(on: $0) })
-                >= position.lastChange
+            if try await shared.run("the shop's compaction", { [shared] in try await shared.shop(on: $0) })
+                .compactedThrough >= position.lastChange
             {
                 return Self.snapshotDue(shop)
             }
@@ -339,7 +336,7 @@ final class ShopReplica: Sendable {
     /// Moves the products, cards, customers and repair orders held here into the shop's store (`SharedCards.move`);
     /// from then on they are the shop's replica, followed from the log's start.
     func moveHeld() async throws -> MovedToSharedStore {
-        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }
+        let shop = try await shared.run("the shop's identity") { [shared] in try await shared.shop(on: $0) }.id
         // Only while refused: a counter that follows has nothing of its own to move.
         await waitUntilKnown()
         if let notYet = writeRefusal, refusal == nil {
