@@ -5,7 +5,7 @@
 extension Product {
     /// Why this product could not have been given as input here; nil when it could.
     public var inputProblem: String? {
-        Self.problem(of: self) { () throws(ScanBridgeError) in
+        problemGivenAgain(of: self) { () throws(ScanBridgeError) in
             try Product(input: JSONFields(wire), settings: CatalogSettings(currency: price.currency))
         }
     }
@@ -14,7 +14,7 @@ extension Product {
 extension RepairOrder {
     /// Why this order, with its devices, could not have been given as input here; nil when it could.
     public var inputProblem: String? {
-        Self.problem(of: self) { () throws(ScanBridgeError) in
+        problemGivenAgain(of: self) { () throws(ScanBridgeError) in
             var again = try RepairOrder(input: JSONFields(wire), now: createdAt)
             // The wire's time is to the millisecond; the row's may be finer.
             again.createdAt = createdAt
@@ -27,7 +27,7 @@ extension Customer {
     /// Why this customer could not have been given as input here; nil when it could.
     /// Milestones and the creation time are the store's own, not input.
     public var inputProblem: String? {
-        Self.problem(of: self) { () throws(ScanBridgeError) in
+        problemGivenAgain(of: self) { () throws(ScanBridgeError) in
             var again = try Customer(input: JSONFields(wire), now: createdAt)
             again.milestones = milestones
             return again
@@ -38,7 +38,7 @@ extension Customer {
 extension Card {
     /// Why this card's name and wallet could not have been given as input here; nil when they could.
     public var inputProblem: String? {
-        Self.problem(of: self) { () throws(ScanBridgeError) in
+        problemGivenAgain(of: self) { () throws(ScanBridgeError) in
             let input = try JSONFields(wire)
             var again = self
             again.walletAddress = try input.walletAddress("walletAddress")
@@ -48,13 +48,11 @@ extension Card {
     }
 }
 
-extension Hashable {
-    /// Why `self` is not what `given` makes of it again: its error, or that it came back otherwise.
-    static func problem(of value: Self, given: () throws(ScanBridgeError) -> Self) -> String? {
-        do {
-            return try given() == value ? nil : "it is not as a client would have given it (untrimmed or unnormalised)"
-        } catch {
-            return error.message
-        }
+/// Why `value` is not what `given` makes of it again: its error, or that it came back otherwise.
+private func problemGivenAgain<Value: Equatable>(of value: Value, given: () throws(ScanBridgeError) -> Value) -> String? {
+    do {
+        return try given() == value ? nil : "it is not as a client would have given it (untrimmed or unnormalised)"
+    } catch {
+        return error.message
     }
 }
