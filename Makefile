@@ -2,7 +2,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: deps build demo test soak test-package fuzz test-sanitize format bench release-products install deb clean
+.PHONY: deps build demo test soak test-package fuzz test-sanitize format bench release-products install deb dist test-dist clean
 
 # Each target installs the Debian packages it needs, and no more (scripts/deps.sh).
 deps:
@@ -84,8 +84,7 @@ bench:
 	.build/release/scanbridge-bench $(BENCH_ARGS)
 
 # `make install PREFIX=/usr DESTDIR=…`: the release binaries, units, rules, configuration, man
-# pages and completions (packaging/install.sh; PREFIX defaults to /usr/local). `make deb`: a
-# Debian package of the same, checked by lintian (packaging/deb.sh), in .build/deb.
+# pages and completions (packaging/install.sh; PREFIX defaults to /usr/local).
 PREFIX ?= /usr/local
 # The package's builds have a build folder of their own (SwiftPM lets one command at a time use
 # a build folder), so that a test run and a package build never wait on each other.
@@ -93,7 +92,7 @@ PREFIX ?= /usr/local
 PACKAGE_BUILD = .build/package
 
 release-products:
-	@scripts/deps.sh package
+	@scripts/deps.sh build
 	for product in scanbridged scanbridge scanbridge-zxing; do \
 		$(RELEASE) --scratch-path $(PACKAGE_BUILD) --product $$product || exit 1; done
 	$(SWIFT) build --scratch-path $(PACKAGE_BUILD) --product generate-manual
@@ -101,15 +100,34 @@ release-products:
 install: release-products
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) packaging/install.sh
 
-deb: release-products
-	packaging/deb.sh
+# `make deb`: the Debian package (debian/, by dpkg-buildpackage and debhelper) for this machine's
+# release, or for DIST (trixie, bookworm), built in a chroot of that release with its own
+# libraries and checked by its lintian at the pedantic level, in .build/deb/DIST
+# (packaging/chroot.sh; the chroots are cached in /var/cache/scanbridge/chroots).
+# `make test-package`: that package installed, upgraded, run, removed and purged in a clean
+# chroot of its release (packaging/check.sh). Both are long runs of their own: a release build
+# takes longer than `make test`'s budget (docs/testing.md); `make test` installs the package
+# of its debug binaries in the hardware lab's systemd guest.
+DIST ?= $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 
-# The release package checked on this machine: built, lintian-clean, installed and removed
-# again by dpkg (packaging/check.sh). Its own long run, as soak and fuzz are: the release
-# build alone takes longer than `make test`'s budget (docs/testing.md); `make test` installs
-# the package of its debug binaries in the hardware lab's systemd guest.
+deb:
+	@scripts/deps.sh package
+	SWIFT=$(SWIFT) packaging/chroot.sh build $(DIST)
+
 test-package: deb
-	packaging/check.sh
+	packaging/chroot.sh test $(DIST)
+
+# `make dist`: scanbridge-VERSION-linux-x86_64.tar.gz and its SHA-256, in .build/dist, built in
+# the Debian 12 chroot (the oldest release supported: its binaries run on 13 too).
+# `make test-dist`: it runs, without root, in clean chroots of Debian 12 and 13 holding only the
+# libraries its README lists (packaging/check-dist.sh).
+dist:
+	@scripts/deps.sh package
+	SWIFT=$(SWIFT) packaging/chroot.sh dist bookworm
+
+test-dist: dist
+	packaging/chroot.sh test-dist bookworm
+	packaging/chroot.sh test-dist trixie
 
 clean:
 	rm -rf .build .demo

@@ -25,7 +25,8 @@ if [ "$PREFIX" = /usr ]; then
     tmpfilesdir=$(pkg-config --variable=tmpfilesdir systemd 2>/dev/null || echo /usr/lib/tmpfiles.d)
     modulesloaddir=$(pkg-config --variable=modulesloaddir systemd 2>/dev/null || echo /usr/lib/modules-load.d)
     udevdir=$(pkg-config --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
-    modprobedir=/lib/modprobe.d
+    # kmod reads both; the release's own place is beside udev's (/usr/lib from Debian 13).
+    modprobedir=$(dirname "$(dirname "$udevdir")")/modprobe.d
     polkitdir=/usr/share/polkit-1/rules.d
 else
     unitdir=$PREFIX/lib/systemd/system

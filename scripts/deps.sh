@@ -5,23 +5,24 @@
 #   demo     that, and what `make demo` shows with
 #   test     that, and the tools the tests run against (`make test`)
 #   bench    test's, and the old camera decoder the benchmark weighs zxing-cpp against (`make bench`)
-#   package  build, and what makes and checks the Debian package (`make install`, `make deb`)
+#   package  build, and what makes and checks the Debian package and the tarball (`make deb`,
+#            `make test-package`, `make dist`, `make test-dist`)
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 what=${1:-build}
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
-# Build: GRDB links the system's SQLite; the gateway hashes its token secrets with OpenSSL's
-# libcrypto. The PC/SC driver links libpcsclite. The keyboard-wedge driver decodes keys in the
-# scanner's layout with libxkbcommon and xkb-data's layouts. Scanners (and cameras) are found
-# and followed through libudev; the usb driver reads scanners in a vendor USB mode through
-# libusb. The camera driver's decoder process (scanbridge-zxing) decodes frames with
-# zxing-cpp, confined by a seccomp filter libseccomp builds; its file camera reads PNG frames
-# with libpng, and its v4l2 driver decodes USB cameras' MJPEG frames with libjpeg-turbo's
-# TurboJPEG API.
-required=(libsqlite3-dev libssl-dev libpcsclite-dev libxkbcommon-dev xkb-data libudev-dev libusb-1.0-0-dev libzxing-dev
-    libseccomp-dev libpng-dev libturbojpeg0-dev)
+# Build: debian/control's Build-Depends, the one list of what compiling ScanBridge needs, with
+# why each is there; debhelper (and the sequences it provides) only where a package is made.
+required=()
+# Where a dependency has alternatives (pkgconf | pkg-config), one installed is enough; else the
+# first the archive has is installed.
+build_depends() {
+    sed -n '/^Build-Depends:/,/^[A-Z]/p' debian/control | sed '$d; s/^Build-Depends://; s/([^)]*)//g; s/\[[^]]*\]//g' \
+        | tr ',' '\n' | sed 's/^ *//; s/ *$//' | sed '/^$/d'
+}
 # Optional groups: installed when they can be; when they cannot, what needs them is skipped
 # with the reason, not failed.
 optional_groups=()
@@ -56,8 +57,9 @@ test)
     # compares counters' copies with the sqlite3 shell.
     required+=(postgresql openssl sqlite3)
     # The service's units are checked by systemd-analyze and started by
-    # systemd-socket-activate; the package by lintian.
-    required+=(systemd dpkg-dev lintian)
+    # systemd-socket-activate; the hardware lab's systemd guest installs the package of the
+    # debug binaries, which debhelper makes (debian/rules).
+    required+=(systemd dpkg-dev debhelper)
     # The hardware lab (Tests/HardwareLab) boots a QEMU guest; NSS's certutil makes the
     # certificates of the virtual card QEMU's USB card reader holds.
     optional_groups+=("hardware lab:qemu-system-x86 busybox-static kmod v4l-utils libnss3-tools")
@@ -65,8 +67,10 @@ test)
     optional_groups+=("browser tests:chromium chromium-driver")
     ;;
 package)
-    # dpkg-shlibdeps finds the runtime libraries' packages; lintian checks the package.
-    required+=(dpkg-dev lintian)
+    # dpkg-buildpackage and debhelper make the package, lintian checks it, debootstrap makes the
+    # chroot of each release it is built and tested in (packaging/chroot.sh); the tarball's
+    # test shows its camera a QR code drawn with qrencode.
+    required+=(dpkg-dev debhelper lintian debootstrap qrencode)
     ;;
 *)
     echo "usage: scripts/deps.sh build|demo|test|bench|package" >&2
@@ -76,7 +80,7 @@ esac
 
 missing() {
     for package in "$@"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || echo "$package"
+        installed "$package" || echo "$package"
     done
 }
 
@@ -87,6 +91,23 @@ update() {
         updated=yes
     fi
 }
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+while read -r dependency; do
+    case "$dependency" in debhelper-compat | dh-sequence-*) continue ;; esac
+    satisfied=no
+    IFS='|' read -r -a choices <<< "$dependency"
+    for choice in "${choices[@]}"; do
+        if installed "${choice// /}"; then satisfied=yes; fi
+    done
+    if [ $satisfied = no ]; then
+        choice=${choices[0]// /}
+        for other in "${choices[@]}"; do
+            if apt-cache show "${other// /}" >/dev/null 2>&1; then choice=${other// /}; break; fi
+        done
+        required+=("$choice")
+    fi
+done < <(build_depends)
 
 mapfile -t absent < <(missing "${required[@]}")
 if ((${#absent[@]})); then

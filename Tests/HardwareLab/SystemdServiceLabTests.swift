@@ -260,16 +260,23 @@ extension LabSuites.ServiceLane.SystemdServiceLabTests {
         if let built = package.withLock({ $0 }) { return built }
         let out = LabFolder.root.appendingPathComponent("package")
         try LabFolder.makeFolder(out)
-        let repository = LabFolder.root.deletingLastPathComponent()
-        let result = try await HostCommand.run(
-            [
-                "BIN=\(DaemonHarness.productsDirectory.path)", "LINTIAN=no", "MAN_PAGES=no", "COMPRESS=none",
-                "OUT=\(out.path)",
-                "\(repository.path)/packaging/deb.sh",
-            ], in: out, step: "build the package of the debug binaries (packaging/deb.sh)", timeout: .seconds(600))
-        guard let path = result.output.split(separator: "\n").last.map(String.init), path.hasSuffix(".deb") else {
-            throw LabFailure(step: "build the package", reason: "deb.sh printed no package path:\n\(result.output)")
+        for old in try FileManager.default.contentsOfDirectory(atPath: out.path) where old.hasSuffix(".deb") {
+            try LabFolder.remove(out.appendingPathComponent(old))
         }
+        let repository = LabFolder.root.deletingLastPathComponent()
+        // debian/rules in the checkout (dh works in the folder that holds debian/), the
+        // package written to the lab's folder.
+        try await HostCommand.run(
+            [
+                "-C", repository.path, "SCANBRIDGE_BIN=\(DaemonHarness.productsDirectory.path)",
+                "SCANBRIDGE_DEB_OUT=\(out.path)", "SCANBRIDGE_DEB_COMPRESSION=none",
+                "DEB_BUILD_OPTIONS=nostrip noautodbgsym nocheck", "debian/rules", "binary",
+            ], in: out, step: "build the package of the debug binaries (debian/rules binary)", timeout: .seconds(600))
+        let built = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".deb") }
+        guard built.count == 1, let name = built.first else {
+            throw LabFailure(step: "build the package", reason: "debian/rules left \(built) in \(out.path)")
+        }
+        let path = out.appendingPathComponent(name).path
         package.withLock { $0 = path }
         return path
     }
