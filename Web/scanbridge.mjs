@@ -251,15 +251,17 @@ export class Client {
     socket.onmessage = (/** @type {{data: unknown}} */ message) => {
       if (this._socket === socket && typeof message.data === "string") this._receive(message.data);
     };
-    socket.onclose = () => {
+    const lost = () => {
       if (this._socket !== socket) return;
       this._socket = null;
       this._failPending("the connection to the daemon was lost");
       for (const subscription of this._subscriptions) subscription._lost();
       this._scheduleRetry();
     };
-    // An error is always followed by a close, which does the work.
-    socket.onerror = () => {};
+    socket.onclose = lost;
+    // A browser follows an error with a close, which then finds the work done; Node 20's
+    // WebSocket gives a connection it could not make an error and no close.
+    socket.onerror = lost;
   }
 
   _scheduleRetry() {
