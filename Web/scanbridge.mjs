@@ -205,7 +205,7 @@ export class Client {
   /**
    * Subscribes to scans and device changes. After each reconnect it subscribes again with
    * `since` = the last seq it delivered, so no scan is missed and none comes twice.
-   * @param {{kinds?: string[], devices?: string[], since?: number}} filter
+   * @param {SubscribeFilter} filter
    * @param {(event: SubscriptionEvent) => void} onEvent
    * @returns {Subscription}
    */
@@ -383,7 +383,7 @@ export class Client {
 export class Subscription {
   /**
    * @param {Client} client
-   * @param {{kinds?: string[], devices?: string[], since?: number}} filter
+   * @param {SubscribeFilter} filter
    * @param {(event: SubscriptionEvent) => void} onEvent
    */
   constructor(client, filter, onEvent) {
