@@ -1,127 +1,19 @@
 // ScanBridge client for browsers (and Node, where `WebSocket` is global): JSON-RPC 2.0 over
 // the gateway's WebSocket (`/v1/ws`), with subscriptions that survive reconnects.
-// One module, no dependency, no build step. docs/web.md shows how to use it. It lives in Web/
-// so that the daemon serves it beside the counter page (`import … from "/scanbridge.mjs"`);
-// clients/js/scanbridge.mjs links to it for those who copy it into their own front end.
+// One module, no dependency, no build step; its types are scanbridge.d.mts, beside it.
+// docs/web.md shows how to use it. It lives in Web/ so that the daemon serves the very file
+// it is tested with beside the counter page (`import … from "/scanbridge.mjs"`); Web/'s
+// package.json publishes the same file for front ends that bundle it.
 
-/**
- * @typedef {object} Device
- * @property {string} id stable across unplug/replug and restarts
- * @property {string} driver `mock`, `pcsc`, `evdev`, `hidpos`, `serial`, `v4l2`, or a plugin's name
- * @property {"nfc"|"barcode"|"qr"} kind
- * @property {string} name
- * @property {"ready"|"busy"|"error"|"gone"} state
- * @property {string} [error] a sentence, when `state` is `error`
- * @property {string|null} [vendorId]
- * @property {string|null} [productId]
- * @property {string|null} [serial]
- * @property {string|null} [path]
- */
+/** @typedef {import("./scanbridge.mjs").ConnectOptions} ConnectOptions */
+/** @typedef {import("./scanbridge.mjs").CallOptions} CallOptions */
+/** @typedef {import("./scanbridge.mjs").ConnectionState} ConnectionState */
+/** @typedef {import("./scanbridge.mjs").SubscribeFilter} SubscribeFilter */
+/** @typedef {import("./scanbridge.mjs").SubscriptionEvent} SubscriptionEvent */
+/** @typedef {InstanceType<import("./scanbridge.mjs").WebSocketClass>} WebSocketLike */
+/** @typedef {{resolve: (value: any) => void, reject: (error: unknown) => void}} Answer */
 
-/**
- * @typedef {object} Product
- * @property {string} id
- * @property {string|null} [storeId] null: no store (every daemon finds the product)
- * @property {string} name
- * @property {string} price a decimal string with its currency's ISO 4217 decimals (`"3.50"` GBP, `"500"` JPY, `"1.250"` KWD)
- * @property {string} currency ISO 4217
- * @property {string} [sku]
- * @property {string} [category]
- * @property {string} [barcode]
- * @property {string} [gtin]
- * @property {boolean} [trackStock]
- * @property {number} [quantity]
- * @property {number} [lowStockThreshold]
- * @property {"notTracked"|"inStock"|"low"|"outOfStock"} [stockStatus]
- * @property {boolean} [canSell]
- */
-
-/**
- * @typedef {object} Card
- * @property {string} uid
- * @property {string} uidDisplay
- * @property {string} walletAddress
- * @property {string|null} cardName
- * @property {string} displayName
- * @property {"active"|"inactive"|"blocked"} status
- * @property {string} createdAt
- */
-
-/**
- * @typedef {object} Customer
- * @property {string} walletAddress
- * @property {string|null} name
- * @property {string|null} email
- * @property {string|null} phone
- * @property {object} [milestones]
- */
-
-/**
- * @typedef {object} RepairDevice
- * @property {string} id
- * @property {string} orderId
- * @property {string} [make]
- * @property {string} [model]
- * @property {string} [serial]
- * @property {string} [status]
- */
-
-/**
- * @typedef {object} Order
- * @property {string} id
- * @property {string} reference
- * @property {string} status
- * @property {string} [clientId]
- * @property {string} [clientName]
- * @property {string} [createdAt]
- * @property {RepairDevice[]} [devices]
- */
-
-/**
- * @typedef {object} Resolution
- * @property {string|null} handler `product-lookup`, `card-link`, `order-lookup`, a plugin's name, or null
- * @property {string} status `found`, `not_found`, `invalid`, `identified`, `unknown`, `unhandled`, `error`, `timeout`, …
- * @property {Product} [product]
- * @property {string} [gtin]
- * @property {string} [reason]
- * @property {Card} [card]
- * @property {Customer} [customer]
- * @property {Order} [order]
- * @property {RepairDevice} [device]
- * @property {string} [message]
- */
-
-/**
- * @typedef {object} ScanEvent
- * @property {number} seq strictly increasing, gap-free, survives restarts
- * @property {string} id
- * @property {string} time RFC 3339 UTC
- * @property {string} device
- * @property {string} driver
- * @property {"nfc"|"barcode"|"qr"} kind
- * @property {string} [symbology]
- * @property {string} [aim]
- * @property {string} [text]
- * @property {string} [raw]
- * @property {string} [uid]
- * @property {string} [uidDisplay]
- * @property {Object<string,string>} [gs1]
- * @property {Resolution} resolution
- */
-
-/**
- * What a subscription hands its callback: a scan, a device change, or a gap in the journal.
- * @typedef {{type: "scan", event: ScanEvent}
- *   | {type: "device.added"|"device.removed"|"device.changed", device: Device}
- *   | {type: "gap", from: number, to: number}
- *   | {type: "error", error: RPCError}} SubscriptionEvent
- */
-
-/**
- * @typedef {"connecting"|"open"|"reconnecting"|"closed"} ConnectionState
- */
-
-/** A JSON-RPC error answered by the daemon, or a call cut short by a lost connection. */
+/** A JSON-RPC error answered by the daemon, or a call the client gave up on. */
 export class RPCError extends Error {
   /**
    * @param {number} code
@@ -138,6 +30,16 @@ export class RPCError extends Error {
 
 /** The code of `RPCError` for a call whose connection closed before its answer came. */
 export const CONNECTION_LOST = -32099;
+/** The code of `RPCError` for a call that had no answer within its timeout. */
+export const TIMED_OUT = -32098;
+/**
+ * How long a call waits, for the connection and its answer together, unless it says: long
+ * enough for a daemon restart and the shared store's writes of a card or a customer, short
+ * enough that a till whose daemon is down hears so while the customer still stands there.
+ */
+export const CALL_TIMEOUT_MS = 30_000;
+// Past this, setTimeout fires at once; a longer timeout is no bound at all.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 // Reconnect waits grow from the first to the last, with jitter so that many counters do
 // not all come back at the same instant after a daemon restart.
@@ -190,7 +92,7 @@ export function webSocketProtocols(token) {
 
 /**
  * Opens a client; it connects at once and reconnects by itself until `close()`.
- * @param {{url: string, token?: string, WebSocket?: typeof WebSocket}} options
+ * @param {ConnectOptions} options
  * @returns {Client}
  */
 export function connect(options) {
@@ -199,16 +101,16 @@ export function connect(options) {
 
 /** One connection to the daemon's gateway, remade after every loss. */
 export class Client {
-  /** @param {{url: string, token?: string, WebSocket?: typeof WebSocket}} options */
+  /** @param {ConnectOptions} options */
   constructor({ url, token, WebSocket: Socket = globalThis.WebSocket }) {
     if (!Socket) throw new Error("no WebSocket here: pass one as the WebSocket option");
     this._address = webSocketURL(url);
     this._protocols = webSocketProtocols(token);
     this._Socket = Socket;
-    /** @type {WebSocket|null} */
+    /** @type {WebSocketLike|null} */
     this._socket = null;
     this._nextId = 1;
-    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
+    /** @type {Map<number, Answer>} */
     this._pending = new Map();
     /** @type {Set<Subscription>} */
     this._subscriptions = new Set();
@@ -222,23 +124,61 @@ export class Client {
     this._closed = false;
     /** @type {ReturnType<typeof setTimeout>|null} */
     this._retryTimer = null;
-    /** @type {Array<() => void>} */
-    this._openWaiters = [];
+    /** @type {Set<() => void>} calls waiting for the connection, woken by its opening or `close()` */
+    this._openWaiters = new Set();
     this._open();
   }
 
   /**
-   * Calls a method; resolves with its result or rejects with an `RPCError`. Waits for the
-   * connection when it is being made; a call is never sent twice, so one whose connection
-   * is lost before its answer rejects with `CONNECTION_LOST` (the caller decides whether
-   * repeating it is safe).
+   * Calls a method; resolves with its result or rejects with an `RPCError`. A call made
+   * while the client connects or reconnects waits for the connection, as a reconnect after a
+   * blip or a daemon restart takes a moment; its timeout bounds that wait and the answer's
+   * together (`TIMED_OUT`), so a call to a daemon that is down fails in bounded time. A call
+   * is never sent twice: one whose connection is lost before its answer rejects with
+   * `CONNECTION_LOST` (the caller decides whether repeating it is safe). A call given up on
+   * (timeout, abort) is forgotten: its answer, should it come, is dropped.
    * @param {string} method
    * @param {object} [params]
+   * @param {CallOptions} [options]
    * @returns {Promise<any>}
    */
-  async call(method, params = {}) {
-    await this._whenOpen();
-    return this._send(method, params);
+  call(method, params = {}, options = {}) {
+    const { timeout = CALL_TIMEOUT_MS, signal } = options;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      /** @type {number|null} */
+      let id = null;
+      /** @type {(() => void)|null} */
+      let stopWaiting = null;
+      /** @type {ReturnType<typeof setTimeout>|undefined} */
+      let timer;
+      const onAbort = () => finish(reject, signal?.reason);
+      /**
+       * @param {(value: any) => void} settle
+       * @param {unknown} value
+       */
+      const finish = (settle, value) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        stopWaiting?.();
+        if (id !== null) this._pending.delete(id);
+        settle(value);
+      };
+      if (timeout < LONGEST_TIMER_MS) {
+        timer = setTimeout(() => {
+          const what = id === null ? "the daemon could not be reached" : "the daemon did not answer";
+          finish(reject, new RPCError(TIMED_OUT, `${method}: ${what} within ${timeout} ms`));
+        }, timeout);
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      stopWaiting = this._whenOpen(() => {
+        stopWaiting = null;
+        id = this._request(method, params, {
+          resolve: (result) => finish(resolve, result),
+          reject: (error) => finish(reject, error),
+        });
+      });
+    });
   }
 
   /**
@@ -265,7 +205,7 @@ export class Client {
   /**
    * Subscribes to scans and device changes. After each reconnect it subscribes again with
    * `since` = the last seq it delivered, so no scan is missed and none comes twice.
-   * @param {{kinds?: string[], devices?: string[], since?: number}} filter
+   * @param {SubscribeFilter} filter
    * @param {(event: SubscriptionEvent) => void} onEvent
    * @returns {Subscription}
    */
@@ -282,9 +222,7 @@ export class Client {
     if (this._retryTimer) clearTimeout(this._retryTimer);
     this._subscriptions.clear();
     // Calls waiting for a connection wake to find none, and reject.
-    const waiters = this._openWaiters;
-    this._openWaiters = [];
-    for (const wake of waiters) wake();
+    this._wakeWaiters();
     const socket = this._socket;
     this._socket = null;
     if (socket) socket.close(1000, "client closed");
@@ -294,6 +232,7 @@ export class Client {
 
   _open() {
     if (this._closed) return;
+    /** @type {WebSocketLike} */
     let socket;
     try {
       socket = new this._Socket(this._address, this._protocols);
@@ -306,23 +245,23 @@ export class Client {
       if (this._socket !== socket) return;
       this._attempt = 0;
       this._setState("open");
-      const waiters = this._openWaiters;
-      this._openWaiters = [];
-      for (const wake of waiters) wake();
+      this._wakeWaiters();
       for (const subscription of this._subscriptions) subscription._start();
     };
-    socket.onmessage = (message) => {
+    socket.onmessage = (/** @type {{data: unknown}} */ message) => {
       if (this._socket === socket && typeof message.data === "string") this._receive(message.data);
     };
-    socket.onclose = () => {
+    const lost = () => {
       if (this._socket !== socket) return;
       this._socket = null;
       this._failPending("the connection to the daemon was lost");
       for (const subscription of this._subscriptions) subscription._lost();
       this._scheduleRetry();
     };
-    // An error is always followed by a close, which does the work.
-    socket.onerror = () => {};
+    socket.onclose = lost;
+    // A browser follows an error with a close, which then finds the work done; Node 20's
+    // WebSocket gives a connection it could not make an error and no close.
+    socket.onerror = lost;
   }
 
   _scheduleRetry() {
@@ -343,27 +282,54 @@ export class Client {
     for (const listener of this._stateListeners) handOver(listener, state, { attempt: this._attempt });
   }
 
-  _whenOpen() {
-    if (this._closed) return Promise.reject(new RPCError(CONNECTION_LOST, "the client was closed"));
-    if (this.state === "open") return Promise.resolve();
-    return new Promise((resolve) => this._openWaiters.push(resolve));
+  /**
+   * Runs `wake` once the connection is open (or the client closed), at once if it is.
+   * @param {() => void} wake
+   * @returns {(() => void)|null} what stops waiting, when it waits
+   */
+  _whenOpen(wake) {
+    if (this._closed || this.state === "open") {
+      wake();
+      return null;
+    }
+    this._openWaiters.add(wake);
+    return () => this._openWaiters.delete(wake);
+  }
+
+  _wakeWaiters() {
+    const waiters = this._openWaiters;
+    this._openWaiters = new Set();
+    for (const wake of waiters) wake();
   }
 
   /**
+   * Sends a request whose answer goes to `answer`; rejects it at once when not connected.
+   * @param {string} method
+   * @param {object} params
+   * @param {Answer} answer
+   * @returns {number|null} the request's id, when sent
+   */
+  _request(method, params, answer) {
+    const socket = this._socket;
+    if (!socket || this.state !== "open") {
+      const reason = this._closed ? "the client was closed" : "not connected to the daemon";
+      answer.reject(new RPCError(CONNECTION_LOST, reason));
+      return null;
+    }
+    const id = this._nextId++;
+    this._pending.set(id, answer);
+    socket.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    return id;
+  }
+
+  /**
+   * A request of the client's own (subscriptions'), bounded by the connection alone.
    * @param {string} method
    * @param {object} params
    * @returns {Promise<any>}
    */
   _send(method, params) {
-    const socket = this._socket;
-    if (!socket || this.state !== "open") {
-      return Promise.reject(new RPCError(CONNECTION_LOST, "not connected to the daemon"));
-    }
-    const id = this._nextId++;
-    return new Promise((resolve, reject) => {
-      this._pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    });
+    return new Promise((resolve, reject) => this._request(method, params, { resolve, reject }));
   }
 
   /** @param {string} reason */
@@ -417,7 +383,7 @@ export class Client {
 export class Subscription {
   /**
    * @param {Client} client
-   * @param {{kinds?: string[], devices?: string[], since?: number}} filter
+   * @param {SubscribeFilter} filter
    * @param {(event: SubscriptionEvent) => void} onEvent
    */
   constructor(client, filter, onEvent) {

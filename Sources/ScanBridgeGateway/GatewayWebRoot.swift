@@ -29,6 +29,8 @@ package struct GatewayWebRoot: Sendable {
 
     static let contentTypes: [String: String] = [
         "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+        // scanbridge.d.mts, the client's types: text to read or save, never a script to run.
+        "mts": "text/plain; charset=utf-8",
         "css": "text/css; charset=utf-8", "json": "application/json", "svg": "image/svg+xml", "png": "image/png",
         "ico": "image/x-icon", "txt": "text/plain; charset=utf-8", "webmanifest": "application/manifest+json",
         "woff2": "font/woff2",

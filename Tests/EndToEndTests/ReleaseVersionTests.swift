@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// One version number for a release: what the binaries say, the newest version of CHANGELOG.md,
-/// the newest entry of debian/changelog (the package's version) and, where the checkout stands
-/// on a release tag, the tag (docs/releasing.md).
+/// the newest entry of debian/changelog (the package's version), the JavaScript client's package
+/// and, where the checkout stands on a release tag, the tag (docs/releasing.md).
 @Suite struct ReleaseVersionTests {
     @Test func everyPlaceSaysTheBinariesVersion() async throws {
         let version = try await run("scanbridge", ["--version"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -17,6 +17,10 @@ import Testing
         let debian = try String(contentsOf: repositoryRoot.appendingPathComponent("debian/changelog"), encoding: .utf8)
         let package = debian.firstMatch(of: /^scanbridge \(([^)]+)\)/)?.1
         #expect(package.map(String.init) == version, "debian/changelog's newest entry is \(package ?? "missing")")
+
+        let manifest = try String(contentsOf: repositoryRoot.appendingPathComponent("Web/package.json"), encoding: .utf8)
+        let client = manifest.firstMatch(of: /"version": "([^"]+)"/)?.1
+        #expect(client.map(String.init) == version, "Web/package.json's version is \(client ?? "missing")")
 
         let tags = try await Spawned(command: [
             "/usr/bin/git", "-C", repositoryRoot.path, "tag", "--points-at", "HEAD", "v[0-9]*",

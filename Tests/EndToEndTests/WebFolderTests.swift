@@ -17,7 +17,8 @@ struct WebFolderTests {
         let names = try Self.files().map(\.name)
         #expect(names.contains("index.html") && names.contains("scanbridge.mjs"))
         for name in names {
-            #expect(["html", "css", "js", "mjs"].contains((name as NSString).pathExtension), "\(name)")
+            // Beside the page: the client's types (.d.mts) and its package's manifest.
+            #expect(["html", "css", "js", "mjs", "mts", "json"].contains((name as NSString).pathExtension), "\(name)")
         }
     }
 

@@ -1,1 +1,0 @@
-../../Web/scanbridge.mjs
