@@ -92,8 +92,16 @@ class Client(Methods):
         seconds = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + seconds
         self._waiting.add(ident)
+        line = json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode()
         try:
-            self.send_raw(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode())
+            try:
+                self.send_raw(line)
+            except ConnectionLost:
+                # A daemon that restarted since the last call closed this connection before taking
+                # any of the line: nothing was run, so the call goes on a new connection.
+                self._raise_refusal(method)
+                self.connect()
+                self.send_raw(line)
             while ident not in self._answers:
                 self._raise_refusal(method)
                 try:
@@ -210,7 +218,10 @@ class Client(Methods):
 
     def _raise_refusal(self, method: str) -> None:
         if self._refusal is not None:
+            # The refusals with id null that this client's lines can meet (too large, too many
+            # connections, a peer without a role) all close the connection.
             error, self._refusal = self._refusal, None
+            self._lost()
             raise RPCError(error.get("code", 0), error.get("message", ""), error.get("data"), method)
 
     def _drain(self) -> None:
