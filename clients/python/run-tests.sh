@@ -42,4 +42,4 @@ cp -r "$here/pyproject.toml" "$here/README.md" "$here/src" "$build/"
 
 cd "$here"
 SCANBRIDGE_DAEMON=$bin/scanbridged SCANBRIDGE_CLI=$bin/scanbridge \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -ra tests "$@"
+    "$venv/bin/python" -m pytest -p no:cacheprovider -ra "$@"

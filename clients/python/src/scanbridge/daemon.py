@@ -31,7 +31,7 @@ class Daemon:
     """`scanbridged --drivers mock` with mock devices, its files in `folder`, restartable on the same database."""
 
     def __init__(
-        self, executable: str, folder: Path, *, mocks: tuple[str, ...] = (), http: bool = False, config: str = "",
+        self, executable: str, folder: Path, *, mocks: tuple[str, ...] = (), http: bool | str = False, config: str = "",
         arguments: tuple[str, ...] = (),
     ):
         self.executable = executable
@@ -48,7 +48,8 @@ class Daemon:
         self._notify_path = str(self._socket_folder / "notify.sock")
         self.config.write_text(config)  # also keeps /etc/scanbridge/scanbridge.yaml out
         self._arguments = ["--drivers", "mock"] + [f"--mock={mock}" for mock in mocks]
-        self._arguments += ["--http", "127.0.0.1:0"] if http else []
+        # True takes a free port, which changes at each start; an ADDRESS:PORT keeps it across restarts.
+        self._arguments += ["--http", "127.0.0.1:0" if http is True else http] if http else []
         self._arguments += list(arguments)
         self.http_addresses: list[str] = []
         self.process: subprocess.Popen | None = None

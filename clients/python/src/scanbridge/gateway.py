@@ -8,6 +8,7 @@ Unix socket client."""
 import http.client
 import json
 import queue
+import socket
 import ssl
 import threading
 import time
@@ -166,7 +167,13 @@ class _EventStream:
     def close(self) -> None:
         self._stopped.set()
         if self._connection is not None:
-            self._connection.close()  # ends the thread's read
+            # Shut down first: that wakes the thread's read, and closing waits for the read's lock.
+            try:
+                if self._connection.sock is not None:
+                    self._connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self._connection.close()
             self._connection = None
 
     def _read(self, response: http.client.HTTPResponse, out: queue.Queue, stopped: threading.Event) -> None:

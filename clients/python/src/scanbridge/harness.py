@@ -35,7 +35,7 @@ class Harness:
     """A daemon started with `--drivers mock` in `folder`, and an admin client of its socket."""
 
     def __init__(
-        self, executable: str, folder: Path, *, mocks: tuple[str, ...] = DEFAULT_MOCKS, http: bool = False,
+        self, executable: str, folder: Path, *, mocks: tuple[str, ...] = DEFAULT_MOCKS, http: bool | str = False,
         config: str = "", cli: str | None = None,
     ):
         self.daemon = Daemon(executable, folder, mocks=tuple(mocks), http=http, config=config)

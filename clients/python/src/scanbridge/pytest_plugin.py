@@ -6,7 +6,8 @@
 
 Each test gets its own daemon (`--drivers mock`, mock devices `till-1`, `counter-reader` and
 `bench-camera`), its socket and database in the test's tmp_path. Mark a test to change that:
-`@pytest.mark.scanbridge(mocks=["barcode:till-1"], http=True, config="catalog:\\n  currency: EUR\\n")`.
+`@pytest.mark.scanbridge(mocks=["barcode:till-1"], http=True, config="catalog:\\n  currency: EUR\\n")`
+(`http="127.0.0.1:PORT"` keeps the gateway's port across `restart()`).
 The daemon is SCANBRIDGE_DAEMON, else scanbridged on PATH; without one the test is skipped,
 or fails under CI=true, where a missing part must not pass for a tested one.
 """
@@ -20,7 +21,7 @@ from .harness import DEFAULT_MOCKS, Harness, find_executable
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "scanbridge(mocks=[...], http=False, config=''): how the scanbridge fixture starts its daemon"
+        "markers", "scanbridge(mocks=[...], http=False|True|'ADDRESS:PORT', config=''): how the scanbridge fixture starts its daemon"
     )
 
 
