@@ -13,7 +13,8 @@ from scanbridge import paths
 def test_the_socket_is_found_as_the_cli_finds_it():
     assert paths.resolve("/x.sock", {"SCANBRIDGE_SOCKET": "/y.sock"}) == "/x.sock"
     assert paths.resolve(None, {"SCANBRIDGE_SOCKET": "/y.sock", "XDG_RUNTIME_DIR": "/run/user/1"}) == "/y.sock"
-    assert paths.resolve(None, {"SCANBRIDGE_SOCKET": "", "RUNTIME_DIRECTORY": "/run/a:/run/b"}) == "/run/a/scanbridge.sock"
+    runtime = {"SCANBRIDGE_SOCKET": "", "RUNTIME_DIRECTORY": "/run/a:/run/b"}  # empty is unset; the first folder
+    assert paths.resolve(None, runtime) == "/run/a/scanbridge.sock"
     assert paths.resolve(None, {"XDG_RUNTIME_DIR": "/run/user/1"}, uid=1) == "/run/user/1/scanbridge/scanbridge.sock"
     assert paths.resolve(None, {}, uid=0) == "/run/scanbridge/scanbridge.sock"
     assert paths.resolve(None, {}, uid=1000) is None

@@ -23,7 +23,8 @@ except metadata.PackageNotFoundError:  # run from the source folder, not install
 
 
 def connect(address: str | None = None, *, token: str | None = None, **options) -> Client | GatewayClient:
-    """A gateway client for an `http(s)://` address (with its token), else a socket client (None: found as the CLI finds it)."""
+    """A gateway client for an `http(s)://` address (with its token), else a socket client
+    (None: the socket found as the CLI finds it)."""
     if address is not None and address.startswith(("http://", "https://")):
         if token is None:
             raise ValueError("the gateway needs an access token (scanbridge tokens create)")

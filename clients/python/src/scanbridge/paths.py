@@ -9,7 +9,9 @@ from .errors import UntrustedSocket
 SYSTEM_SOCKET = "/run/scanbridge/scanbridge.sock"
 
 
-def resolve(explicit: str | None = None, environ: Mapping[str, str] | None = None, uid: int | None = None) -> str | None:
+def resolve(
+    explicit: str | None = None, environ: Mapping[str, str] | None = None, uid: int | None = None
+) -> str | None:
     """The first path that applies, or None when none does (an empty variable counts as unset)."""
     env = os.environ if environ is None else environ
     if explicit:
@@ -25,7 +27,9 @@ def resolve(explicit: str | None = None, environ: Mapping[str, str] | None = Non
     return SYSTEM_SOCKET if (os.getuid() if uid is None else uid) == 0 else None
 
 
-def candidates(explicit: str | None = None, environ: Mapping[str, str] | None = None, uid: int | None = None) -> list[str]:
+def candidates(
+    explicit: str | None = None, environ: Mapping[str, str] | None = None, uid: int | None = None
+) -> list[str]:
     """The sockets to try in order: the system daemon's comes after a per-user default, never after a named path."""
     env = os.environ if environ is None else environ
     path = resolve(explicit, env, uid)

@@ -21,7 +21,8 @@ from .harness import DEFAULT_MOCKS, Harness, find_executable
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "scanbridge(mocks=[...], http=False|True|'ADDRESS:PORT', config=''): how the scanbridge fixture starts its daemon"
+        "markers",
+        "scanbridge(mocks=[...], http=False|True|'ADDRESS:PORT', config=''): how the scanbridge fixture starts its daemon",
     )
 
 
