@@ -58,13 +58,14 @@ class GatewayClient(Methods):
         ident = self._next_id
         self._next_id += 1
         body = json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params or {}}).encode()
-        connection, response = self.request(
+        exchange = self.request(
             "POST", "/v1/rpc", body, {"Content-Type": "application/json"}, self.timeout if timeout is None else timeout
         )
         try:
+            response = exchange.response
             payload = _read_body(response, self.max_line_bytes)
         finally:
-            connection.close()
+            exchange.close()
         if response.status == 204:
             return None
         if response.status != 200:
@@ -85,10 +86,8 @@ class GatewayClient(Methods):
         """The event stream after `since` (after the newest journaled event without it), resumed on disconnection."""
         return Subscription(_EventStream(self, kinds, devices), since, backoff, resume)
 
-    def request(
-        self, verb: str, path: str, body: bytes | None, headers: dict[str, str], timeout: float
-    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-        """Sends one request with the token; the caller closes the connection."""
+    def request(self, verb: str, path: str, body: bytes | None, headers: dict[str, str], timeout: float) -> "_Exchange":
+        """Sends one request with the token; the caller closes the exchange."""
         host, port = self._parts.hostname, self._parts.port
         if self._parts.scheme == "https":
             context = self._ssl or ssl.create_default_context()
@@ -97,10 +96,28 @@ class GatewayClient(Methods):
             connection = http.client.HTTPConnection(host, port, timeout=timeout)
         try:
             connection.request(verb, self._prefix + path, body, {**headers, "Authorization": f"Bearer {self._token}"})
-            return connection, connection.getresponse()
+            sock = connection.sock  # the response may take it over from the connection
+            return _Exchange(connection, sock, connection.getresponse())
         except (OSError, http.client.HTTPException) as error:
             connection.close()
             raise ConnectionLost(f"the gateway at {self._parts.netloc} cannot be reached: {error}") from error
+
+
+class _Exchange:
+    """One request's connection, socket and response, closed together."""
+
+    def __init__(self, connection: http.client.HTTPConnection, sock: socket.socket, response: http.client.HTTPResponse):
+        self.connection, self._sock, self.response = connection, sock, response
+
+    def close(self) -> None:
+        # Shut down first: that wakes a read under way in another thread, whose lock closing waits for.
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.response.close()
+        self.connection.close()
+        self._sock.close()
 
 
 def _read_body(response: http.client.HTTPResponse, limit: int) -> bytes:
@@ -132,7 +149,7 @@ class _EventStream:
         self._client = client
         self._filters = {key: ",".join(value) for key, value in (("kinds", kinds), ("devices", devices)) if value}
         self._queue: queue.Queue = queue.Queue(maxsize=256)
-        self._connection: http.client.HTTPConnection | None = None
+        self._exchange: _Exchange | None = None
         self._stopped = threading.Event()
 
     def open(self, since: int | None) -> int | None:
@@ -142,16 +159,18 @@ class _EventStream:
             newest = self._client.recent(limit=1)
             since = newest[-1].seq if newest else 0
         query = urllib.parse.urlencode({"since": since, **self._filters})
-        connection, response = self._client.request(
+        exchange = self._client.request(
             "GET", "/v1/events?" + query, None, {"Accept": "text/event-stream"}, STREAM_SILENCE
         )
-        if response.status != 200:
-            payload = _read_body(response, self._client.max_line_bytes)
-            connection.close()
-            raise _refusal(response.status, payload)
-        self._connection, self._queue, self._stopped = connection, queue.Queue(maxsize=256), threading.Event()
+        if exchange.response.status != 200:
+            try:
+                raise _refusal(exchange.response.status, _read_body(exchange.response, self._client.max_line_bytes))
+            finally:
+                exchange.close()
+        self._exchange, self._queue, self._stopped = exchange, queue.Queue(maxsize=256), threading.Event()
         threading.Thread(
-            target=self._read, args=(response, self._queue, self._stopped), name="scanbridge-events", daemon=True
+            target=self._read, args=(exchange.response, self._queue, self._stopped), name="scanbridge-events",
+            daemon=True,
         ).start()
         return since
 
@@ -166,15 +185,9 @@ class _EventStream:
 
     def close(self) -> None:
         self._stopped.set()
-        if self._connection is not None:
-            # Shut down first: that wakes the thread's read, and closing waits for the read's lock.
-            try:
-                if self._connection.sock is not None:
-                    self._connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            self._connection.close()
-            self._connection = None
+        if self._exchange is not None:
+            self._exchange.close()  # ends the thread's read
+            self._exchange = None
 
     def _read(self, response: http.client.HTTPResponse, out: queue.Queue, stopped: threading.Event) -> None:
         limit = self._client.max_line_bytes
