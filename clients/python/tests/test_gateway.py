@@ -32,6 +32,10 @@ def test_calls_and_events_through_the_gateway(scanbridge):
 def test_device_events_and_typed_errors_through_the_gateway(scanbridge):
     client = sb.GatewayClient(scanbridge.gateway_url, scanbridge.token("admin"))
     subscription = client.subscribe(since=0)
+    # Device events are live only: once a scan came through, the stream is surely live.
+    scanbridge.inject("till-1", "SKU-1", symbology="code-128")
+    while not isinstance(subscription.next(timeout=20), sb.ScanEvent):
+        pass
     client.attach_mock("nfc", "door")
 
     while not (isinstance(event := subscription.next(timeout=20), sb.DeviceEvent) and event.device.id == "mock:door"):
