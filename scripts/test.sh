@@ -4,8 +4,10 @@
 # every skipped suite or test with its reason; exits non-zero when a phase failed.
 #
 #   lint      the code follows .swift-format, beside the build (one core is enough for it)
+#   types     the JavaScript client's types (scripts/check-types.sh), beside the build, in seconds
 #   build     everything, with the explicit-import check
 #   suites    every test but the hardware lab's, SCANBRIDGE_TEST_WIDTH tests at a time
+#   python    the Python client's pytest tests against the built daemon (clients/python)
 #   lab       the hardware lab alone: its guests type at a scanner's pace, and anything heavy
 #             on the same cores (the suites' daemons, a build even at the lowest priority)
 #             stretches them past the wedge's bounds and doubles the lab's time
@@ -60,20 +62,37 @@ summary() {
 }
 trap summary EXIT
 
+# beside NAME COMMAND…: runs it in the background, beside the build, with its output in
+# $logs/NAME.log; joined NAME waits for it and times it, and shows its output only when it failed.
+declare -A beside_pid beside_start
+beside() {
+    local name=$1
+    shift
+    beside_start[$name]=$(date +%s)
+    "$@" >"$logs/$name.log" 2>&1 &
+    beside_pid[$name]=$!
+}
+joined() {
+    local name=$1 status
+    wait "${beside_pid[$name]}"
+    status=$?
+    times=("$(printf '%-8s %5ss  %s' "$name" $(($(date +%s) - beside_start[$name])) "$([ $status = 0 ] && echo ok || echo FAILED)")" "${times[@]}")
+    [ $status = 0 ] && return 0
+    cat "$logs/$name.log"
+    failed+=("$name")
+    return 1
+}
+
 lint() { $SWIFT format lint --strict --recursive --parallel Sources Plugins Tests Benchmarks Fuzz Package.swift; }
-lint >"$logs/lint.log" 2>&1 &
-linting=$!
-lint_start=$(date +%s)
+beside lint lint
+beside types scripts/check-types.sh
 phase build $SWIFT build --build-tests --explicit-target-dependency-import-check error || exit 1
-wait $linting
-lint_status=$?
-times=("$(printf '%-8s %5ss  %s' lint $(($(date +%s) - lint_start)) "$([ $lint_status = 0 ] && echo ok || echo FAILED)")" "${times[@]}")
-if [ $lint_status != 0 ]; then
-    cat "$logs/lint.log"
-    failed+=(lint)
-    exit 1
-fi
+joined types
+joined lint
+((${#failed[@]} == 0)) || exit 1
 
 phase suites $SWIFT test --skip-build --skip HardwareLab || exit 1
+
+phase python clients/python/run-tests.sh || exit 1
 
 phase lab $SWIFT test --skip-build --filter HardwareLab || exit 1

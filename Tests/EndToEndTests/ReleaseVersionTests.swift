@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// One version number for a release: what the binaries say, the newest version of CHANGELOG.md,
-/// the newest entry of debian/changelog (the package's version), the JavaScript client's package
-/// and, where the checkout stands on a release tag, the tag (docs/releasing.md).
+/// the newest entry of debian/changelog (the package's version), the JavaScript and Python
+/// clients' packages and, where the checkout stands on a release tag, the tag (docs/releasing.md).
 @Suite struct ReleaseVersionTests {
     @Test func everyPlaceSaysTheBinariesVersion() async throws {
         let version = try await run("scanbridge", ["--version"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -21,6 +21,11 @@ import Testing
         let manifest = try String(contentsOf: repositoryRoot.appendingPathComponent("Web/package.json"), encoding: .utf8)
         let client = manifest.firstMatch(of: /"version": "([^"]+)"/)?.1
         #expect(client.map(String.init) == version, "Web/package.json's version is \(client ?? "missing")")
+
+        let project = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("clients/python/pyproject.toml"), encoding: .utf8)
+        let python = project.firstMatch(of: /(?m)^version = "([^"]+)"/)?.1
+        #expect(python.map(String.init) == version, "clients/python/pyproject.toml's version is \(python ?? "missing")")
 
         let tags = try await Spawned(command: [
             "/usr/bin/git", "-C", repositoryRoot.path, "tag", "--points-at", "HEAD", "v[0-9]*",
