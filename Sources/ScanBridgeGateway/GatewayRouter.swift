@@ -89,7 +89,9 @@ final class GatewayRouter: Sendable {
         }
         // An event stream wrote its own head and keeps the connection.
         guard var response else { return }
-        if let origin = request.origin, response.status != .forbidden {
+        // A refusal too, so that a page's script reads its JSON reason rather than an opaque
+        // CORS failure; what it refused stays refused.
+        if let origin = request.origin {
             response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: origin)
             response.headers.add(name: "Vary", value: "Origin")
         }

@@ -156,13 +156,14 @@ struct DaemonSettings: Sendable {
         let http = try file.section("http", as: GatewayConfig.self) ?? GatewayConfig()
         if let days = http.tokenMaxLifetimeDays { tokenLimits.maxLifetimeDays = days == 0 ? nil : days }
         gateway = try Self.gateway(
-            http, listen: options.httpListen, passed: !activated.tcp.isEmpty, maxConnections: limits.maxConnections)
+            http, listen: options.httpListen, origins: options.allowOrigins, passed: !activated.tcp.isEmpty,
+            maxConnections: limits.maxConnections)
     }
 
     /// The gateway's settings; nil when it is off: no address to listen on, and none passed.
-    private static func gateway(_ http: GatewayConfig, listen: [String], passed: Bool, maxConnections: Int) throws
-        -> GatewaySettings?
-    {
+    private static func gateway(
+        _ http: GatewayConfig, listen: [String], origins allowed: [String], passed: Bool, maxConnections: Int
+    ) throws -> GatewaySettings? {
         let texts = listen.isEmpty ? http.listen : listen
         guard !texts.isEmpty || passed else { return nil }
         let addresses = try texts.map { text in
@@ -189,11 +190,11 @@ struct DaemonSettings: Sendable {
         // Compared as a browser writes its Origin header: an entry written otherwise would
         // never match, and `null` (sandboxed frames, file: pages) would let any of them in.
         var origins: [String] = []
-        for text in http.origins {
+        for (text, setting) in http.origins.map({ ($0, "http.origins") }) + allowed.map({ ($0, "--allow-origin") }) {
             do throws(TokenOrigin.Problem) {
                 origins.append(try TokenOrigin.normalized(text))
             } catch {
-                throw DaemonConfig.LoadError(description: "http.origins: \(error.reason)")
+                throw DaemonConfig.LoadError(description: "\(setting): \(error.reason)")
             }
         }
         var settings = GatewaySettings(

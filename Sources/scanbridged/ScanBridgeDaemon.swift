@@ -84,6 +84,13 @@ struct ScanBridgeDaemon: AsyncParsableCommand {
     )
     var httpListen: [String] = []
 
+    @Option(
+        name: .customLong("allow-origin"),
+        help:
+            "Let web pages from ORIGIN (scheme://host[:port], e.g. http://localhost:5173) call the gateway, as http.origins does. Repeatable; added to http.origins."
+    )
+    var allowOrigins: [String] = []
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 

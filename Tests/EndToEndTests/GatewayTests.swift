@@ -80,6 +80,9 @@ struct GatewayTests {
         let strangeOrigin = [("Origin", "https://evil.example"), ("Authorization", "Bearer \(reader)")]
         let foreign = try await client.request("GET", "/readyz", headers: strangeOrigin)
         #expect(foreign.status == 403 && foreign.errorCode == "forbidden_origin")
+        #expect(
+            foreign.headers["access-control-allow-origin"] == "https://evil.example",
+            "a refusal carries CORS headers, so the page's script reads its reason")
         let listed = try await client.request(
             "GET", "/readyz", headers: [("Origin", GatewayDaemon.origin), ("Authorization", "Bearer \(reader)")])
         #expect(listed.status == 200 && listed.headers["access-control-allow-origin"] == GatewayDaemon.origin)
@@ -103,7 +106,7 @@ struct GatewayTests {
         #expect(preflight.status == 204 && preflight.headers["access-control-allow-origin"] == GatewayDaemon.origin)
         #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
         let foreignPreflight = try await client.request("OPTIONS", "/v1/rpc", headers: [("Origin", "https://evil.example")])
-        #expect(foreignPreflight.status == 403 && foreignPreflight.headers["access-control-allow-origin"] == nil)
+        #expect(foreignPreflight.status == 403 && foreignPreflight.errorCode == "forbidden_origin")
 
         let forbidden = try await client.rpc(
             #"{"jsonrpc":"2.0","id":7,"method":"mock.attach","params":{"kind":"qr"}}"#, token: reader)
@@ -119,6 +122,23 @@ struct GatewayTests {
         #expect(stream.status == 401)
         #expect(!gateway.daemon.log.contains(reader.dropFirst(4)), "no secret in the log")
         try await gateway.stop()
+    }
+
+    /// `--allow-origin` adds to http.origins, checked as they are.
+    @Test func anOriginAllowedOnTheCommandLineMayCall() async throws {
+        let gateway = try await GatewayDaemon.start(
+            ["--mock", "barcode:till-1", "--allow-origin", "http://localhost:5173"], origins: [])
+        let (reader, _) = try await gateway.token("reader")
+        let allowed = try await gateway.client.request(
+            "GET", "/readyz", headers: [("Origin", "http://localhost:5173"), ("Authorization", "Bearer \(reader)")])
+        #expect(allowed.status == 200 && allowed.headers["access-control-allow-origin"] == "http://localhost:5173")
+        let other = try await gateway.client.request(
+            "GET", "/readyz", headers: [("Origin", "http://localhost:5174"), ("Authorization", "Bearer \(reader)")])
+        #expect(other.status == 403)
+        try await gateway.stop()
+
+        let refused = try await run("scanbridged", ["--allow-origin", "null", "--http", "127.0.0.1:0", "--drivers", "mock"])
+        #expect(refused.status != 0 && refused.err.contains("--allow-origin"), "\(refused.err)")
     }
 
     @Test func aWebSocketIsAConnectionLikeTheSocketsOwn() async throws {
