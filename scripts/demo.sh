@@ -62,9 +62,17 @@ else
     echo "qrencode is missing (scripts/deps.sh installs it): no file camera in this demo" >&2
 fi
 
-start --config demo/scanbridge.yaml "${camera[@]}"
+# The gateway on loopback, for the counter page and the JavaScript client: a reader token for
+# them, made anew at each demo (a day's lifetime, so the old ones lapse by themselves), and
+# DEMO_ORIGIN, a web POS in development elsewhere on this machine, allowed to call it.
+http=${DEMO_HTTP:-127.0.0.1:8765}
+start --config demo/scanbridge.yaml --http "$http" --allow-origin "${DEMO_ORIGIN:-http://localhost:5173}" "${camera[@]}"
+rm -f "$data/reader.token"
+"$bin/scanbridge" tokens create --name "demo counter page" --role reader --expires 1d \
+    --secret-file "$data/reader.token" >/dev/null
 
 echo "ScanBridge demo: daemon log in $data/scanbridged.log, socket $SCANBRIDGE_SOCKET"
+echo "Counter page (a reader token in the address): http://$http/#token=$(cat "$data/reader.token")"
 echo "Try in another terminal: export SCANBRIDGE_SOCKET=$SCANBRIDGE_SOCKET; then"
 echo "  $bin/scanbridge lookup 5901234123457        $bin/scanbridge inject till-1 5901234123457"
 echo "  $bin/scanbridge cards arm rN7nNewWallet      $bin/scanbridge inject counter-reader --uid 04AABBCCDDEEFF"

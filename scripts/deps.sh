@@ -14,6 +14,16 @@ what=${1:-build}
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
+# Swift first: without it nothing here can be built, so nothing is installed for it.
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        echo "Swift is in /opt/swift/usr/bin but not on PATH: export PATH=/opt/swift/usr/bin:\$PATH" >&2
+    else
+        echo "Swift 6 is not installed: get a Swift 6.1+ toolchain for Linux and put it on PATH." >&2
+    fi
+    exit 1
+fi
+
 # Build: debian/control's Build-Depends, the one list of what compiling ScanBridge needs, with
 # why each is there; debhelper (and the sequences it provides) only where a package is made.
 required=()
@@ -135,13 +145,4 @@ done
 # The lab fetches the guest's kernel with apt-get download, which needs the package lists.
 if [ "$what" = test ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
     update
-fi
-
-if ! command -v swift >/dev/null 2>&1; then
-    if [ -x /opt/swift/usr/bin/swift ]; then
-        echo "Swift is in /opt/swift/usr/bin but not on PATH: export PATH=/opt/swift/usr/bin:\$PATH" >&2
-    else
-        echo "Swift 6 is not installed: get a Swift 6.1+ toolchain for Linux and put it on PATH." >&2
-    fi
-    exit 1
 fi
