@@ -191,10 +191,11 @@ build_env=(PKG_CONFIG_SYSROOT_DIR=/sysroot
     PKG_CONFIG_PATH=/sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:/sysroot/usr/share/pkgconfig)
 # The aarch64 resource folders are bound where a Swift SDK's sysroot has them: the driver
 # looks for the static runtime's swiftrt.o in SYSROOT/usr/lib/swift_static whatever the SDK
-# says (swiftStaticResourcesPath is not passed to the link).
+# says (swiftStaticResourcesPath is not passed to the link). Their clang folders are relative
+# links to ../clang/17: it is bound beside them.
 swift_aarch64=$build_root/opt/swift-aarch64/usr/libexec/swift/lib
 build_binds="$PWD:/build/scanbridge $target_root:/sysroot $swift_aarch64/swift:/sysroot/usr/lib/swift
-    $swift_aarch64/swift_static:/sysroot/usr/lib/swift_static"
+    $swift_aarch64/swift_static:/sysroot/usr/lib/swift_static $swift_aarch64/clang:/sysroot/usr/lib/clang"
 # This workplace's copies of the Swift packages, and git's note of where they are.
 [ ! -d /opt/swift-packages ] || build_binds="$build_binds /opt/swift-packages:/opt/swift-packages"
 
