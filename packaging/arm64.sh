@@ -44,6 +44,11 @@ fail() { echo "arm64: $*" >&2; exit 1; }
 command -v debootstrap >/dev/null || fail "debootstrap is missing (apt-get install debootstrap)"
 [ -x /usr/bin/qemu-aarch64-static ] || fail "qemu-aarch64-static is missing (apt-get install qemu-user-static binfmt-support)"
 case "$config" in debug | release) ;; *) fail "CONFIG is debug or release" ;; esac
+# sid's Swift runtime, linked in, calls glibc 2.38's functions (the C23 strtol family, strlcpy):
+# Debian 12's glibc is 2.36.
+case "$target_dist" in
+bookworm) fail "Debian 12's glibc is older than the one sid's Swift runtime was built for (2.38)" ;;
+esac
 mkdir -p "$cache"
 
 timings=()
@@ -62,6 +67,7 @@ enter() {
     local root=$1
     shift
     cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # shellcheck disable=SC2016 # expanded by the inner bash
     unshare --mount --propagation private -- bash -euo pipefail -c '
         root=$1; binds=$2; shift 2
         mount -t proc proc "$root/proc"
@@ -140,6 +146,7 @@ prepare_build_root() {
     # run on, amd64. git: SwiftPM resolves the dependencies with it.
     apt_in "$build_root" install --no-install-recommends swiftlang build-essential git pkgconf ca-certificates >/dev/null
     local version
+    # shellcheck disable=SC2016 # dpkg-query's format
     version=$(enter "$build_root" dpkg-query -W -f='${Version}' swiftlang)
     enter "$build_root" bash -c "rm -rf /opt/swift-aarch64 /tmp/arm64 && mkdir -p /opt/swift-aarch64 /tmp/arm64 && cd /tmp/arm64 \
         && apt-get download -q -o APT::Sandbox::User=root -o Acquire::Check-Valid-Until=false swiftlang:arm64=$version \
@@ -220,6 +227,7 @@ smoke() {
     rm -rf "$target_root/smoke"
     mkdir -p "$target_root/smoke"
     for product in scanbridged scanbridge; do cp "$bin/$product" "$target_root/smoke/"; done
+    # shellcheck disable=SC2016 # expanded by the chroot's bash
     enter "$target_root" bash -euo pipefail -c '
         D=$(mktemp -d)
         cd /smoke
@@ -237,6 +245,8 @@ smoke() {
         ./scanbridge devices
         ./scanbridge watch --json --since 0 > $D/events 2>$D/watch.log &
         watcher=$!
+        # Time for the subscriber to connect, so that the scan reaches it live (with
+        # --since 0 it would otherwise come as the replay of the journal).
         sleep 2
         ./scanbridge inject till-1 5901234123457
         start=$SECONDS
@@ -265,7 +275,7 @@ for product in $products; do
 done
 bin=$(bin_path)
 bin=${bin#/build/scanbridge/}
-for product in $products; do file "$bin/$product"; done
+! command -v file >/dev/null || for product in $products; do file "$bin/$product"; done
 step "smoke under qemu-aarch64" smoke "$bin"
 timings+=("$(printf '  %-44s %6d s' total $((SECONDS - total)))")
 echo "arm64: times on $(nproc) cores:"
