@@ -143,14 +143,15 @@ struct RefusedRows: Sendable {
     /// Forgets the rows `batch` put or took for gone, and adds `refused`.
     mutating func update(applied batch: ReplicaBatch, refused: [RefusedRow]) {
         if !rows.isEmpty {
-            let settled =
+            // Table by table: as one sum of the four, Swift 6.2's type checker gives up on it.
+            let products: [String] =
                 (batch.products.map(\.product.id) + batch.goneProducts).map { "\(ShopRowBounds.products.table) \($0)" }
-                + (batch.cards.map(\.uid.hex) + batch.goneCards).map { "\(ShopRowBounds.cards.table) \($0)" }
-                + (batch.customers.map(\.walletAddress) + batch.goneCustomers).map {
-                    "\(ShopRowBounds.customers.table) \($0)"
-                }
-                + (batch.orders.map(\.id) + batch.goneOrders).map { "\(ShopRowBounds.orders.table) \($0)" }
-            for key in settled { rows[key] = nil }
+            let cards: [String] = (batch.cards.map(\.uid.hex) + batch.goneCards).map { "\(ShopRowBounds.cards.table) \($0)" }
+            let customers: [String] = (batch.customers.map(\.walletAddress) + batch.goneCustomers).map {
+                "\(ShopRowBounds.customers.table) \($0)"
+            }
+            let orders: [String] = (batch.orders.map(\.id) + batch.goneOrders).map { "\(ShopRowBounds.orders.table) \($0)" }
+            for key in products + cards + customers + orders { rows[key] = nil }
         }
         for row in refused {
             let key = "\(row.table) \(row.key)"

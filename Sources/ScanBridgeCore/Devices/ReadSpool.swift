@@ -123,7 +123,9 @@ package final class ReadSpool: Sendable {
     /// for the rest of the value and its queue slot.
     static func size(of read: RawRead) -> Int {
         let ndef = read.ndef?.reduce(0) { $0 + $1.type.utf8.count + $1.value.utf8.count + 32 } ?? 0
-        return 256 + (read.text?.utf8.count ?? 0) + (read.bytes?.count ?? 0) + (read.uid?.count ?? 0)
-            + (read.atr?.count ?? 0) + (read.cardType?.utf8.count ?? 0) + read.device.utf8.count + ndef
+        // In parts: as one sum of its nine terms, Swift 6.2's type checker gives up on it.
+        let payload: Int = (read.text?.utf8.count ?? 0) + (read.bytes?.count ?? 0) + (read.uid?.count ?? 0)
+        let card: Int = (read.atr?.count ?? 0) + (read.cardType?.utf8.count ?? 0)
+        return 256 + payload + card + read.device.utf8.count + ndef
     }
 }

@@ -42,8 +42,9 @@ extension DeviceNode {
     func keysDown() -> [UInt16] {
         var bits = [UInt8](repeating: 0, count: 96)
         guard cevdev_keys_down(fd, &bits, bits.count) >= 0 else { return [] }
-        return bits.indices.flatMap { byte in
-            (0..<8).compactMap { bit in bits[byte] & (1 << bit) != 0 ? UInt16(byte * 8 + bit) : nil }
+        // The closures' types written out: Swift 6.2's type checker gives up on them without.
+        return bits.indices.flatMap { (byte: Int) -> [UInt16] in
+            (0..<8).compactMap { (bit: Int) -> UInt16? in bits[byte] & (1 << bit) != 0 ? UInt16(byte * 8 + bit) : nil }
         }
     }
 

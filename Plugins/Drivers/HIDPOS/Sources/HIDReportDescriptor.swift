@@ -163,7 +163,8 @@ struct HIDReportDescriptor: Equatable, Sendable {
 
     /// Usages given with their page (4-byte Usage items) keep it; the others take the global page.
     private static func split(_ usages: [UInt32], defaultPage: UInt16) -> (page: UInt16, usages: [UInt16]) {
-        let page = usages.first.map { $0 > 0xFFFF ? UInt16($0 >> 16) : defaultPage } ?? defaultPage
+        // Typed: Swift 6.2 takes `page` for an optional otherwise.
+        let page: UInt16 = usages.first.map { $0 > 0xFFFF ? UInt16($0 >> 16) : defaultPage } ?? defaultPage
         return (page, usages.map { UInt16(truncatingIfNeeded: $0) })
     }
 }

@@ -34,7 +34,10 @@ package enum OrderCode: Sendable, Hashable {
     private static func dropping(_ prefix: String, from text: Substring) -> Substring? {
         let head = text.utf8.prefix(prefix.utf8.count)
         guard head.count == prefix.utf8.count,
-            zip(head, prefix.utf8).allSatisfy({ $0 == $1 || $0 == $1 + 32 && $1 >= 0x41 && $1 <= 0x5A })
+            // The closure's types written out: Swift 6.2's type checker gives up on it without.
+            zip(head, prefix.utf8).allSatisfy({ (byte: UInt8, wanted: UInt8) -> Bool in
+                byte == wanted || byte == wanted + 32 && wanted >= 0x41 && wanted <= 0x5A
+            })
         else { return nil }
         return text[head.endIndex...]
     }
