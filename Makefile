@@ -2,7 +2,7 @@
 SWIFT ?= swift
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: deps build demo test soak test-package fuzz test-sanitize format bench release-products install deb dist test-dist clean
+.PHONY: deps build demo test soak test-package fuzz test-sanitize format bench release-products install deb dist test-dist arm64 clean
 
 # Each target installs the Debian packages it needs, and no more (scripts/deps.sh).
 deps:
@@ -128,6 +128,13 @@ dist:
 test-dist: dist
 	packaging/chroot.sh test-dist bookworm
 	packaging/chroot.sh test-dist trixie
+
+# `make arm64`: scanbridged and scanbridge cross-compiled for an arm64 Debian 13 box with
+# Debian sid's swiftlang, and the daemon's smoke run under qemu-aarch64 (packaging/arm64.sh,
+# docs/arm64.md). A long run of its own, by hand: about 20 minutes the first time.
+arm64:
+	@scripts/deps.sh arm64
+	packaging/arm64.sh
 
 clean:
 	rm -rf .build .demo

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a make target needs, when they are missing, and checks for Swift.
-# Usage: scripts/deps.sh build|demo|test|bench|package
+# Usage: scripts/deps.sh build|demo|test|bench|package|arm64
 #   build    what compiling ScanBridge needs (`make build`)
 #   demo     that, and what `make demo` shows with
 #   test     that, and the tools the tests run against (`make test`)
 #   bench    test's, and the old camera decoder the benchmark weighs zxing-cpp against (`make bench`)
 #   package  build, and what makes and checks the Debian package and the tarball (`make deb`,
 #            `make test-package`, `make dist`, `make test-dist`)
+#   arm64    build, and what the arm64 cross build and its emulated smoke need (`make arm64`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,8 +87,13 @@ package)
     # test shows its camera a QR code drawn with qrencode.
     required+=(dpkg-dev debhelper lintian debootstrap qrencode)
     ;;
+arm64)
+    # The arm64 chroots are made by debootstrap; their programs run through qemu-aarch64,
+    # registered with binfmt_misc (packaging/arm64.sh).
+    required+=(debootstrap qemu-user-static binfmt-support)
+    ;;
 *)
-    echo "usage: scripts/deps.sh build|demo|test|bench|package" >&2
+    echo "usage: scripts/deps.sh build|demo|test|bench|package|arm64" >&2
     exit 64
     ;;
 esac
