@@ -326,8 +326,8 @@ extension ScanBridgeBench {
         return (seconds, ProcessStat.megabytes("VmHWM", of: counter.pid ?? 0))
     }
 
-    /// Waits until `daemon`'s replica stands at `change` of the shop's log, read from its file
-    /// every 10 ms.
+    /// Waits until `daemon`'s replica stands at `change` of the shop's log, polling its file, which
+    /// the daemon writes and the bench only reads.
     static func waitForPosition(_ change: Int, of daemon: DaemonHarness, within limit: Duration) async throws {
         let deadline = ContinuousClock.now + limit
         while try await ShopCounters.replica(of: daemon, counting: false).lastChange != change {

@@ -22,8 +22,9 @@ enum ShopChanges {
 
     /// `changes` price changes, each of an item drawn uniformly from the catalog, upserted at
     /// `writer` with `products.upsert` (the product whole, as a POS sends it), one at a time,
-    /// 20–100 ms apart. Each is timed from the writer's answer to the first lookup at
-    /// `reader`, polled every millisecond, whose answer holds the new price.
+    /// a random pause apart, as a back office edits them. Each is timed from the writer's
+    /// answer to the first lookup at `reader`, polled as `poll` does, whose answer holds the
+    /// new price.
     static func propagation(writer: DaemonHarness, reader: DaemonHarness, catalogSize: Int, changes: Int) async throws
         -> Figures
     {

@@ -5,7 +5,7 @@ import ScanBridgeCore
 import ScanBridgeModel
 
 /// The bytes a row read from the shop's store may hold, checked in SQL before any of it is
-/// read: a row past them (a 500 MB name a compromised counter wrote) never reaches this
+/// read: a row past them (a name of any length a compromised counter wrote) never reaches this
 /// counter's memory, and its key, cut short, is all that is read of it. Each text column's
 /// bound is the bytes of the characters a client may give there (`JSONFields.maxBytes`);
 /// the row then passes the input checks themselves (`inputProblem`).
