@@ -29,7 +29,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cache=${SCANBRIDGE_CHROOTS:-/var/cache/scanbridge/chroots}
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# shellcheck source=packaging/chroot-lib.sh
+. packaging/chroot-lib.sh
+# sid's Release file is valid for a week only; a mirror or archive snapshot a few weeks old is
+# still what the two Swift builds are taken from, so its date is not checked.
+APT_OPTIONS="-o Acquire::Check-Valid-Until=false"
 target_dist=${TARGET_DIST:-trixie}
 config=${CONFIG:-release}
 products=${PRODUCTS:-scanbridged scanbridge}
@@ -61,53 +65,6 @@ step() {
     timings+=("$(printf '  %-44s %6d s' "$name" $((SECONDS - start)))")
 }
 
-# Runs "$@" in the chroot at $1 with /proc, /sys, /dev, and a /run and /tmp of its own, in a
-# mount namespace that ends with the command; BINDS lists further "host-path:chroot-path" mounts.
-enter() {
-    local root=$1
-    shift
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
-    # shellcheck disable=SC2016 # expanded by the inner bash
-    unshare --mount --propagation private -- bash -euo pipefail -c '
-        root=$1; binds=$2; shift 2
-        mount -t proc proc "$root/proc"
-        mount --rbind /sys "$root/sys"
-        mount --rbind /dev "$root/dev"
-        mount -t tmpfs tmpfs "$root/run"
-        mount -t tmpfs tmpfs "$root/tmp"
-        for bind in $binds; do
-            mkdir -p "$root${bind#*:}"
-            mount --bind "${bind%%:*}" "$root${bind#*:}"
-        done
-        exec chroot "$root" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root LANG=C.UTF-8 "$@"
-    ' enter "$root" "${BINDS:-}" "$@"
-}
-
-apt_in() {
-    local root=$1
-    shift
-    # apt's downloads run as root: the chroot's _apt user cannot write the folders bound in.
-    # sid's Release file is valid for a week only; a mirror or archive snapshot a few weeks
-    # old is still what the two Swift builds are taken from, so its date is not checked.
-    enter "$root" env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 -o APT::Sandbox::User=root \
-        -o Acquire::Check-Valid-Until=false "$@"
-}
-
-# A minimal Debian DIST for ARCH in DIR, with a policy-rc.d that lets no package start a
-# service in it.
-bootstrap() {
-    local dist=$1 arch=$2 dir=$3
-    rm -rf "$dir"
-    mkdir -p "$dir"
-    chmod 0755 "$dir"
-    debootstrap --arch="$arch" --variant=minbase "$dist" "$dir" "$mirror" > "$dir.log" 2>&1 \
-        || { tail -20 "$dir.log" >&2; fail "debootstrap $dist $arch failed (log: $dir.log)"; }
-    rm -f "$dir.log"
-    printf '#!/bin/sh\nexit 101\n' > "$dir/usr/sbin/policy-rc.d"
-    chmod 0755 "$dir/usr/sbin/policy-rc.d"
-}
-
 # The kernel runs aarch64 programs through qemu-aarch64-static. The F flag (binfmt-support's
 # default for qemu-user-static) opens the interpreter when it is registered, so the chroots
 # need no copy of it.
@@ -127,7 +84,7 @@ target_packages="g++ libpcsclite-dev libpng-dev libseccomp-dev libsqlite3-dev li
 
 prepare_target_root() {
     [ -f "$target_root/.ready" ] && return 0
-    bootstrap "$target_dist" arm64 "$target_root"
+    bootstrap "$target_dist" arm64 "$target_root" || fail "no $target_dist arm64 chroot"
     apt_in "$target_root" update >/dev/null
     # shellcheck disable=SC2086 # a list of package names
     apt_in "$target_root" install --no-install-recommends $target_packages >/dev/null

@@ -22,7 +22,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cache=${SCANBRIDGE_CHROOTS:-/var/cache/scanbridge/chroots}
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# shellcheck source=packaging/chroot-lib.sh
+. packaging/chroot-lib.sh
 [ "$(id -u)" -eq 0 ] || { echo "chroot: debootstrap and chroot need root" >&2; exit 1; }
 usage="usage: packaging/chroot.sh build|dist|test|test-dist|shell DIST ..."
 what=${1:?$usage}
@@ -40,49 +41,11 @@ base() {
     if [ ! -f "$tar" ]; then
         local dir
         dir=$(mktemp -d "$cache/$dist.XXXXXX")
-        # The root of a system: its users (man-db's, the daemon's) walk through it.
-        chmod 0755 "$dir"
-        echo "chroot: debootstrap $dist from $mirror" >&2
-        debootstrap --variant=minbase "$dist" "$dir" "$mirror" > "$dir.log" 2>&1 \
-            || { tail -20 "$dir.log" >&2; exit 1; }
-        # A package's postinst starts nothing in a chroot: policy-rc.d says so to invoke-rc.d,
-        # and the chroot's own /run has no systemd in it.
-        printf '#!/bin/sh\nexit 101\n' > "$dir/usr/sbin/policy-rc.d"
-        chmod 0755 "$dir/usr/sbin/policy-rc.d"
+        bootstrap "$dist" "$(dpkg --print-architecture)" "$dir"
         tar -C "$dir" -cf "$tar.part" . && mv "$tar.part" "$tar"
         rm -rf "$dir" "$dir.log"
     fi
     echo "$tar"
-}
-
-# Runs "$@" in the chroot at $1 with /proc, /sys, /dev and a /run of its own; BINDS lists
-# further "host-path:chroot-path" mounts.
-enter() {
-    local root=$1
-    shift
-    local binds=${BINDS:-}
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
-    unshare --mount --propagation private -- bash -euo pipefail -c '
-        root=$1; binds=$2; shift 2
-        mount -t proc proc "$root/proc"
-        mount --rbind /sys "$root/sys"
-        mount --rbind /dev "$root/dev"
-        mount -t tmpfs tmpfs "$root/run"
-        mount -t tmpfs tmpfs "$root/tmp"
-        for bind in $binds; do
-            mkdir -p "$root${bind#*:}"
-            mount --bind "${bind%%:*}" "$root${bind#*:}"
-        done
-        exec chroot "$root" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root LANG=C.UTF-8 "$@"
-    ' enter "$root" "$binds" "$@"
-}
-
-apt_in() {
-    local root=$1
-    shift
-    # apt's downloads run as root: the chroot's _apt user cannot write the folders bound in.
-    enter "$root" env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 -o APT::Sandbox::User=root "$@"
 }
 
 # A clean system of the release, unpacked in $1.
