@@ -274,8 +274,12 @@ function describe(event, resolution) {
   const product = resolution.product;
   const order = resolution.order;
   if (product && resolution.status === "found") {
-    const detail = [{ text: formatMoney(product.price, product.currency), className: "price" }];
-    if (resolution.embedded?.price) detail.push({ text: `this item ${formatMoney(resolution.embedded.price, resolution.embedded.currency ?? product.currency)}` });
+    // An item priced at the counter costs what its barcode says, not the catalog's price.
+    const embedded = resolution.embedded?.price;
+    const price = embedded
+      ? `${formatMoney(embedded, resolution.embedded.currency ?? product.currency)} (price from the barcode)`
+      : formatMoney(product.price, product.currency);
+    const detail = [{ text: price, className: "price" }];
     detail.push({ text: stockWords(product) });
     return { title: product.name, detail, badge: product.canSell === false ? "Cannot sell" : "Product" };
   }

@@ -30,8 +30,15 @@ struct EventFormatter: Sendable {
 
     private func detailParts(_ details: [String: JSONValue]) -> [String] {
         var parts: [String] = []
+        let embeddedPrice = details["embedded"]?["price"]
         if let product = details["product"] {
-            let price = [product["price"]?.stringValue, product["currency"]?.stringValue].compactMap { $0 }
+            // An item priced at the counter costs what its barcode says: the catalog's price
+            // (often 0.00 for such items) would be the wrong figure to read out.
+            var price = [product["price"]?.stringValue, product["currency"]?.stringValue].compactMap { $0 }
+            if let embeddedPrice {
+                let currency = details["embedded"]?["currency"]?.stringValue ?? product["currency"]?.stringValue
+                price = [scalar(embeddedPrice)] + [currency].compactMap { $0 } + ["(price from the barcode)"]
+            }
             parts.append(
                 ([product["name"]?.stringValue ?? product["id"]?.stringValue ?? "product"] + price)
                     .joined(separator: " "))
@@ -40,7 +47,7 @@ struct EventFormatter: Sendable {
             }
         }
         if let embedded = details["embedded"] {
-            if let price = embedded["price"] {
+            if let price = embedded["price"], details["product"] == nil {
                 // The amount means nothing without its currency: "1234" is yen or pence.
                 let currency = embedded["currency"]?.stringValue.map { " " + $0 } ?? ""
                 parts.append("embedded price \(scalar(price))\(currency)")

@@ -72,4 +72,19 @@ struct CommandLineTests {
         #expect(json.out.lowercased().contains(#"a\u001b[2jb\u009b31mc\u0085d"#), "\(json.out)")
         #expect(controls(json.out).isEmpty, "\(json.out.debugDescription)")
     }
+
+    /// An item priced at the counter (the demo's cheddar, 0.00 in the catalog) reads as the
+    /// price its barcode carries, which is the figure the cashier charges.
+    @Test func aPriceEmbeddedItemReadsAsItsPrice() async throws {
+        let daemon = try await startDaemon(["--mock", "barcode:till-1"])
+        let socket = ["--socket", daemon.socketPath]
+        let catalog = repositoryRoot.appendingPathComponent("demo/catalog.csv").path
+        let imported = try await run("scanbridge", ["products", "import", catalog] + socket)
+        #expect(imported.status == 0, "\(imported.err)")
+
+        let line = try await run("scanbridge", ["inject", "till-1", "2011122912346"] + socket)
+        #expect(line.status == 0, "\(line.err)")
+        #expect(line.out.contains("product-lookup found: Cheddar 12.34 GBP (price from the barcode)"), "\(line.out)")
+        #expect(!line.out.contains("0.00"), "\(line.out)")
+    }
 }
