@@ -14,10 +14,10 @@ final class FileCameraLoop: DeviceLoop, @unchecked Sendable {
     let stop = StopSignal()
     private let feed: CameraFeed
 
-    init(spec: FileCameraSpec, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
+    init(spec: FileCameraSpec, id: String, events: AsyncStream<DriverEvent>.Continuation, logger: Logger) {
         self.spec = spec
         feed = CameraFeed(
-            id: DeviceNode.deviceID(driver: FileCameraDriver.driverName, path: spec.path),
+            id: id,
             driver: FileCameraDriver.driverName, name: "file camera \(spec.path)", path: spec.path,
             settings: spec.camera, events: events, logger: logger)
     }

@@ -87,4 +87,13 @@ struct FileCameraDriverTests {
             #expect(throws: FrameError.self) { try FileCameraSpec(path: "/tmp", settings: settings) }
         }
     }
+
+    @Test func aCameraIsNamedByItsFolderNotItsPath() throws {
+        let specs = try ["/home/till/scanbridge/.demo/bench-camera", "/srv/bench-camera", "/srv/frames.y4m", "bench-camera"]
+            .map { try FileCameraSpec(path: $0) }
+        #expect(
+            FileCameraDriver.deviceIDs(specs) == [
+                "file-camera:bench-camera", "file-camera:bench-camera-2", "file-camera:frames.y4m", "file-camera:bench-camera-3",
+            ])
+    }
 }
