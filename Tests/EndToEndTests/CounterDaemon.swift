@@ -27,14 +27,16 @@ final class CounterDaemon: Sendable {
         self.secret = secret
     }
 
-    static func start() async throws -> CounterDaemon {
-        let first = try DaemonHarness(arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:0"])
+    /// `origins`: pages of other origins allowed to call it (`--allow-origin`).
+    static func start(allowing origins: [String] = []) async throws -> CounterDaemon {
+        let allowed = origins.flatMap { ["--allow-origin", $0] }
+        let first = try DaemonHarness(arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:0"] + allowed)
         try await first.start()
         let port = try #require(first.gatewayAddresses.first?.split(separator: ":").last.flatMap { Int($0) })
         // Later starts take the same port, so that a page that was open finds the daemon again.
         try await first.stop()
         let harness = try DaemonHarness.reusing(
-            first, arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:\(port)"])
+            first, arguments: ["--mock", "barcode:till-1", "--http", "127.0.0.1:\(port)"] + allowed)
         try await harness.start()
         let client = try await harness.connect()
         _ = try await client.call("products.upsert", ["products": .array(products)])
