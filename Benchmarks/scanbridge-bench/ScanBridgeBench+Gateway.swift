@@ -44,15 +44,12 @@ extension ScanBridgeBench {
             }
         }
         report.delivery(
-            "gateway, baseline: scan.inject → scan on the Unix socket, \(workload.description), 1,000/s, 8 subscribers", unix,
-            target: "")
+            "gateway, baseline: scan.inject → scan on the Unix socket, \(workload.description), 1,000/s, 8 subscribers", unix)
         for transport in GatewaySocket.Transport.allCases {
             let delivery = gateway[transport]!
             report.delivery(
                 "gateway: scan.inject → \(transport.rawValue) subscriber, 1,000/s, 8 subscribers", delivery,
-                target: "p50 ≤ 1.3×, p99 ≤ 2× the socket's")
-            report.ratio(
-                "gateway: \(transport.rawValue) ÷ Unix socket", delivery.latency, unix.latency, target: "p50 ≤ 1.3×, p99 ≤ 2×")
+                target: .ratios(delivery.latency, to: unix.latency, p50: 1.3, p99: 2, of: "the socket's"))
         }
     }
 
@@ -86,8 +83,10 @@ extension ScanBridgeBench {
         if let failure = failures.first {
             throw BenchmarkFailure(description: "a scrape of /metrics failed: \(failure)")
         }
-        report.delivery("gateway, baseline: the same, nothing scraped", quiet, target: "")
-        report.delivery("gateway: the same, /metrics scraped every second", scraped, target: "p99 as without, within noise")
+        report.delivery("gateway, baseline: the same, nothing scraped", quiet)
+        report.delivery(
+            "gateway: the same, /metrics scraped every second", scraped,
+            target: .ratio(99, of: scraped.latency, to: quiet.latency, atMost: 1.5, of: "the same without"))
     }
 
     /// 200 gateway subscribers (half WebSocket, half SSE) at 100 scans/s: every one gets every
@@ -120,16 +119,13 @@ extension ScanBridgeBench {
         let counts = try await counted
         let peak = peakRSS.stop()
         let lost = counts.map { expected - $0 }.reduce(0, +)
-        report.delivery("gateway, baseline: scan.inject → scan on the Unix socket, 100/s, 1 subscriber", alone, target: "")
+        report.delivery("gateway, baseline: scan.inject → scan on the Unix socket, 100/s, 1 subscriber", alone)
         report.delivery(
             "gateway: the same beside 200 gateway subscribers (100 WebSocket, 100 SSE)", beside,
-            target: "p99 ≤ 1.5× the baseline's")
+            target: .ratio(99, of: beside.latency, to: alone.latency, atMost: 1.5, of: "the baseline's"))
         let name = "gateway: 200 gateway subscribers, \(expected) scans each"
         report.figure(
-            name,
-            String(
-                format: "%d lost; p99 %.2f× the baseline's; daemon RSS peak %.1f MB", lost,
-                ratio(beside.latency, alone.latency, at: 99), peak), target: "0 lost, ≤ 1.5×, ≤ 64 MB")
+            name, String(format: "%d lost; daemon RSS peak %.1f MB", lost, peak), target: .atMost(peak, 64, "≤ 64 MB"))
         report.lost(lost, in: name)
     }
 

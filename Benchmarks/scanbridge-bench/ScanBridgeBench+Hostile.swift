@@ -40,11 +40,11 @@ extension ScanBridgeBench {
             let side = attacked ? "beside a hostile client (\(who)\(some))" : "baseline: no attacker"
             report.delivery(
                 "hostile, \(side): scan.inject → scan, \(workload.description), 100/s, 1 subscriber", latency,
-                target: "p99 ≤ 2 ms")
+                target: .percentile(99, of: latency.latency, atMost: .milliseconds(2)))
             report.figure(
                 "hostile, \(side): daemon RSS",
                 String(format: "%.1f MB at the end, %.1f MB sampled peak (VmHWM %.1f MB)", rss, peak, hwm),
-                target: "≤ 64 MB")
+                target: .atMost(hwm, 64, "≤ 64 MB"))
         }
     }
 

@@ -22,27 +22,23 @@ extension ScanBridgeBench {
         let again = try await hostileGatewayRun(stores: stores, workload: workload, scans: scans, attacks: nil)
         let (p99, p99Again) = (first.latency.latency.valueAtPercentile(99), again.latency.latency.valueAtPercentile(99))
         let spread = Double(max(p99, p99Again)) / Double(max(1, min(p99, p99Again)))
-        report.delivery("hostile gateway, baseline: no attacker: \(scenario)", first.latency, target: "")
-        let ratio = ScanBridgeBench.ratio(attacked.latency.latency, first.latency.latency, at: 99)
-        let target = "p99 ≤ 2× the baseline's (\(String(format: "%.2f×", ratio)))"
-        let verdict =
-            ratio <= 2 || ratio / 2 > spread
-            ? verdict(ratio <= 2, target)
-            : "\(target): MISS, by less than the baselines' spread (\(String(format: "%.2f×", spread)))"
+        report.delivery("hostile gateway, baseline: no attacker: \(scenario)", first.latency)
+        var target = Target.ratio(99, of: attacked.latency.latency, to: first.latency.latency, atMost: 2, of: "the baseline's")
+        target.spread = spread
         let name = "hostile gateway, beside a hostile gateway client\(some)"
-        report.delivery("\(name): \(scenario)", attacked.latency, target: verdict)
+        report.delivery("\(name): \(scenario)", attacked.latency, target: target)
         report.figure(
             "\(name): daemon RSS, sampled peak", String(format: "%.1f MB", attacked.rss),
-            target: self.verdict(attacked.rss <= 128, "≤ 128 MB"))
+            target: .atMost(attacked.rss, 128, "≤ 128 MB"))
         report.figure(
             "\(name): daemon's open descriptors, sampled peak", String(format: "%.0f", attacked.descriptors),
-            target: self.verdict(attacked.descriptors <= 1_024, "≤ 1,024"))
+            target: .atMost(attacked.descriptors, 1_024, "≤ 1,024"))
         report.figure(
             "\(name): a new GET /healthz, \(attacked.probed.count) of them", attacked.probed.description,
-            target: self.verdict(attacked.probed.met, "each a 200 within 1 s"))
+            target: Target("each a 200 within 1 s", met: attacked.probed.met))
         report.delivery(
             "hostile gateway, baseline again: \(scenario); the baselines' p99 differ by \(String(format: "%.2f×", spread))",
-            again.latency, target: "")
+            again.latency)
     }
 
     /// One daemon's figures, with the attacks given beside it or none.
@@ -82,9 +78,6 @@ extension ScanBridgeBench {
         try await daemon.stop()
         return run
     }
-
-    /// A target with the run's verdict on it.
-    static func verdict(_ met: Bool, _ target: String) -> String { "\(target): \(met ? "PASS" : "MISS")" }
 
     /// `count` of the workload's scans, in batches, into the daemon's journal.
     static func journal(_ count: Int, into daemon: DaemonHarness, workload: CounterWorkload) async throws {

@@ -10,7 +10,7 @@ extension ScanBridgeBench {
     static func linkOrder(stores: CounterStores, workload: CounterWorkload, scale: Int, report: inout Report) async throws {
         let unordered = DaemonHarness.productsDirectory.appendingPathComponent("unordered/scanbridged")
         guard FileManager.default.isExecutableFile(atPath: unordered.path) else {
-            report.figure("link order", "skipped: no \(unordered.path) (make bench builds it)", target: "")
+            report.figure("link order", "skipped: no \(unordered.path) (make bench builds it)")
             return
         }
         struct Side {
@@ -38,9 +38,9 @@ extension ScanBridgeBench {
         for (side, name) in zip(sides, ["ordered link", "usual link"]) {
             report.figure(
                 "\(name): RSS when ready / after \(1_000_000 / scale) events (3 runs each)",
-                "\(range(side.ready)) / \(range(side.afterBurst)) MB", target: "")
+                "\(range(side.ready)) / \(range(side.afterBurst)) MB")
             report.delivery(
-                "\(name): scan.inject → scan, \(workload.description), 1,000/s, 8 subscribers", side.latency, target: "")
+                "\(name): scan.inject → scan, \(workload.description), 1,000/s, 8 subscribers", side.latency)
         }
     }
 

@@ -30,7 +30,7 @@ extension ScanBridgeBench {
 
     static func shop(directory: URL, quick: Bool, report: inout Report) async throws {
         if let reason = TestPostgres.unavailableReason {
-            report.figure("shop", "skipped: \(reason)", target: "")
+            report.figure("shop", "skipped: \(reason)")
             return
         }
         ShopCleanup.install()
@@ -73,7 +73,7 @@ extension ScanBridgeBench {
         let loaded = try await ShopCatalog.insert(count: size, into: server)
         report.figure(
             "shop: setup: \(size) products into the shop's store in SQL (one INSERT … SELECT, each row logged)",
-            String(format: "%.1f s", loaded), target: "")
+            String(format: "%.1f s", loaded))
         let last = try await ShopCatalog.lastWritten(on: server)
         let total = Int(try await server.sql("SELECT count(*) FROM scanbridge_products")) ?? 0
         let logged = try await ShopCatalog.lastChange(on: server)
@@ -85,17 +85,16 @@ extension ScanBridgeBench {
             "shop: first sync of \(size) products into an empty counter, spawn → the copy whole (at the log's end)",
             String(format: "%.1f s (ready %.0f ms after spawn; ", sync.seconds, sync.readyMs)
                 + "a quarter, half, three quarters of the products held at \(sync.quarters))",
-            target: verdict(sync.seconds <= 60, "≤ 60 s"))
+            target: .atMost(sync.seconds, 60, "≤ 60 s"))
         report.figure(
             "shop: the same, the counter's peak RSS (VmHWM; sampled VmRSS peak)",
-            String(format: "%.1f MB (%.1f MB)", sync.peakMB, sync.sampledPeakMB), target: "")
+            String(format: "%.1f MB (%.1f MB)", sync.peakMB, sync.sampledPeakMB))
         report.figure(
             "shop: the same, CPU while it ran: the counter, its busiest threads; PostgreSQL",
             String(format: "counter %.1f s (", sync.counterCPU) + sync.threads
                 + String(
                     format: "), its threads waited %.1f s for a CPU; PostgreSQL %.1f s; over %.1f s; ", sync.counterWaited,
-                    sync.serverCPU, sync.seconds) + sync.machine,
-            target: "")
+                    sync.serverCPU, sync.seconds) + sync.machine)
 
         // Its database, copied once stopped, is the other counters' start: every one of them
         // then holds the shop's catalog as a counter that has followed it does.
@@ -114,18 +113,18 @@ extension ScanBridgeBench {
             perRound: sizes.lookupsPerRound)
         try await alone.stop()
         let uniform = "products.lookup through the socket, any of \(size) (\(sizes.lookupRounds * sizes.lookupsPerRound) lookups)"
-        report.latency("shop: baseline: \(uniform), the same catalog in a counter with no shop store", lookups.alone, target: "")
+        report.latency("shop: baseline: \(uniform), the same catalog in a counter with no shop store", lookups.alone)
         report.latency(
             "shop: \(uniform), a counter on the shop's store", lookups.onShop,
-            target: verdict(lookups.onShop.valueAtPercentile(99) <= 300_000, "p99 ≤ 300 µs"))
-        report.ratio("shop: the same ÷ the baseline", lookups.onShop, lookups.alone, target: "")
-        report.figure("shop: the machine while they ran, in turns", lookups.machine, target: "")
+            target: .percentile(99, of: lookups.onShop, atMost: .microseconds(300)))
+        report.ratio("shop: the same ÷ the baseline", lookups.onShop, lookups.alone)
+        report.figure("shop: the machine while they ran, in turns", lookups.machine)
         report.figure(
             "shop: the same two, the \(min(size, ShopLookups.bestSellers)) best sellers: no shop store / on the shop's store",
-            ShopLookups.side(by: (lookups.bestSellersAlone, lookups.bestSellersOnShop)), target: "")
+            ShopLookups.side(by: (lookups.bestSellersAlone, lookups.bestSellersOnShop)))
         report.figure(
             "shop: the same two, bridge.hello (no lookup: a request's floor): no shop store / on the shop's store",
-            ShopLookups.side(by: (lookups.helloAlone, lookups.helloOnShop)), target: "")
+            ShopLookups.side(by: (lookups.helloAlone, lookups.helloOnShop)))
 
         // A change at one counter, seen at another.
         let writer = try await counters.start("till-2", store: server.url, database: replica)
@@ -139,11 +138,11 @@ extension ScanBridgeBench {
             "shop: a change at one counter seen at another: products.upsert answered at till-2 → "
                 + "products.lookup (every 1 ms) at till-1 has it, \(changes.count) changes",
             Report.percentiles(fromAnswer) + "  (\(changes.beforeAnswer) of \(changes.count) seen before the answer)",
-            target: verdict(
-                fromAnswer.valueAtPercentile(50) <= 50_000_000 && fromAnswer.valueAtPercentile(99) <= 250_000_000,
-                "p50 ≤ 50 ms, p99 ≤ 250 ms"))
-        report.latency("shop: the same, from the upsert's request", changes.fromRequest, target: "")
-        report.figure("shop: the machine while the changes ran", changeMachine, target: "")
+            target: .all(
+                .percentile(50, of: fromAnswer, atMost: .milliseconds(50)),
+                .percentile(99, of: fromAnswer, atMost: .milliseconds(250))))
+        report.latency("shop: the same, from the upsert's request", changes.fromRequest)
+        report.figure("shop: the machine while the changes ran", changeMachine)
         try await writer.stop()
 
         // A counter stopped while the shop changed.
@@ -159,12 +158,12 @@ extension ScanBridgeBench {
             "shop: catch-up of \(sizes.catchUp) changes made while the counter was stopped, spawn → the last one held",
             String(
                 format: "%.2f s (ready %.0f ms after spawn)", Double(caughtUp - spawned) / 1e9,
-                Double(ready - spawned) / 1e6), target: "")
+                Double(ready - spawned) / 1e6))
         let snapshot = try await snapshotSync(of: reader, server: server, catalogSize: size, changes: sizes.catchUp)
         report.figure(
             "shop: snapshot sync of \(size) products after the log was compacted past a stopped counter, "
                 + "spawn → the snapshot copied",
-            String(format: "%.1f s, the counter's peak RSS %.1f MB", snapshot.seconds, snapshot.peakMegabytes), target: "")
+            String(format: "%.1f s, the counter's peak RSS %.1f MB", snapshot.seconds, snapshot.peakMegabytes))
 
         // Four counters scanning at once.
         try await CatalogScenarios.settle(daemon: reader)
@@ -198,19 +197,18 @@ extension ScanBridgeBench {
             outcomes: copies.outcomes, firstError: copies.firstError)
         report.delivery(
             "shop: \(scans): scan_events copy lag, the row's commit − the event's journal time", delivery,
-            target: verdict(copies.lag.valueAtPercentile(99) <= 1_000_000_000, "p99 ≤ 1 s"))
+            target: .percentile(99, of: copies.lag, atMost: .seconds(1)))
         let once = copies.lost == 0 && copies.doubled == 0 && copies.rows == copies.sent
         report.figure(
             "shop: the same, every (counter_id, seq) in scan_events once",
             "\(copies.sent) scans sent, \(copies.rows) rows, \(copies.lost) lost, \(copies.doubled) doubled"
                 + (copies.negative > 0 ? ", \(copies.negative) rows committed before their journal time" : ""),
-            target: verdict(once, "none lost or doubled, rows = scans sent"))
+            target: Target("none lost or doubled, rows = scans sent", met: once))
         report.lost(copies.doubled, in: "shop: rows of scan_events beyond one per event (doubled)")
         report.figure(
             "shop: the same, CPU over the \(sizes.scanSeconds) s: each counter; PostgreSQL",
             cpu.0.map { String(format: "%.1f", $0) }.joined(separator: ", ") + String(format: " s; %.1f s; ", cpu.1)
-                + scanMachine,
-            target: "")
+                + scanMachine)
     }
 
     /// What the first sync measured.

@@ -137,13 +137,19 @@ enum TapScenarios {
     /// `p50 +0.41 ms  p90 +0.80 ms  p99 +1.20 ms, 0 over +5 ms` of signed nanoseconds: how
     /// many taps miss the target tells a rare stall on a busy machine from a steady cost.
     static func formatDifferences(_ differences: [Int64]) -> String {
-        let sorted = differences.sorted()
-        guard !sorted.isEmpty else { return "no taps" }
+        guard !differences.isEmpty else { return "no taps" }
         let percentiles = [50.0, 90.0, 99.0].map { percentile in
-            let value = sorted[min(sorted.count - 1, Int((Double(sorted.count) * percentile / 100).rounded(.up)) - 1)]
+            let value = Self.percentile(percentile, of: differences)
             return String(format: "p%.0f %@%.2f ms", percentile, value < 0 ? "−" : "+", Double(value.magnitude) / 1e6)
         }
-        let over = sorted.filter { $0 > 5_000_000 }.count
+        let over = differences.filter { $0 > 5_000_000 }.count
         return percentiles.joined(separator: "  ") + ", \(over) over +5 ms"
+    }
+
+    /// The nearest-rank percentile of signed nanoseconds (0 for none).
+    static func percentile(_ percentile: Double, of differences: [Int64]) -> Int64 {
+        let sorted = differences.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * percentile / 100).rounded(.up)) - 1))]
     }
 }
