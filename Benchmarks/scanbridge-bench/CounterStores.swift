@@ -4,7 +4,8 @@ import ScanBridgeTesting
 
 /// The stores the scenarios start their daemons on, each made once a run and copied for every
 /// daemon: the shop's (the benchmark's catalog of a million products, imported through the
-/// CLI, plus the demo's catalog, customer, cards and repair orders) and the demo's alone.
+/// CLI, its customers, cards, repair orders and priced items (`CounterPeople`), plus the
+/// demo's catalog, customer, cards and repair orders) and the demo's alone.
 actor CounterStores {
     enum Catalog: Equatable, Sendable {
         case shop(size: Int)
@@ -60,6 +61,12 @@ actor CounterStores {
         }
     }
 
+    /// Writes a copy of `catalog`'s store to `path`.
+    func write(_ catalog: Catalog, to path: String) async throws {
+        guard let store = try await store(catalog) else { return }
+        try FileManager.default.copyItem(atPath: store, toPath: path)
+    }
+
     /// The database file of `catalog`, made on first use.
     private func store(_ catalog: Catalog) async throws -> String? {
         let name: String
@@ -76,6 +83,7 @@ actor CounterStores {
             try CatalogScenarios.writeCatalog(to: csv, count: size)
             _ = try await CatalogScenarios.importCatalog(csv, daemon: daemon)
             try? FileManager.default.removeItem(at: csv)
+            try await CounterPeople.add(to: daemon, directory: directory)
         }
         try await Self.importDemo(into: daemon)
         try await daemon.stop()

@@ -5,9 +5,11 @@ import Foundation
 /// The counter's mix, in every 20 reads: 16 codes that find a product (13 EAN-13s of catalog
 /// items, 2 GS1-128 element strings of catalog items with a best-before date and a lot, 1
 /// in-store price code), 2 taps of a linked card that identify its customer, 1 repair-order
-/// QR code, and 1 label no product has. The catalog items are spread over the whole catalog
-/// by a fixed hash of the index, so no run is luckier than another and every lookup is as
-/// likely to miss the page cache as a shop's. `unknownOnly` is the cheapest path a scan can
+/// QR code, and 1 label no product has. On the shop's store the catalog items are spread
+/// over the whole catalog, the taps over 10,000 customers' cards, the order labels over
+/// 10,000 orders and the price codes over 100 priced items and their prices
+/// (`CounterPeople`), each by a fixed hash of the index, so no run is luckier than another
+/// and every read is as likely to miss the page cache as a shop's. `unknownOnly` is the cheapest path a scan can
 /// take (the catalog's key filter says no before any read), reported as a row of its own.
 struct CounterWorkload: Sendable {
     enum Mix: Sendable, Equatable {
@@ -89,11 +91,26 @@ struct CounterWorkload: Sendable {
                 }
             return Read(device: Self.barcodeScanner, text: text, symbology: "gs1-128", outcome: .product)
         case 15:
-            return Read(device: Self.barcodeScanner, text: Self.inStorePriceCode, outcome: .product)
+            let code =
+                if case .shop = catalog {
+                    CounterPeople.priceCode(
+                        item: Self.spread(index) % CounterPeople.pricedItems, pence: 1 + Self.spread(index + 1) % 9_999)
+                } else {
+                    Self.inStorePriceCode
+                }
+            return Read(device: Self.barcodeScanner, text: code, outcome: .product)
         case 16, 17:
-            return Read(device: Self.cardReader, uid: Self.linkedCard, outcome: .customer)
+            let uid =
+                if case .shop = catalog { CounterPeople.cardUID(Self.spread(index) % CounterPeople.customers) } else {
+                    Self.linkedCard
+                }
+            return Read(device: Self.cardReader, uid: uid, outcome: .customer)
         case 18:
-            return Read(device: Self.camera, text: Self.orderLabels[(index / 20) % 2], outcome: .order)
+            let label =
+                if case .shop = catalog { CounterPeople.orderLabel(Self.spread(index) % CounterPeople.orders) } else {
+                    Self.orderLabels[(index / 20) % 2]
+                }
+            return Read(device: Self.camera, text: label, outcome: .order)
         default:
             return Read(device: Self.barcodeScanner, text: Scenarios.benchText(index), outcome: .unknown)
         }
@@ -103,7 +120,12 @@ struct CounterWorkload: Sendable {
     /// 20 that no product has (cards and repair-order labels come by other devices, and a GS1
     /// element string's separators by no keyboard).
     func typedLabel(_ index: Int) -> String {
-        index % 20 == 19 || mix == .unknownOnly || catalog == .none ? Scenarios.benchText(index) : productBarcode(index)
+        typedOutcome(index) == .unknown ? Scenarios.benchText(index) : productBarcode(index)
+    }
+
+    /// What read `index` of a keyboard-wedge scanner resolves to.
+    func typedOutcome(_ index: Int) -> Outcome {
+        index % 20 == 19 || mix == .unknownOnly || catalog == .none ? .unknown : .product
     }
 
     /// The `scan.inject` request for read `index`, with JSON-RPC id `id`.

@@ -12,7 +12,7 @@ enum DriverThroughput {
     /// Events a second to `subscribers`, from the first event's arrival to the last event's
     /// arrival at every subscriber; and the events some subscriber never got.
     static func measure(stores: CounterStores, workload: CounterWorkload, events: Int, subscribers count: Int)
-        async throws -> (eventsPerSecond: Double, lost: Int)
+        async throws -> Throughput
     {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-bench-scripts-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,11 +36,17 @@ enum DriverThroughput {
         }
         await counters[0].wait(forLines: 2)
         let first = Nanos.now()
+        let cpu = daemon.pid.flatMap { ProcessStat.cpuSeconds(of: $0) }
         for counter in counters { await counter.wait(forLines: events + 1, idle: .seconds(5)) }
         let seconds = Double(Nanos.now() - first) / 1e9
+        let used = cpu.flatMap { before in daemon.pid.flatMap { ProcessStat.cpuSeconds(of: $0) }.map { $0 - before } }
         let lost = counters.map { events + 1 - $0.lines }.reduce(0, +)
         for counter in counters { await counter.close() }
+        let resolutions = try await OutcomeTally.replay(socketPath: daemon.socketPath, events: events)
         try await daemon.stop()
-        return (Double(events - 1) / seconds, lost)
+        return Throughput(
+            eventsPerSecond: Double(events - 1) / seconds, cpuPerEvent: used.map { $0 / Double(events - 1) * 1e6 },
+            lost: lost,
+            outcomes: resolutions.check(against: workload, events: events))
     }
 }

@@ -48,6 +48,17 @@ enum JSONScan {
         return index > start ? value : nil
     }
 
+    /// Every resolution in `bytes`, in order, as `handler status`.
+    static func resolutions(in bytes: ArraySlice<UInt8>, _ body: (String) -> Void) {
+        var rest = bytes
+        while let handler = string(after: #""resolution":{"handler":""#, in: rest),
+            let status = string(after: #""status":""#, in: rest[handler.endIndex...])
+        {
+            body(String(decoding: handler, as: UTF8.self) + " " + String(decoding: status, as: UTF8.self))
+            rest = rest[status.endIndex...]
+        }
+    }
+
     /// The characters after the first `marker` in `bytes`, up to the next quote.
     static func string(after marker: String, in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         guard let start = end(of: marker, in: bytes), let quote = bytes[start...].firstIndex(of: 0x22) else { return nil }

@@ -3,7 +3,8 @@ import NIOPosix
 import Synchronization
 
 /// A connection that counts the lines it receives without parsing them, so the benchmark's
-/// own CPU does not limit what it measures. Waiters are woken when a count is reached.
+/// own CPU does not limit what it measures; one given a tally also counts the resolutions in
+/// them. Waiters are woken when a count is reached.
 final class LineCounter: Sendable {
     private struct State {
         var lines = 0
@@ -17,8 +18,8 @@ final class LineCounter: Sendable {
         self.channel = channel
     }
 
-    static func connect(socketPath: String) async throws -> LineCounter {
-        let box = CounterBox()
+    static func connect(socketPath: String, tally: OutcomeTally? = nil) async throws -> LineCounter {
+        let box = CounterBox(tally: tally)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -96,6 +97,8 @@ final class LineCounter: Sendable {
 
     private final class CounterBox: Sendable {
         let counter = Mutex<LineCounter?>(nil)
+        let tally: OutcomeTally?
+        init(tally: OutcomeTally?) { self.tally = tally }
     }
 
     private final class Handler: ChannelInboundHandler, Sendable {
@@ -106,6 +109,7 @@ final class LineCounter: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
             let lines = buffer.withUnsafeReadableBytes { bytes in
+                box.tally?.consume(bytes)
                 var count = 0
                 for byte in bytes where byte == 0x0A { count += 1 }
                 return count

@@ -25,10 +25,13 @@ struct Report {
         rows.append((name, value, target))
     }
 
-    /// A throughput row, failing the run when events were lost.
-    mutating func throughput(_ name: String, _ figures: (eventsPerSecond: Double, lost: Int), target: Target? = nil) {
-        figure(name, String(format: "%.0f events/s, %d lost", figures.eventsPerSecond, figures.lost), target: target)
+    /// A throughput row, failing the run when events were lost or resolved otherwise than
+    /// the workload says.
+    mutating func throughput(_ name: String, _ figures: Throughput, target: Target? = nil) {
+        let cpu = figures.cpuPerEvent.map { String(format: ", %.0f µs of the daemon's CPU an event", $0) } ?? ""
+        figure(name, String(format: "%.0f events/s%@, %d lost", figures.eventsPerSecond, cpu, figures.lost), target: target)
         lost(figures.lost, in: name)
+        if !figures.outcomes.isWhole { failures.append("\(name): \(figures.outcomes.summary)") }
     }
 
     /// A row that fails the run: `lost` scans of a scenario that counts them.

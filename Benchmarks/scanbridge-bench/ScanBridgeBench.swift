@@ -21,15 +21,29 @@ struct ScanBridgeBench {
             try printOldDecoderReads()
             return
         }
-        // `--socket PATH`: only the throughput scenario, against a daemon already running
-        // there with a `mock:bench` barcode device (for profiling it); `--events N` of them.
+        // `--make-store PATH [--catalog N]`: the shop's store of N products (a million unless
+        // told), its people and the demo's data, written to PATH, for a daemon to be profiled on.
+        if let path = value(of: "--make-store", in: arguments) {
+            let size = value(of: "--catalog", in: arguments).flatMap { Int($0) } ?? 1_000_000
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanbridge-bench-\(getpid())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try await CounterStores(directory: directory, shopSize: size).write(.shop(size: size), to: path)
+            print("the shop's store of \(size) products: \(path)")
+            return
+        }
+        // `--socket PATH [--catalog N]`: only the throughput scenario, against a daemon already
+        // running there with the counter's mock devices (for profiling it): the mix when its
+        // store is the one `--make-store` writes, labels no product has without `--catalog`;
+        // `--events N` of them.
         if let socket = value(of: "--socket", in: arguments) {
             let events = value(of: "--events", in: arguments).flatMap { Int($0) } ?? 200_000
-            let (rate, lost) = try await Scenarios.throughput(
-                socketPath: socket, events: events, subscribers: 8,
-                workload: CounterWorkload(mix: .unknownOnly, catalog: .none))
-            print(String(format: "%.0f events/s to 8 subscribers, %d lost", rate, lost))
-            return
+            let size = value(of: "--catalog", in: arguments).flatMap { Int($0) }
+            let workload = CounterWorkload(mix: .counter, catalog: size.map { .shop(size: $0) } ?? .none)
+            let figures = try await Scenarios.throughput(socketPath: socket, events: events, subscribers: 8, workload: workload)
+            var report = Report()
+            report.throughput("sustained events/s to 8 subscribers, \(workload.description)", figures)
+            report.finish(keepGoing: true)
         }
         // `--serve-design-model DIRECTORY --subscribers N`: the latency scenarios' baseline in a
         // process of its own, as the daemon is (DesignModel.injectToScanLatency starts it).
@@ -52,8 +66,8 @@ struct ScanBridgeBench {
         }
         // `--latency PATH [--catalog N]`: only the latency scenario at 1,000/s, against a daemon
         // already running there with the counter's mock devices (for profiling it), on the
-        // benchmark's catalog of N products with the demo's data (labels no product has
-        // without it); `--events N` of them.
+        // store `--make-store` writes (labels no product has without `--catalog`); `--events N`
+        // of them.
         if let socket = value(of: "--latency", in: arguments) {
             let events = value(of: "--events", in: arguments).flatMap { Int($0) } ?? 20_000
             let size = value(of: "--catalog", in: arguments).flatMap { Int($0) }

@@ -96,17 +96,23 @@ enum Scenarios {
 
     /// The highest rate at which events reach every subscriber with none lost: inject in
     /// JSON-RPC batches, as fast as the daemon answers, and time delivery to all of them.
+    /// `daemon`: its process, whose CPU the run reports per event.
     static func throughput(
-        socketPath: String, events: Int, subscribers: Int, workload: CounterWorkload, batch: Int = 64
-    ) async throws -> (eventsPerSecond: Double, lost: Int) {
+        socketPath: String, daemon: Int32? = nil, events: Int, subscribers: Int, workload: CounterWorkload, batch: Int = 64
+    ) async throws -> Throughput {
         let counters = try await LineCounter.subscribed(socketPath: socketPath, count: subscribers)
+        let cpu = daemon.flatMap { ProcessStat.cpuSeconds(of: $0) }
         let started = Nanos.now()
         try await inject(events: events, socketPath: socketPath, workload: workload, batch: batch)
         for counter in counters { await counter.wait(forLines: events + 1, idle: .seconds(5)) }
         let seconds = Double(Nanos.now() - started) / 1e9
+        let used = cpu.flatMap { before in daemon.flatMap { ProcessStat.cpuSeconds(of: $0) }.map { $0 - before } }
         let lost = counters.map { events + 1 - $0.lines }.reduce(0, +)
         for counter in counters { await counter.close() }
-        return (Double(events) / seconds, lost)
+        let outcomes = try await OutcomeTally.replay(socketPath: socketPath, events: events)
+        return Throughput(
+            eventsPerSecond: Double(events) / seconds, cpuPerEvent: used.map { $0 / Double(events) * 1e6 }, lost: lost,
+            outcomes: outcomes.check(against: workload, events: events))
     }
 
     /// Lines per second through the bare echo socket, the throughput baseline.
@@ -129,11 +135,13 @@ enum Scenarios {
         return rate
     }
 
-    /// Injects `events` in batches, keeping a few batches in flight.
-    static func inject(events: Int, socketPath: String, workload: CounterWorkload, batch: Int, window: Int = 16)
-        async throws
-    {
-        let injector = try await LineCounter.connect(socketPath: socketPath)
+    /// Injects `events` in batches, keeping a few batches in flight; with `answers`, counts the
+    /// resolutions the daemon answered.
+    static func inject(
+        events: Int, socketPath: String, workload: CounterWorkload, batch: Int, window: Int = 16,
+        answers: OutcomeTally? = nil
+    ) async throws {
+        let injector = try await LineCounter.connect(socketPath: socketPath, tally: answers)
         var sent = 0
         var batches = 0
         while sent < events {
@@ -154,7 +162,14 @@ enum Scenarios {
     {
         let stalled = try await RawConnection.connect(socketPath: daemon.socketPath, reading: false)
         try await stalled.send(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"#)
-        try await inject(events: events, socketPath: daemon.socketPath, workload: workload, batch: 256, window: 2)
+        // Counted as they come: a million events are more than the journal may keep to replay.
+        let answers = OutcomeTally()
+        try await inject(
+            events: events, socketPath: daemon.socketPath, workload: workload, batch: 256, window: 2, answers: answers)
+        let outcomes = answers.check(against: workload, events: events)
+        guard outcomes.isWhole else {
+            throw BenchmarkFailure(description: "the memory scenario's scans \(outcomes.summary)")
+        }
         // Settled: the daemon gives memory freed after the burst back within a few seconds.
         try await Task.sleep(for: .seconds(5))
         let pid = daemon.pid ?? 0

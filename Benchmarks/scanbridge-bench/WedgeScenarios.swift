@@ -36,12 +36,21 @@ enum WedgeScenarios {
         let total = count + warmup
         let labels = (0..<total).map(workload.typedLabel)
         let sendTimes = SendTimes(count: total)
-        let order = Mutex((next: 0, misread: 0))
+        // Each event in the order typed, with the text typed and the resolution its label has.
+        let order = Mutex((next: 0, misread: 0, outcomes: [String: Int]()))
         let reader = try await LineStamper.connect(socketPath: daemon.socketPath) { line, arrived in
-            guard let text = JSONScan.string(after: #""text":""#, in: Array(line.readableBytesView)[...]) else { return nil }
+            let bytes = Array(line.readableBytesView)[...]
+            guard let text = JSONScan.string(after: #""text":""#, in: bytes) else { return nil }
+            var resolution = "no resolution"
+            JSONScan.resolutions(in: bytes) { resolution = $0 }
             let index = order.withLock { order in
                 defer { order.next += 1 }
-                if order.next < total, text.elementsEqual(labels[order.next].utf8) { return order.next }
+                order.outcomes[resolution, default: 0] += 1
+                if order.next < total, text.elementsEqual(labels[order.next].utf8),
+                    resolution == workload.typedOutcome(order.next).rawValue
+                {
+                    return order.next
+                }
                 order.misread += 1
                 return -1
             }
@@ -65,9 +74,11 @@ enum WedgeScenarios {
         // Every scan, or what came within 30 s: a lost one shows as a shorter count, not a hang.
         let deadline = ContinuousClock.now + .seconds(30)
         while reader.lines < total + 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        let delivery = Delivery(
-            latency: reader.histogram, expected: total, arrived: reader.lines - 1,
-            misresolved: order.withLock { $0.misread })
+        let delivery = order.withLock {
+            Delivery(
+                latency: reader.histogram, expected: total, arrived: reader.lines - 1, misresolved: $0.misread,
+                outcomes: $0.outcomes)
+        }
         await reader.close()
         try await daemon.stop()
         return (delivery, "typed labels: EAN-13s of \(stores.shopSize) products, 1 in 20 unknown")
