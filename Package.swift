@@ -267,7 +267,7 @@ let package = Package(
 
         // The module edges, pinned against every import (Tests/ArchitectureTests).
         .testTarget(name: "ArchitectureTests", dependencies: ["ScanBridgeTesting"], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes", "ScanBridgeTesting"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeCoreTests",
             dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting", log],
