@@ -412,6 +412,9 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     ("FuzzHIDPOS", ["HIDPOSDriver"]),
     ("FuzzCodes", ["ScanBridgeCodes"]),
+    // A Type 4 tag's answers to the NDEF read; SUN URLs and their verification (libcrypto).
+    ("FuzzType4", ["ScanBridgeCodes"]),
+    ("FuzzSUN", ["ScanBridgeSUN", "ScanBridgeCodes"]),
     ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
     ("FuzzFrames", ["CameraDriver"]),
     ("FuzzSerial", ["DriverKit"]),
