@@ -75,6 +75,7 @@ extension Type4Tag {
         }
 
         private mutating func next(data: [UInt8], status: UInt16) -> Step {
+            if case .finished = stage { return .failed(.invalid("was asked past the end of its read")) }
             if case .selectingApplication = stage {
                 guard status == 0x9000 else { return .failed(.notType4(status: status)) }
                 stage = .selectingContainer
@@ -88,7 +89,7 @@ extension Type4Tag {
             }
             switch stage {
             case .selectingApplication, .finished:
-                return .failed(.invalid("was asked past the end of its read"))
+                return .failed(.invalid("was asked past the end of its read"))  // handled above
             case .selectingContainer:
                 stage = .readingContainer
                 return .send(Type4Tag.readBinary(0..<Type4Tag.capabilityContainerHead))
