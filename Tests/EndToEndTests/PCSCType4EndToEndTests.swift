@@ -80,6 +80,19 @@ struct PCSCType4EndToEndTests {
         #expect(reads > 2 && reads < long.count / 15, "pieces were read until the budget ran out: \(reads) reads")
         tap.remove()
 
+        // The same budget holds a Type 2 tag, whose pages come 16 bytes a read.
+        var slowType2 = VirtualCard.type2(uid: Self.uid, sizeByte: 0x6D, ndef: long)
+        slowType2.answer = { apdu in
+            if apdu.starts(with: [0xFF, 0xB0]), apdu[3] > 3 { usleep(800_000) }
+            return nil
+        }
+        tap = try VirtualCardTap(slowType2, port: stack.readerPorts[0])
+        let cutType2 = try await PCSCEndToEndTests.nextScan(&notifications)
+        #expect(cutType2.uid == "04DE5F1EACC040" && cutType2.cardType == "ntag216" && cutType2.ndef == nil)
+        let pages = tap.received(startingWith: [0xFF, 0xB0]).count
+        #expect(pages > 1 && pages < long.count / 16, "pages were read until the budget ran out: \(pages) reads")
+        tap.remove()
+
         // The daemon reads on: the next tag on the same reader is read whole.
         let good = VirtualCard.type4(uid: [0x04, 9, 8, 7, 6, 5, 4], ndef: VirtualCard.ndefText("next"))
         tap = try VirtualCardTap(good, port: stack.readerPorts[0])
