@@ -113,8 +113,11 @@ let package = Package(
                 lifecycle, .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: [gatewayTLS])),
             ] + nio + web,
             swiftSettings: strict),
-        // SHA-256 of the gateway's token secrets (Debian package libssl-dev).
+        // SHA-256 of the gateway's token secrets, AES and AES-CMAC of SUN messages (Debian package libssl-dev).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // NTAG 424 DNA's Secure Unique NFC messages: AES and CMAC from libcrypto, over the
+        // messages ScanBridgeCodes reads out of a URL.
+        .target(name: "ScanBridgeSUN", dependencies: ["ScanBridgeCodes", "CLibCrypto"], swiftSettings: strict),
         // Binds the socket with its mode and group set from the start (include/CSocketBind.h).
         .target(name: "CSocketBind"),
         .target(
@@ -267,7 +270,8 @@ let package = Package(
 
         // The module edges, pinned against every import (Tests/ArchitectureTests).
         .testTarget(name: "ArchitectureTests", dependencies: ["ScanBridgeTesting"], swiftSettings: strict),
-        .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeCodesTests", dependencies: ["ScanBridgeCodes", "ScanBridgeTesting"], swiftSettings: strict),
+        .testTarget(name: "ScanBridgeSUNTests", dependencies: ["ScanBridgeSUN", "ScanBridgeCodes"], swiftSettings: strict),
         .testTarget(
             name: "ScanBridgeCoreTests",
             dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeTesting", log],
@@ -408,6 +412,9 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     ("FuzzHIDPOS", ["HIDPOSDriver"]),
     ("FuzzCodes", ["ScanBridgeCodes"]),
+    // A Type 4 tag's answers to the NDEF read; SUN URLs and their verification (libcrypto).
+    ("FuzzType4", ["ScanBridgeCodes"]),
+    ("FuzzSUN", ["ScanBridgeSUN", "ScanBridgeCodes"]),
     ("FuzzImport", ["ScanBridgeClient", "ScanBridgeModel"]),
     ("FuzzFrames", ["CameraDriver"]),
     ("FuzzSerial", ["DriverKit"]),

@@ -13,6 +13,14 @@ public struct CardATR: Sendable, Hashable {
     /// Protocol NFC symbology (`iso14443a`, `iso14443b`, `iso15693`, `felica`), nil when the ATR does not say.
     public let symbology: String?
 
+    /// Whether the card speaks ISO 14443-4 (ISO-DEP), so it takes ISO 7816-4 commands and may
+    /// be a Type 4 tag: PC/SC Part 3 readers build its ATR as `3B 8n 80 01` and its ATS
+    /// historical bytes (or ATQB's fields), where a storage card's carries the RID instead.
+    public var isISO14443Part4: Bool {
+        bytes.count >= 5 && bytes[0] == 0x3B && bytes[1] & 0xF0 == 0x80 && bytes[2] == 0x80 && bytes[3] == 0x01
+            && Self.storageCardFields(bytes) == nil
+    }
+
     public init(bytes: [UInt8]) {
         self.bytes = Array(bytes.prefix(Self.maxLength))
         if let (standard, name) = Self.storageCardFields(self.bytes) {

@@ -2,31 +2,37 @@ import Foundation
 
 /// A contactless card for tests, tapped on a vpcd virtual reader of the real pcscd, so
 /// tests run the real PC/SC stack: it answers power, ATR and the PC/SC Part 3 pseudo-APDUs
-/// with any UID, ATR and Type 2 memory, or with whatever a test makes it say.
+/// with any UID, ATR, Type 2 memory or Type 4 files, or with whatever a test makes it say.
 package struct VirtualCard: Sendable {
     package var uid: [UInt8]
     package var atr: [UInt8]
     /// Type 2 tag memory from page 0 (4 bytes a page); empty for cards that are not Type 2.
     package var pages: [UInt8]
+    /// The NDEF application of a Type 4 tag, nil for cards that are not Type 4.
+    package var type4: Type4Application?
     /// Answers APDUs before the built-in behaviour does (nil: fall through), e.g. `6A 81` to GET DATA.
     package var answer: @Sendable ([UInt8]) -> [UInt8]?
     /// The card leaves the field after this many APDUs, unanswered (a card pulled mid-read).
     package var leavesAfterAPDUs: Int?
 
     package init(
-        uid: [UInt8], atr: [UInt8], pages: [UInt8] = [], leavesAfterAPDUs: Int? = nil,
+        uid: [UInt8], atr: [UInt8], pages: [UInt8] = [], type4: Type4Application? = nil, leavesAfterAPDUs: Int? = nil,
         answer: @escaping @Sendable ([UInt8]) -> [UInt8]? = { _ in nil }
     ) {
         self.uid = uid
         self.atr = atr
         self.pages = pages
+        self.type4 = type4
         self.leavesAfterAPDUs = leavesAfterAPDUs
         self.answer = answer
     }
 
-    /// The response to one APDU: GET DATA gives the UID, READ BINARY gives 16 bytes of memory.
-    package func respond(to apdu: [UInt8]) -> [UInt8] {
+    /// The response to one APDU: GET DATA gives the UID, READ BINARY gives 16 bytes of memory
+    /// (a Type 4 tag's files take ISO 7816-4 commands, class 00, instead). Mutating: a Type 4
+    /// tag remembers what is selected.
+    package mutating func respond(to apdu: [UInt8]) -> [UInt8] {
         if let custom = answer(apdu) { return custom }
+        if apdu.first == 0x00, let answer = type4?.respond(to: apdu) { return answer }
         let ok: [UInt8] = [0x90, 0x00]
         switch Array(apdu.prefix(2)) {
         case [0xFF, 0xCA] where apdu.count >= 4 && apdu[2] == 0x00: return uid + ok
@@ -68,9 +74,13 @@ extension VirtualCard {
         return VirtualCard(uid: uid, atr: storageCardATR(name: 0x0003), pages: pages)
     }
 
-    /// An NDEF message of one short well-known record: `U` with a URI prefix code, or `T` with a language.
+    /// An NDEF message of one well-known record: `U` with a URI prefix code, or `T` with a
+    /// language; a short record (SR) up to 255 bytes of payload, a long one past that.
     package static func ndefRecord(type: Character, payload: [UInt8]) -> [UInt8] {
-        [0xD1, 0x01, UInt8(payload.count), UInt8(ascii: type.unicodeScalars.first!)] + payload
+        let name = UInt8(ascii: type.unicodeScalars.first!)
+        guard payload.count > 0xFF else { return [0xD1, 0x01, UInt8(payload.count), name] + payload }
+        let length = (0..<4).reversed().map { UInt8(payload.count >> ($0 * 8) & 0xFF) }
+        return [0xC1, 0x01] + length + [name] + payload
     }
 
     package static func ndefURI(_ rest: String, prefixCode: UInt8 = 0x04) -> [UInt8] {

@@ -143,6 +143,7 @@ package final class VirtualCardTap: Sendable {
     }
 
     private func serve(_ card: VirtualCard) {
+        var card = card
         let fd = socket.withLock { $0 }
         defer {
             // Under the phase lock, so remove() never shuts down a closed (maybe reused) descriptor.

@@ -75,6 +75,7 @@ struct ModuleEdgesTests {
         "ScanBridgeService": ("Sources/ScanBridgeService", ["ScanBridgeModel", "ScanBridgeRPC"]),
         "ScanBridgeSharedStore": ("Sources/ScanBridgeSharedStore", ["ScanBridgeCodes", "ScanBridgeCore", "ScanBridgeModel"]),
         "ScanBridgeStore": ("Sources/ScanBridgeStore", ["ScanBridgeCodes", "ScanBridgeCore", "ScanBridgeModel"]),
+        "ScanBridgeSUN": ("Sources/ScanBridgeSUN", ["CLibCrypto", "ScanBridgeCodes"]),
         "ScanBridgeTesting": ("Sources/ScanBridgeTesting", ["CTestSupport", "ScanBridgeClient", "ScanBridgeModel"]),
         "SerialDriver": ("Plugins/Drivers/Serial/Sources", ["DriverKit", "ScanBridgeCore", "ScanBridgeModel"]),
         "USBDriver": ("Plugins/Drivers/USB/Sources", ["CLibUSB", "DriverKit", "ScanBridgeCore", "ScanBridgeModel"]),

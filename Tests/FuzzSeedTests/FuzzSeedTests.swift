@@ -21,7 +21,8 @@ struct FuzzSeedTests {
             "FuzzFrames": FuzzFrames.self, "FuzzGateway": FuzzGateway.self, "FuzzHIDPOS": FuzzHIDPOS.self,
             "FuzzImport": FuzzImport.self, "FuzzJSON": FuzzJSON.self, "FuzzKeystrokes": FuzzKeystrokes.self,
             "FuzzMockScript": FuzzMockScript.self, "FuzzNormalizer": FuzzNormalizer.self, "FuzzRPCLine": FuzzRPCLine.self,
-            "FuzzRPCParams": FuzzRPCParams.self, "FuzzSerial": FuzzSerial.self, "FuzzUSB": FuzzUSB.self,
+            "FuzzRPCParams": FuzzRPCParams.self, "FuzzSerial": FuzzSerial.self, "FuzzSUN": FuzzSUN.self,
+            "FuzzType4": FuzzType4.self, "FuzzUSB": FuzzUSB.self,
         ]
     }
 

@@ -43,6 +43,24 @@ struct ContactlessCardTests {
         }
     }
 
+    /// ISO 14443-4 cards are asked for the Type 4 NDEF application; storage cards and
+    /// nonsense are not.
+    @Test func iso14443Part4FromTheATR() {
+        for bytes: [UInt8] in [
+            [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80], [0x3B, 0x80, 0x80, 0x01, 0x01],
+            [0x3B, 0x86, 0x80, 0x01, 0x06, 0x75, 0x77, 0x81, 0x02, 0x80, 0x00],
+            [0x3B, 0x88, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x77, 0x81, 0x71, 0x00, 0x79],
+        ] {
+            #expect(CardATR(bytes: bytes).isISO14443Part4, "\(Hex.encode(bytes))")
+        }
+        for bytes: [UInt8] in [
+            Self.storageATR(standard: 0x03, name: 0x0003), Self.storageATR(standard: 0x03, name: 0x0001), [],
+            [0x3B, 0x81, 0x80], [0x3B, 0x8F, 0x01, 0x80, 0x4F], [0x3F, 0x81, 0x80, 0x01, 0x80, 0x80],
+        ] {
+            #expect(!CardATR(bytes: bytes).isISO14443Part4, "\(Hex.encode(bytes))")
+        }
+    }
+
     @Test(
         "NTAG21x from the capability container",
         arguments: [

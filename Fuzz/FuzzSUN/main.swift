@@ -1,0 +1,4 @@
+// libFuzzer runs the target (FuzzSupport); the suites replay its seeds (FuzzSeedTests).
+import FuzzSupport
+
+FuzzSUN.main()
