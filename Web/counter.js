@@ -255,10 +255,15 @@ async function probeToken(current, token) {
   }
 }
 
-function renderDevices() {
-  const items = [...devices.values()].sort(
+/** The devices by name, as the page lists them. */
+function sortedDevices() {
+  return [...devices.values()].sort(
     (a, b) => String(a.name ?? "").localeCompare(String(b.name ?? "")) || String(a.id).localeCompare(String(b.id)),
   );
+}
+
+function renderDevices() {
+  const items = sortedDevices();
   elements.devices.replaceChildren(...items.map(deviceItem));
   elements.noDevices.hidden = items.some((device) => device.state !== "gone");
   renderDeviceFilter(items);
@@ -280,15 +285,19 @@ function renderDeviceFilter(items) {
   elements.deviceFilter.value = shownDevice;
 }
 
-elements.deviceFilter.addEventListener("change", () => {
-  shownDevice = elements.deviceFilter.value;
+elements.deviceFilter.addEventListener("change", () => showDevice(elements.deviceFilter.value));
+
+/** @param {string} id the device whose scans to show, or "" for every device's */
+function showDevice(id) {
+  shownDevice = id;
+  renderDeviceFilter(sortedDevices());
   const fragment = new URLSearchParams(location.hash.slice(1));
-  if (shownDevice) fragment.set("device", shownDevice);
+  if (id) fragment.set("device", id);
   else fragment.delete("device");
   replaceFragment(fragment);
   for (const row of elements.scans.children) filterRow(/** @type {HTMLElement} */ (row));
   renderNoScans();
-});
+}
 
 /** @param {HTMLElement} row */
 function filterRow(row) {
@@ -385,6 +394,15 @@ function oneAnswer(order, product) {
   const reason = [product.reason, order.reason].filter(Boolean).join("; ");
   return { handler: null, status: "not_found", ...(reason ? { reason } : {}) };
 }
+
+// An address pasted into the open tab that differs only in its fragment loads nothing: the
+// page takes a token and a device from it as a load would.
+addEventListener("hashchange", () => {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const fresh = fragment.has("token") ? takeToken() : null;
+  if (fresh) start(fresh);
+  showDevice(fragment.get("device") ?? "");
+});
 
 const token = takeToken();
 if (token) start(token);

@@ -215,6 +215,17 @@ extension BrowserTests {
                 let injected = try await page.execute(
                     "return !!document.querySelector('#devices img, #device-filter img') || !!document.body.dataset.injected")
                 #expect(injected == false, "a device's name never becomes HTML")
+
+                // An address pasted into the open tab loads nothing when only its fragment differs:
+                // the page takes the token and the device from it all the same.
+                try await page.navigate(to: "\(daemon.origin)/#token=\(daemon.secret)&device=mock%3Atill-1")
+                try await page.wait(
+                    for: "the filter to show till 1",
+                    until: "return document.getElementById('device-filter').value === 'mock:till-1'")
+                let pasted = try await page.currentURL()
+                #expect(pasted.hasSuffix("/#device=mock%3Atill-1") && !pasted.contains(daemon.secret), "\(pasted)")
+                shown = try await page.execute(Self.shownRowsScript).arrayValue ?? []
+                #expect(shown.count == 2 && shown.allSatisfy { $0["device"] == "mock:till-1" }, "\(shown)")
             }
         }
     }
