@@ -1,4 +1,6 @@
-// The counter page: the daemon's devices and its resolved scans, live.
+// The counter page: the daemon's devices and its resolved scans, live, with the tools a
+// shop's staff use beside them: a lookup box, card linking (card-link.js), and a filter
+// that shows one device's scans.
 //
 // It talks to the daemon through scanbridge.mjs (the WebSocket client) rather than
 // EventSource: one connection carries both `devices.list` and the subscription, the
@@ -6,12 +8,17 @@
 // as a refused token or a restart's 503), and the page runs the very client a POS front end
 // would use, so the browser tests of the page test it too.
 import { connect, RPCError } from "./scanbridge.mjs";
+import { CardLinking } from "./card-link.js";
+import { scanRow } from "./scan-row.js";
 
 const TOKEN_KEY = "scanbridge.token";
-// The page keeps this many scans on screen; older rows go so that a long day cannot grow it.
+// The page keeps this many scans of each device; older rows go so that a long day cannot grow
+// it, and a busy till does not push a quiet reader's scans out from under the device filter.
 const MAX_SCAN_ROWS = 200;
 // On first load the page shows the latest scans, then follows from the last of them.
 const RECENT_SCANS = 20;
+// A cashier waits on a lookup while the customer stands there: a few seconds, then the page says so.
+const LOOKUP_TIMEOUT_MS = 5_000;
 
 const elements = {
   connection: byId("connection"),
@@ -26,14 +33,38 @@ const elements = {
   tokenInput: /** @type {HTMLInputElement} */ (byId("token-input")),
   tokenReason: byId("token-reason"),
   scanTemplate: /** @type {HTMLTemplateElement} */ (byId("scan-template")),
+  deviceFilter: /** @type {HTMLSelectElement} */ (byId("device-filter")),
+  lookupForm: /** @type {HTMLFormElement} */ (byId("lookup-form")),
+  lookupInput: /** @type {HTMLInputElement} */ (byId("lookup-input")),
+  lookupResult: byId("lookup-result"),
 };
 
 /** @type {Map<string, object>} */
 const devices = new Map();
 /** @type {import("./scanbridge.mjs").Client | null} */
 let client = null;
+/** @type {import("./scanbridge.mjs").Subscription | null} */
+let subscription = null;
 let everOpened = false;
 let probing = false;
+/** The id of the device whose scans the page shows, or "" for every device's. */
+let shownDevice = new URLSearchParams(location.hash.slice(1)).get("device") ?? "";
+/** @type {AbortController | null} */
+let lookup = null;
+
+const linking = new CardLinking(
+  {
+    form: /** @type {HTMLFormElement} */ (byId("arm-form")),
+    fields: /** @type {HTMLFieldSetElement} */ (byId("arm-fields")),
+    reason: byId("arm-reason"),
+    wallet: /** @type {HTMLInputElement} */ (byId("arm-wallet")),
+    name: /** @type {HTMLInputElement} */ (byId("arm-name")),
+    reader: /** @type {HTMLSelectElement} */ (byId("arm-reader")),
+    status: byId("arm-status"),
+    cancel: /** @type {HTMLButtonElement} */ (byId("arm-cancel")),
+  },
+  () => subscription?.lastSeq ?? 0,
+);
 
 /** @param {string} id */
 function byId(id) {
@@ -42,16 +73,30 @@ function byId(id) {
   return element;
 }
 
-/** The token from the address's fragment (then taken out of the address bar), else the session's. */
+/**
+ * The token from the address's fragment (then taken out of the address bar, the rest of the
+ * fragment kept), else the session's.
+ */
 function takeToken() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const fromFragment = fragment.get("token");
   if (fromFragment) {
     sessionStorage.setItem(TOKEN_KEY, fromFragment);
-    history.replaceState(null, "", location.pathname + location.search);
+    fragment.delete("token");
+    replaceFragment(fragment);
     return fromFragment;
   }
   return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/**
+ * The page's state that a reload or a bookmark keeps (the device filter) lives in the
+ * fragment, which never reaches the server; the token never does, in the address bar.
+ * @param {URLSearchParams} fragment
+ */
+function replaceFragment(fragment) {
+  const text = fragment.toString();
+  history.replaceState(null, "", location.pathname + location.search + (text ? `#${text}` : ""));
 }
 
 /** @param {string} [reason] */
@@ -91,6 +136,7 @@ function start(token) {
   client?.close();
   const current = connect({ url: location.origin, token });
   client = current;
+  linking.setClient(current);
   current.onStateChange((state, { attempt }) => {
     if (client !== current) return;
     if (state === "open") {
@@ -111,6 +157,7 @@ function start(token) {
  * @param {import("./scanbridge.mjs").Client} current
  */
 async function opened(current) {
+  learnRole(current);
   try {
     const { devices: list } = await current.call("devices.list");
     devices.clear();
@@ -131,10 +178,11 @@ async function opened(current) {
     everOpened = false;
     return;
   }
-  current.subscribe({ since }, (update) => {
+  subscription = current.subscribe({ since }, (update) => {
     switch (update.type) {
       case "scan":
         showScan(update.event);
+        linking.heard(update.event);
         break;
       case "device.added":
       case "device.changed":
@@ -151,6 +199,23 @@ async function opened(current) {
         break;
     }
   });
+}
+
+/**
+ * The token's role decides what the page offers (a reader's may not link cards); asked on
+ * every connection, since the token may have been replaced meanwhile.
+ * @param {import("./scanbridge.mjs").Client} current
+ */
+async function learnRole(current) {
+  try {
+    const hello = await current.call("bridge.hello");
+    if (client !== current) return;
+    document.body.dataset.role = hello.role;
+    linking.setRole(hello.role);
+  } catch (error) {
+    // Unknown, the role is learnt from a refusal instead.
+    if (!(error instanceof RPCError)) throw error;
+  }
 }
 
 /**
@@ -190,12 +255,61 @@ async function probeToken(current, token) {
   }
 }
 
-function renderDevices() {
-  const items = [...devices.values()].sort(
+/** The devices by name, as the page lists them. */
+function sortedDevices() {
+  return [...devices.values()].sort(
     (a, b) => String(a.name ?? "").localeCompare(String(b.name ?? "")) || String(a.id).localeCompare(String(b.id)),
   );
+}
+
+function renderDevices() {
+  const items = sortedDevices();
   elements.devices.replaceChildren(...items.map(deviceItem));
   elements.noDevices.hidden = items.some((device) => device.state !== "gone");
+  renderDeviceFilter(items);
+  linking.setDevices(items);
+}
+
+/**
+ * The filter lists every device the page knows; the one chosen stays listed when the daemon
+ * no longer does (after its restart), so that the choice does not change behind the user.
+ * @param {any[]} items
+ */
+function renderDeviceFilter(items) {
+  // Option's text is a text node, never parsed as HTML.
+  const options = items.map(
+    (device) => new Option(`${device.name || device.id}${device.state === "gone" ? " (unplugged)" : ""}`, device.id),
+  );
+  if (shownDevice && !devices.has(shownDevice)) options.push(new Option(shownDevice, shownDevice));
+  elements.deviceFilter.replaceChildren(new Option("every device", ""), ...options);
+  elements.deviceFilter.value = shownDevice;
+}
+
+elements.deviceFilter.addEventListener("change", () => showDevice(elements.deviceFilter.value));
+
+/** @param {string} id the device whose scans to show, or "" for every device's */
+function showDevice(id) {
+  shownDevice = id;
+  renderDeviceFilter(sortedDevices());
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (id) fragment.set("device", id);
+  else fragment.delete("device");
+  replaceFragment(fragment);
+  for (const row of elements.scans.children) filterRow(/** @type {HTMLElement} */ (row));
+  renderNoScans();
+}
+
+/** @param {HTMLElement} row */
+function filterRow(row) {
+  row.hidden = shownDevice !== "" && row.dataset.device !== shownDevice;
+}
+
+function renderNoScans() {
+  const shown = [...elements.scans.children].some((row) => !(/** @type {HTMLElement} */ (row).hidden));
+  elements.noScans.hidden = shown;
+  elements.noScans.textContent = shownDevice
+    ? "No scan from this device yet; its scans appear here as they happen."
+    : "Scans appear here as they happen.";
 }
 
 const STATE_WORDS = { ready: "Ready", busy: "In use by another program", error: "Error", gone: "Unplugged" };
@@ -220,153 +334,75 @@ function deviceItem(device) {
 /** @param {any} event */
 function showScan(event) {
   if (elements.scans.querySelector(`[data-seq="${Number(event.seq)}"]`)) return;
-  const fragment = /** @type {DocumentFragment} */ (elements.scanTemplate.content.cloneNode(true));
-  const row = /** @type {HTMLLIElement} */ (fragment.querySelector(".scan"));
-  const resolution = event.resolution ?? { handler: null, status: "unhandled" };
-  const view = describe(event, resolution);
+  const row = scanRow(elements.scanTemplate, event, event.resolution ?? { handler: null, status: "unhandled" });
   row.dataset.seq = String(event.seq);
-  row.dataset.status = resolution.status;
-  row.dataset.kind = event.kind;
-  row.dataset.device = event.device;
   row.value = event.seq;
-  setText(row, ".scan-title", view.title);
-  const detail = row.querySelector(".scan-detail");
-  for (const part of view.detail) {
-    if (detail.childNodes.length) detail.append(" · ");
-    const span = document.createElement("span");
-    span.textContent = part.text;
-    if (part.className) span.className = part.className;
-    detail.append(span);
-  }
-  setText(row, ".scan-badge", view.badge);
-  setText(row, ".scan-code", event.uidDisplay ?? event.text ?? "");
-  const time = row.querySelector(".scan-time");
-  const when = new Date(event.time);
-  if (!Number.isNaN(when.getTime())) {
-    time.dateTime = event.time;
-    time.textContent = when.toLocaleTimeString();
-  }
+  filterRow(row);
   // Newest first; a scan replayed after a reconnect goes in its place by seq.
   const later = [...elements.scans.children].findLast((other) => Number(other.dataset.seq) > event.seq);
   elements.scans.insertBefore(row, later ? later.nextSibling : elements.scans.firstChild);
-  while (elements.scans.children.length > MAX_SCAN_ROWS) elements.scans.lastElementChild?.remove();
-  elements.noScans.hidden = true;
+  const ofItsDevice = [...elements.scans.children].filter((other) => other.dataset.device === row.dataset.device);
+  if (ofItsDevice.length > MAX_SCAN_ROWS) ofItsDevice[ofItsDevice.length - 1].remove();
+  renderNoScans();
 }
 
 /**
- * @param {Element} row
- * @param {string} selector
- * @param {string} text
+ * A typed or pasted code, resolved as a scan of it would be but journaled nowhere: as a repair
+ * order first and a product next, the order the daemon's handlers take a scan in, since an
+ * order reference may also be a SKU's text. A code that is neither says why the catalog did
+ * not take it (a check digit, say), which is what a cashier typing a barcode needs to hear.
  */
-function setText(row, selector, text) {
-  const element = row.querySelector(selector);
-  if (element) element.textContent = text;
-}
-
-/**
- * What a scan row says: a title, details, and a badge for the outcome.
- * @param {any} event
- * @param {any} resolution
- * @returns {{title: string, detail: {text: string, className?: string}[], badge: string}}
- */
-function describe(event, resolution) {
-  const code = event.uidDisplay ?? event.text ?? "";
-  const product = resolution.product;
-  const order = resolution.order;
-  if (product && resolution.status === "found") {
-    // An item priced at the counter costs what its barcode says, not the catalog's price.
-    const embedded = resolution.embedded?.price;
-    const price = embedded
-      ? `${formatMoney(embedded, resolution.embedded.currency ?? product.currency)} (price from the barcode)`
-      : formatMoney(product.price, product.currency);
-    const detail = [{ text: price, className: "price" }];
-    detail.push({ text: stockWords(product) });
-    return { title: product.name, detail, badge: product.canSell === false ? "Cannot sell" : "Product" };
-  }
-  if (resolution.handler === "card-link" || event.kind === "nfc") {
-    const customer = resolution.customer;
-    const who = customer?.name || customer?.walletAddress || resolution.card?.walletAddress;
-    const card = resolution.card?.displayName ?? `Card ${code}`;
-    const titles = {
-      identified: who ?? card,
-      linked: who ? `Linked to ${who}` : "Card linked",
-      unknown: "Unknown card",
-      blocked: "Blocked card",
-      inactive: "Inactive card",
-      conflict: "Card linked to another customer",
-    };
-    return { title: titles[resolution.status] ?? "Card", detail: [{ text: card }], badge: statusWords(resolution.status) };
-  }
-  if (order && resolution.status === "found") {
-    const detail = [{ text: `${order.clientName ?? "No client"} · ${statusWords(order.status)}` }];
-    const device = resolution.device;
-    if (device) detail.push({ text: [device.make, device.model, device.serial].filter(Boolean).join(" ") });
-    return { title: `Order ${order.reference ?? order.id}`, detail, badge: "Repair order" };
-  }
-  const unknownTitles = { not_found: "Unknown code", invalid: "Invalid code", unhandled: "Unrecognised scan", error: "Lookup failed", timeout: "Lookup timed out" };
-  const detail = [];
-  if (resolution.reason) detail.push({ text: resolution.reason });
-  if (resolution.message) detail.push({ text: resolution.message });
-  if (!detail.length) detail.push({ text: `${event.kind}${event.symbology ? ` (${event.symbology})` : ""}` });
-  return { title: unknownTitles[resolution.status] ?? statusWords(resolution.status), detail, badge: statusWords(resolution.status) };
-}
-
-/** @param {string} status */
-function statusWords(status) {
-  return String(status ?? "").replaceAll("_", " ");
-}
-
-/** @param {any} product */
-function stockWords(product) {
-  switch (product.stockStatus) {
-    case "notTracked":
-      return "stock not tracked";
-    case "outOfStock":
-      return `out of stock (${product.quantity ?? 0})`;
-    case "low":
-      return `low stock: ${product.quantity}`;
-    default:
-      return typeof product.quantity === "number" ? `in stock: ${product.quantity}` : "in stock";
-  }
-}
-
-/**
- * Formats an amount in its currency's own decimals (0 for JPY, 3 for KWD). The amount is
- * a decimal string on the wire with exactly the decimals of its currency's ISO 4217 minor
- * unit, and is handed to Intl as a string with that many decimals, so it is never rounded
- * through a binary fraction nor to the browser's own idea of the currency (some browsers
- * give IQD no decimals); a whole number of minor units is accepted too.
- * @param {string|number} amount
- * @param {string} currency
- */
-function formatMoney(amount, currency) {
-  let format;
-  const digits = typeof amount === "string" ? (amount.split(".")[1] ?? "").length : undefined;
+elements.lookupForm.addEventListener("submit", async (submit) => {
+  submit.preventDefault();
+  const code = elements.lookupInput.value.trim();
+  const current = client;
+  if (!code || !current) return;
+  lookup?.abort();
+  const mine = new AbortController();
+  lookup = mine;
+  elements.lookupResult.setAttribute("aria-busy", "true");
+  const options = { timeout: LOOKUP_TIMEOUT_MS, signal: mine.signal };
+  let resolution;
   try {
-    format = new Intl.NumberFormat(undefined, {
-      style: "currency",
-      currency,
-      ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-    });
-  } catch {
-    return `${amount} ${currency ?? ""}`.trim();
+    const [order, product] = await Promise.all([
+      current.call("orders.lookup", { code }, options),
+      current.call("products.lookup", { code }, options),
+    ]);
+    resolution = oneAnswer(order, product);
+  } catch (error) {
+    if (mine.signal.aborted) return;
+    resolution = { handler: null, status: "error", message: error instanceof Error ? error.message : String(error) };
   }
-  if (typeof amount === "number" && Number.isInteger(amount)) {
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(/** @type {any} */ (minorToDecimal(amount, digits)));
-  }
-  return format.format(/** @type {any} */ (String(amount)));
-}
+  if (lookup !== mine) return;
+  lookup = null;
+  elements.lookupResult.removeAttribute("aria-busy");
+  elements.lookupResult.replaceChildren(scanRow(elements.scanTemplate, { text: code }, resolution));
+  elements.lookupInput.select();
+});
 
 /**
- * @param {number} minor
- * @param {number} digits
+ * What the page shows for a typed code from the answers of `orders.lookup` and
+ * `products.lookup`: what was found, else what was malformed, else both reasons.
+ * @param {any} order
+ * @param {any} product
  */
-function minorToDecimal(minor, digits) {
-  const sign = minor < 0 ? "-" : "";
-  const text = String(Math.abs(minor)).padStart(digits + 1, "0");
-  return digits ? `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}` : `${sign}${text}`;
+function oneAnswer(order, product) {
+  for (const status of ["found", "invalid"]) {
+    if (order.status === status) return { ...order, handler: "order-lookup" };
+    if (product.status === status) return { ...product, handler: "product-lookup" };
+  }
+  const reason = [product.reason, order.reason].filter(Boolean).join("; ");
+  return { handler: null, status: "not_found", ...(reason ? { reason } : {}) };
 }
+
+// An address pasted into the open tab that differs only in its fragment loads nothing: the
+// page takes a token and a device from it as a load would.
+addEventListener("hashchange", () => {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const fresh = fragment.has("token") ? takeToken() : null;
+  if (fresh) start(fresh);
+  showDevice(fragment.get("device") ?? "");
+});
 
 const token = takeToken();
 if (token) start(token);

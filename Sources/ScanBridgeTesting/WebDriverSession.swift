@@ -19,6 +19,11 @@ package struct WebDriverSession: Sendable {
         try await command("POST", "url", ["url": .string(url)], "navigate to \(url)")
     }
 
+    /// Reloads the page, as the browser's reload button does, and waits for it to load.
+    package func reload() async throws {
+        try await command("POST", "refresh", [:], "reload")
+    }
+
     package func currentURL() async throws -> String {
         try await command("GET", "url", nil, "current URL").stringValue ?? ""
     }
@@ -52,6 +57,11 @@ package struct WebDriverSession: Sendable {
 
     package func click(_ element: Element) async throws {
         try await command("POST", "element/\(element.id)/click", [:], "click")
+    }
+
+    /// Empties an input, as a person selecting its text and deleting it would.
+    package func clear(_ element: Element) async throws {
+        try await command("POST", "element/\(element.id)/clear", [:], "clear")
     }
 
     package func type(_ text: String, into element: Element) async throws {

@@ -5,7 +5,8 @@ import ScanBridgeTesting
 import Testing
 
 /// A daemon with its gateway on a loopback port serving the repository's page, a mock till,
-/// a catalog and a reader token (with no origin of its own: the page's is the gateway's). `restart()` brings it back on the same port and database, so a
+/// a catalog and a reader token (with no origin of its own: the page's is the gateway's;
+/// `token(role:)` makes others). `restart()` brings it back on the same port and database, so a
 /// page that was open reconnects to it.
 final class CounterDaemon: Sendable {
     let harness: DaemonHarness
@@ -40,13 +41,8 @@ final class CounterDaemon: Sendable {
         try await harness.start()
         let client = try await harness.connect()
         _ = try await client.call("products.upsert", ["products": .array(products)])
-        let created = try await client.call(
-            "tokens.create", ["name": "counter page test", "role": "reader"])
         await client.close()
-        guard let secret = created["secret"]?.stringValue else {
-            throw UnexpectedAnswer(description: "tokens.create answered no secret: \(created)")
-        }
-        return CounterDaemon(harness: harness, port: port, secret: secret)
+        return CounterDaemon(harness: harness, port: port, secret: try await token(role: "reader", on: harness))
     }
 
     func restart() async throws {
@@ -62,6 +58,31 @@ final class CounterDaemon: Sendable {
             throw UnexpectedAnswer(description: "scan.inject answered no seq: \(answer)")
         }
         return seq
+    }
+
+    /// Taps a card with `uid` on an NFC mock and returns the event's resolution.
+    func tap(_ uid: String, on device: String) async throws -> JSONValue {
+        let answer = try await call("scan.inject", ["device": .string(device), "uid": .string(uid)])
+        guard let resolution = answer["event"]?["resolution"] else {
+            throw UnexpectedAnswer(description: "scan.inject answered no resolution: \(answer)")
+        }
+        return resolution
+    }
+
+    /// A further token for the page, of `role`.
+    func token(role: String) async throws -> String {
+        try await Self.token(role: role, on: harness)
+    }
+
+    private static func token(role: String, on harness: DaemonHarness) async throws -> String {
+        let client = try await harness.connect()
+        let created = try await client.call(
+            "tokens.create", ["name": .string("counter page test, \(role)"), "role": .string(role)])
+        await client.close()
+        guard let secret = created["secret"]?.stringValue else {
+            throw UnexpectedAnswer(description: "tokens.create answered no secret: \(created)")
+        }
+        return secret
     }
 
     func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
