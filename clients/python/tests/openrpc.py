@@ -50,7 +50,8 @@ def check(schema: dict[str, Any], instance: Any, what: str) -> None:
     """AssertionError naming `what` and every way `instance` breaks `schema`."""
     errors = sorted(validator(schema).iter_errors(instance), key=lambda error: list(error.absolute_path))
     if errors:
-        lines = [f"{'/'.join(map(str, error.absolute_path)) or '(root)'}: {error.message[:300]}" for error in errors[:8]]
+        lines = [f"{'/'.join(map(str, error.absolute_path)) or '(root)'}: {error.message[:300]}"
+                 for error in errors[:8]]
         raise AssertionError(f"{what} breaks contract/openrpc.json:\n  " + "\n  ".join(lines))
 
 

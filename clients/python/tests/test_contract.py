@@ -16,7 +16,7 @@ import pytest
 import scanbridge as sb
 from scanbridge.harness import Harness, find_executable
 
-from openrpc import METHODS, check, check_notification, check_response, params_schema, DAEMON_REQUESTS
+from openrpc import DAEMON_REQUESTS, METHODS, check, check_notification, check_response, params_schema
 from rawrpc import RawConnection
 
 DEMO = Path(__file__).resolve().parents[3] / "demo"
@@ -100,7 +100,8 @@ def inject_every_resolution(call: Checked) -> list[dict]:
     events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": CARD})["event"])  # identified
     events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": UNKNOWN_CARD})["event"])
     call.result("cards.arm", {"walletAddress": "rAda", "device": "mock:counter-reader"})
-    events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": "04:11:22:33"})["event"])  # linked
+    linked = call.result("scan.inject", {"device": "mock:counter-reader", "uid": "04:11:22:33"})["event"]
+    events.append(linked)
     call.result("cards.arm", {"walletAddress": "rAda", "device": "mock:counter-reader"})
     events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": OTHER_CARD})["event"])  # conflict
     call.result("cards.setStatus", {"uid": OTHER_CARD, "status": "blocked"})
@@ -142,8 +143,10 @@ def test_every_answer_and_message_fits_the_contract(daemon):
                 results.add(method)
         for message in answers["notifications"]:
             check_notification(message)
-    assert [reader["responses"][0]["result"]["role"], operator["responses"][0]["result"]["role"]] == ["reader", "operator"]
-    masked = [m["params"]["event"] for m in reader["notifications"] if m["method"] == "scan" and m["params"]["event"]["kind"] == "nfc"]
+    roles = [answers["responses"][0]["result"]["role"] for answers in (reader, operator)]
+    assert roles == ["reader", "operator"]
+    scans = [message["params"]["event"] for message in reader["notifications"] if message["method"] == "scan"]
+    masked = [event for event in scans if event["kind"] == "nfc"]
     assert masked and all("••" in event["uid"] for event in masked), "a reader sees NFC events masked"
     assert [r["error"]["code"] for r in operator["responses"] if "error" in r][-1] == -32003
 
@@ -161,7 +164,8 @@ def test_every_answer_and_message_fits_the_contract(daemon):
 def plugin_resolution(daemon: Harness, call: Checked) -> None:
     """An out-of-process handler: the daemon's request and the resolution made of its answer."""
     handler = RawConnection(daemon.socket_path)
-    Checked(handler, call.results).result("handlers.register", {"name": "loyalty", "match": {"pattern": "^LOYALTY-"}, "priority": 5})
+    Checked(handler, call.results).result(
+        "handlers.register", {"name": "loyalty", "match": {"pattern": "^LOYALTY-"}, "priority": 5})
     injected = {}
     thread = threading.Thread(target=lambda: injected.update(
         call.result("scan.inject", {"device": "mock:till-1", "text": "LOYALTY-0042", "symbology": "code-128"})))
@@ -196,17 +200,20 @@ def admin_calls(call: Checked) -> None:
     call.result("orders.lookup", {"code": "DEVICE:dev_99"})
     call.result("cards.unlink", {"uid": "04:11:22:33"})
     call.result("customers.erase", {"walletAddress": "rNobody"})
-    created = call.result("tokens.create", {"name": "contract", "role": "reader", "origins": ["https://pos.example.com"]})
+    created = call.result(
+        "tokens.create", {"name": "contract", "role": "reader", "origins": ["https://pos.example.com"]})
     call.result("tokens.list")
     call.result("tokens.revoke", {"id": created["token"]["id"]})
     armed = call.result("cards.arm", {"walletAddress": "rAda", "device": "mock:counter-reader"})["armed"]
     call.result("cards.disarm", {"armed": armed})
-    call.result("events.unsubscribe", {"subscription": call.result("events.subscribe", {"kinds": ["qr"]})["subscription"]})
+    subscription = call.result("events.subscribe", {"kinds": ["qr"]})["subscription"]
+    call.result("events.unsubscribe", {"subscription": subscription})
 
 
 def reader_calls() -> list:
     return [
-        ["bridge.hello", {}], ["devices.list", {}], ["events.recent", {"limit": 100}], ["events.subscribe", {"since": 0}],
+        ["bridge.hello", {}], ["devices.list", {}], ["events.recent", {"limit": 100}],
+        ["events.subscribe", {"since": 0}],
         ["products.lookup", {"code": "5901234123457"}], ["products.lookup", {"code": "2011122912346"}],
         ["products.lookup", {"code": "nothing here"}], ["orders.lookup", {"code": "RM-1001"}],
         ["orders.lookup", {"code": "ORDER:nope"}], ["products.list", {}], ["cards.get", {"uid": CARD}],
