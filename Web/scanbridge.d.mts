@@ -1,7 +1,8 @@
 // The types of scanbridge.mjs, for TypeScript and editors. Written by hand beside the module:
 // they are the wire contract of docs/protocol.md as a JavaScript caller sees it, which no
-// code here could infer. scripts/check-types.sh holds the method map to that page's table,
-// checks the module against these types, and compiles an example app and rejected calls.
+// code here could infer. scripts/check-types.sh holds the method map and the shapes to its
+// machine-readable form, contract/openrpc.json, checks the module against these types, and
+// compiles an example app and rejected calls.
 
 // ---- What the daemon sends ----
 

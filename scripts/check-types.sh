@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The JavaScript client's types (Web/scanbridge.d.mts), checked with Debian's tsc
 # (node-typescript; scripts/deps.sh test installs it). Fails when:
-#   - its method and notification maps do not name what docs/protocol.md's "At a glance"
-#     tables name (ProtocolDocumentTests holds those to the daemon), bar the methods the
-#     client cannot use;
+#   - its method and notification maps, their params and results, and its shapes do not have
+#     the members contract/openrpc.json gives them (OpenRPCDocumentTests holds that to the
+#     daemon), bar the methods the client cannot use (Tests/ClientTypes/contract.mjs);
 #   - scanbridge.mjs disagrees with them, checked as TypeScript checks JavaScript, strictly;
 #   - the example app (examples/typescript) does not compile strictly against them, or
 #     Tests/ClientTypes/calls.ts finds them taking a call they must refuse;
@@ -17,39 +17,11 @@ if ! command -v "$tsc" >/dev/null; then
     exit 1
 fi
 
-# Served by the daemon but not typed, as Web/scanbridge.d.mts says why.
-left_out=(tokens.create tokens.list tokens.revoke store.migrate handlers.register)
+# The compiler's own module, beside the tsc found: the contract check reads the types with it.
+typescript=$(dirname "$(dirname "$(readlink -f "$(command -v "$tsc")")")")
 
-# documented HEADER: the names in docs/protocol.md's "At a glance" table whose first column is HEADER.
-documented() {
-    awk -F'|' -v header="$1" '
-        /^## At a glance/ { inside = 1; next }
-        inside && /^## / { exit }
-        !/^\|/ { table = ""; next }
-        { name = $2; gsub(/^ +| +$/, "", name) }
-        table == "" { table = name; next }
-        table == header && name ~ /^`/ { gsub(/`/, "", name); print name }
-    ' docs/protocol.md | sort
-}
-
-# typed INTERFACE: the members of an interface of Web/scanbridge.d.mts.
-typed() {
-    awk -v name="$1" '
-        $0 ~ "^export interface " name " [{]" { inside = 1; next }
-        inside && /^[}]/ { exit }
-        inside && /^  "?[a-z][A-Za-z.]*"?: / { key = $1; gsub(/[":]/, "", key); print key }
-    ' Web/scanbridge.d.mts | sort
-}
-
-echo "== the methods and notifications typed are those docs/protocol.md names"
-if ! documented method | grep -q .; then
-    echo "check-types: no methods table found under docs/protocol.md's \"## At a glance\"" >&2
-    exit 1
-fi
-diff -u --label "docs/protocol.md's methods" --label "Methods in Web/scanbridge.d.mts" \
-    <(documented method | grep -vxF -f <(printf '%s\n' "${left_out[@]}")) <(typed Methods)
-diff -u --label "docs/protocol.md's notifications" --label "Notifications in Web/scanbridge.d.mts" \
-    <(documented notification) <(typed Notifications)
+echo "== the types name what contract/openrpc.json describes"
+node Tests/ClientTypes/contract.mjs "$typescript"
 
 echo "== Web/scanbridge.mjs against its types"
 "$tsc" --allowJs --checkJs --strict --noEmit --target es2022 --module node16 --lib es2022,dom Web/scanbridge.mjs

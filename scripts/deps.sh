@@ -73,8 +73,9 @@ test)
     required+=(systemd dpkg-dev debhelper)
     # The JavaScript client's types are checked by Debian's TypeScript compiler
     # (scripts/check-types.sh). The Python client's tests (clients/python/run-tests.sh) run
-    # offline: Debian's pytest, and the package built in a venv with Debian's setuptools and wheel.
-    required+=(node-typescript python3-venv python3-pytest python3-setuptools python3-wheel)
+    # offline: Debian's pytest, and the package built in a venv with Debian's setuptools and wheel;
+    # they validate the daemon's answers against contract/openrpc.json with Debian's jsonschema.
+    required+=(node-typescript python3-venv python3-pytest python3-setuptools python3-wheel python3-jsonschema)
     # The hardware lab (Tests/HardwareLab) boots a QEMU guest; NSS's certutil makes the
     # certificates of the virtual card QEMU's USB card reader holds.
     optional_groups+=("hardware lab:qemu-system-x86 busybox-static kmod v4l-utils libnss3-tools")

@@ -57,4 +57,10 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let forbidden = -32003
     public static let unavailable = -32004
     public static let overloaded = -32005
+    /// Every code above, so that the tests can hold the documented error lists to them: a
+    /// code added here and missing from contract/openrpc.json fails a test.
+    package static let allCodes: Set<Int> = [
+        parseError, invalidRequest, methodNotFound, invalidParams, internalError, notFound, conflict, forbidden,
+        unavailable, overloaded,
+    ]
 }

@@ -3,9 +3,10 @@
 # SCANBRIDGE_BIN_DIR): installs the package into a venv in .build/python-venv and runs its
 # tests with pytest, through the package's own fixture. Arguments go to pytest.
 #
-# Offline by design: pytest is Debian's python3-pytest (scripts/deps.sh test installs it), seen
-# through the venv's system site packages, and the package is built with Debian's setuptools
-# and wheel, never fetched from PyPI. A missing part skips the run, or fails it under CI=true.
+# Offline by design: pytest, and jsonschema for the contract's tests, are Debian's python3-pytest
+# and python3-jsonschema (scripts/deps.sh test installs them), seen through the venv's system
+# site packages, and the package is built with Debian's setuptools and wheel, never fetched
+# from PyPI. A missing part skips the run, or fails it under CI=true.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -18,8 +19,8 @@ missing=()
 [ -x "$bin/scanbridge" ] || missing+=("$bin/scanbridge (swift build)")
 [ -x "$python" ] || missing+=("$python (python3)")
 "$python" -c 'import ensurepip, venv' 2>/dev/null || missing+=("the venv module (python3-venv)")
-"$python" -c 'import pytest, setuptools, wheel' 2>/dev/null \
-    || missing+=("pytest, setuptools and wheel for $python (python3-pytest python3-setuptools python3-wheel)")
+"$python" -c 'import pytest, setuptools, wheel, jsonschema' 2>/dev/null \
+    || missing+=("pytest, setuptools, wheel and jsonschema for $python (python3-pytest python3-setuptools python3-wheel python3-jsonschema)")
 if ((${#missing[@]})); then
     if [ "${CI:-}" = true ]; then
         printf 'Python client tests: missing %s\n' "${missing[@]}" >&2
