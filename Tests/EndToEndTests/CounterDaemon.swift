@@ -20,6 +20,8 @@ final class CounterDaemon: Sendable {
             "trackStock": true, "quantity": 50, "lowStockThreshold": 10,
         ],
         ["name": "Matcha", "price": "500", "currency": "JPY", "barcode": "4006381333931"],
+        // Priced at the counter: its labels carry the price (GS1 UK's prefix 20).
+        ["name": "Cheddar", "price": "0.00", "currency": "GBP", "barcode": "2011122000005"],
     ]
 
     private init(harness: DaemonHarness, port: Int, secret: String) {

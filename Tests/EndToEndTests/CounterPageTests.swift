@@ -50,6 +50,22 @@ extension BrowserTests {
             }
         }
 
+        /// An item priced at the counter reads as the price its label carries, which is what
+        /// the cashier charges, not the catalog's 0.00.
+        @Test func showsAnItemPricedAtTheCounterAtItsLabelsPrice() async throws {
+            let daemon = try await CounterDaemon.start()
+            try await withBrowser { page in
+                try await page.navigate(to: "\(daemon.origin)/#token=\(daemon.secret)")
+                try await page.wait(for: "the page to connect", until: "return document.body.dataset.connection === 'open'")
+                let seq = try await daemon.inject("2011122912346")
+                let rows = try await waitForRows(1, on: page)
+                #expect(rows.first?.seq == seq)
+                let text = rows.first?.text ?? ""
+                #expect(text.contains("Cheddar") && text.contains("£12.34") && text.contains("price from the barcode"), "\(text)")
+                #expect(!text.contains("0.00"), "\(text)")
+            }
+        }
+
         @Test func asksForATokenWhenItHasNone() async throws {
             let daemon = try await CounterDaemon.start()
             try await withBrowser(width: 390, height: 844) { page in
