@@ -24,6 +24,16 @@ if ! command -v swift >/dev/null 2>&1; then
     fi
     exit 1
 fi
+# Package traits, which the build uses, came with Swift 6.1: an older toolchain (Debian 13's
+# swiftlang is 6.0) would fail only after the packages were installed.
+swift_version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p' | head -1)
+if [ -n "$swift_version" ]; then
+    read -r major minor <<< "$swift_version"
+    if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 1 ]; }; then
+        echo "Swift $major.$minor is too old: ScanBridge needs Swift 6.1 or later ($(command -v swift))." >&2
+        exit 1
+    fi
+fi
 
 # Build: debian/control's Build-Depends, the one list of what compiling ScanBridge needs, with
 # why each is there; debhelper (and the sequences it provides) only where a package is made.
