@@ -65,6 +65,8 @@ struct UdevRulesTests {
         return pairs
     }
 
+    static func isMatch(_ pair: Pair) -> Bool { pair.op == "==" || pair.op == "!=" }
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -106,7 +108,32 @@ struct UdevRulesTests {
         #expect(vendorLists.count == 4, "input, hidraw, tty and usb")
         for list in vendorLists { #expect(Set(list.split(separator: "|").map(String.init)) == known) }
         let assignments = lines.flatMap { $0 }.filter { $0.key == "ENV" && $0.op == "=" }.map { $0.attribute ?? "" }
-        #expect(assignments.contains("LIBINPUT_IGNORE_DEVICE") && assignments.contains("ID_MM_DEVICE_IGNORE"))
+        #expect(assignments.contains("ID_MM_DEVICE_IGNORE"))
+    }
+
+    /// Whether a wedge scanner's keys reach the focused window is the daemon's `grab` setting,
+    /// which udev cannot know: a rule that hid the node from libinput would take the keys from
+    /// a POS that reads the scanner as a keyboard under `grab: false`, and the daemon's grab
+    /// hides them already when it is on (docs/architecture.md, "Drivers").
+    @Test func theRulesHideNoScannerFromTheDesktop() throws {
+        let lines = try Self.ruleLines().compactMap { try? Self.parse($0.text) }
+        let assignments = lines.flatMap { $0 }.filter { !Self.isMatch($0) }
+        let hiding = assignments.filter { (pair: Pair) -> Bool in
+            let name = pair.attribute ?? ""
+            return pair.key == "ENV" && ["LIBINPUT_IGNORE_DEVICE", "ID_SEAT", "ID_INPUT"].contains { name.hasPrefix($0) }
+        }
+        #expect(hiding.isEmpty, "\(hiding)")
+        // Nothing else on the input node either (a RUN, a seat tag taken away): its group, its
+        // mode and the mark that it is a scanner.
+        let input = lines.filter { $0.contains(Pair(key: "SUBSYSTEM", op: "==", value: "input")) }
+        #expect(input.count == 1)
+        for rule in input {
+            let assigned = rule.filter { !Self.isMatch($0) }.map { (pair: Pair) -> String in
+                guard let attribute = pair.attribute else { return pair.key }
+                return "\(pair.key){\(attribute)}"
+            }
+            #expect(Set(assigned) == ["GROUP", "MODE", "ENV{SCANBRIDGE_SCANNER}"], "\(assigned)")
+        }
     }
 
     /// The nodes go to a group of their own, which only the daemon's user joins: a role group

@@ -58,18 +58,7 @@ extension LabSuites.ServiceLane {
             try await guest.waitUntil(
                 "the daemon lists the wedge scanner",
                 "\(Self.asClient) call devices.list '{}' | grep -q '\"evdev:'", timeout: .seconds(90))
-            // Slower than a real scanner: the daemon under emulation reads slower than a real
-            // scanner's reports would come, and the kernel would drop keys (SYN_DROPPED).
-            try await guest.run(
-                "the scanner types an EAN-13 and Enter",
-                """
-                timeout 50 python3 -c 'import os, time
-                reports = open("/lab/wedge.reports", "rb").read()
-                gadget = os.open("/dev/hidg0", os.O_WRONLY)
-                for at in range(0, len(reports), 8):
-                    os.write(gadget, reports[at:at + 8])
-                    time.sleep(0.02)'
-                """)
+            try await guest.run("the scanner types an EAN-13 and Enter", Self.wedgeTypes("wedge.reports"))
             let scan = try await waitFor("the client's scan event", timeout: .seconds(60)) { () -> JSONValue? in
                 Self.events(guest.sharedFile("wedge-events.ndjson")).first { $0["text"] == "4006381333931" }
             }
@@ -178,23 +167,55 @@ extension LabSuites.ServiceLane {
 extension LabSuites.ServiceLane.SystemdServiceLabTests {
     static let wedgeNode = "/dev/input/by-id/usb-Lab_Wedge_Scanner_WEDGE0001-event-kbd"
 
+    /// The wedge gadget's device id: its USB ids and serial.
+    static let wedgeID = "evdev:0c2e:0b61:WEDGE0001"
+
+    /// The `scanners` line the suite adds to the installed config.
+    static let labScanners = "scanners: {max_gap: 800, idle: 3000}"
+
     /// A USB HID boot keyboard made in the guest's kernel (dummy_hcd and libcomposite), with
     /// Honeywell's vendor id: a keyboard-wedge scanner to udev's rule and to the daemon.
+    /// Made once a guest; run again, it plugs the gadget back in after `wedgeUnplug`.
+    /// No `set -e`: it stays set in the script that embeds this, where `nap`'s timed-out
+    /// `read` would end the script.
     static let wedgeGadget = """
-        modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_hid
-        mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+        modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_hid || exit 1
+        mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config || exit 1
         g=/sys/kernel/config/usb_gadget/wedge
-        mkdir -p $g && cd $g
-        echo 0x0c2e >idVendor && echo 0x0b61 >idProduct
-        mkdir -p strings/0x409 configs/c.1 functions/hid.usb0
-        echo WEDGE0001 >strings/0x409/serialnumber && echo Lab >strings/0x409/manufacturer
-        echo "Wedge Scanner" >strings/0x409/product
-        echo 1 >functions/hid.usb0/protocol && echo 1 >functions/hid.usb0/subclass
-        echo 8 >functions/hid.usb0/report_length
-        cat /lab/wedge.desc >functions/hid.usb0/report_desc
-        ln -s $g/functions/hid.usb0 configs/c.1/
-        ls /sys/class/udc >UDC
+        if [ ! -d $g ]; then
+            mkdir -p $g && cd $g \
+                && echo 0x0c2e >idVendor && echo 0x0b61 >idProduct \
+                && mkdir -p strings/0x409 configs/c.1 functions/hid.usb0 \
+                && echo WEDGE0001 >strings/0x409/serialnumber && echo Lab >strings/0x409/manufacturer \
+                && echo "Wedge Scanner" >strings/0x409/product \
+                && echo 1 >functions/hid.usb0/protocol && echo 1 >functions/hid.usb0/subclass \
+                && echo 8 >functions/hid.usb0/report_length \
+                && cat /lab/wedge.desc >functions/hid.usb0/report_desc \
+                && ln -s $g/functions/hid.usb0 configs/c.1/ || exit 1
+        fi
+        [ -n "$(cat $g/UDC)" ] || ls /sys/class/udc >$g/UDC || exit 1
         """
+
+    /// The wedge gadget unbound from its controller, as if unplugged; nothing when it is not plugged.
+    static let wedgeUnplug = """
+        g=/sys/kernel/config/usb_gadget/wedge/UDC
+        if [ -e $g ] && [ -n "$(cat $g)" ]; then echo >$g; fi
+        udevadm settle
+        """
+
+    /// The wedge gadget types the boot keyboard reports in the share's file `name`. Slower than
+    /// a real scanner: the daemon under emulation reads slower than a real scanner's reports
+    /// would come, and the kernel would drop keys (SYN_DROPPED).
+    static func wedgeTypes(_ name: String) -> String {
+        """
+        timeout 50 python3 -c 'import os, time
+        reports = open("/lab/\(name)", "rb").read()
+        gadget = os.open("/dev/hidg0", os.O_WRONLY)
+        for at in range(0, len(reports), 8):
+            os.write(gadget, reports[at:at + 8])
+            time.sleep(0.02)'
+        """
+    }
 
     /// The HID boot keyboard's report descriptor (HID 1.11, appendix B.1).
     static let bootKeyboardDescriptor: [UInt8] = [
@@ -249,7 +270,7 @@ extension LabSuites.ServiceLane.SystemdServiceLabTests {
             rm -f /usr/sbin/policy-rc.d
             dpkg -i \(shellQuoted(deb))
             # QMP's and the gadget's keys come slower than a scanner's under emulation.
-            echo 'scanners: {max_gap: 800, idle: 3000}' >>/etc/scanbridge/scanbridge.yaml
+            echo '\(labScanners)' >>/etc/scanbridge/scanbridge.yaml
             useradd -M -G scanbridge-users \(client)
             touch /run/lab-installed
             """, timeout: .seconds(240))

@@ -4,8 +4,9 @@ package import ScanBridgeCore
 import ScanBridgeModel
 
 /// Keyboard-wedge barcode scanners through evdev: each device is read on a thread of its
-/// own, grabbed so the desktop does not see its keys, and every label it types (keys in the
-/// layout it emulates, then Enter or Tab) becomes one `barcode` read.
+/// own, grabbed unless its `grab` is off (the grab alone keeps its keys from the desktop: the
+/// udev rule hides nothing), and every label it types (keys in the layout it emulates, then
+/// Enter or Tab) becomes one `barcode` read.
 ///
 /// Devices come from udev discovery (keyboards that are scanners: `ScannerSelection`) and
 /// from `--device evdev:PATH[,layout=…]` (device nodes, FIFOs and ptys).

@@ -5,9 +5,9 @@ import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 
-/// One keyboard-wedge device's keys, read by a `NodeReadLoop`: the node is grabbed so the
-/// desktop does not see the keys, the keys are decoded in the device's layout, and every
-/// burst that is a scan is handed over as one `barcode` read.
+/// One keyboard-wedge device's keys, read by a `NodeReadLoop`: the node is grabbed, unless
+/// `grab` is off, so the desktop does not see the keys, the keys are decoded in the device's
+/// layout, and every burst that is a scan is handed over as one `barcode` read.
 ///
 /// Confined to its loop's thread once started (hence `@unchecked Sendable`).
 final class EvdevReading: NodeReading, @unchecked Sendable {
