@@ -10,12 +10,10 @@ struct DomainFormatter: Sendable {
 
     // MARK: Products and orders
 
-    /// `Cappuccino  3.50 GBP` and, indented, stock, SKU and GTIN.
-    func product(_ product: JSONValue) -> String {
-        let head = [
-            text(product["name"]) ?? text(product["id"]) ?? "product",
-            [text(product["price"]), text(product["currency"])].compactMap { $0 }.joined(separator: " "),
-        ]
+    /// `Cappuccino  3.50 GBP` and, indented, stock, SKU and GTIN; `embedded`, what the code
+    /// that found it carries (a price or a weight).
+    func product(_ product: JSONValue, embedded: JSONValue? = nil) -> String {
+        let head = [text(product["name"]) ?? text(product["id"]) ?? "product", price(product, embedded: embedded)]
         var details: [[String]] = [["stock", stock(product)]]
         if let sku = text(product["sku"]) { details.append(["SKU", sku]) }
         if let gtin = text(product["gtin"]) {
@@ -25,6 +23,17 @@ struct DomainFormatter: Sendable {
         }
         if let id = text(product["id"]) { details.append(["id", id]) }
         return head.joined(separator: "  ") + "\n" + indented(TextTable.render(details))
+    }
+
+    /// `3.50 GBP`; for an item priced at the counter, the price its barcode carries,
+    /// `12.34 GBP (price from the barcode)`: the catalog's (often 0.00 for such items) is not
+    /// what the cashier charges.
+    func price(_ product: JSONValue, embedded: JSONValue? = nil) -> String {
+        if let amount = embedded?["price"].map(JSONText.scalar) {
+            let currency = text(embedded?["currency"]) ?? text(product["currency"])
+            return ([amount] + [currency].compactMap { $0 } + ["(price from the barcode)"]).joined(separator: " ")
+        }
+        return [text(product["price"]), text(product["currency"])].compactMap { $0 }.joined(separator: " ")
     }
 
     /// `in stock (50)`, `low (3 left)`, `out of stock (0), cannot be sold`, `not tracked`.

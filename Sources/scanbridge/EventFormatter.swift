@@ -30,17 +30,10 @@ struct EventFormatter: Sendable {
 
     private func detailParts(_ details: [String: JSONValue]) -> [String] {
         var parts: [String] = []
-        let embeddedPrice = details["embedded"]?["price"]
         if let product = details["product"] {
-            // An item priced at the counter costs what its barcode says: the catalog's price
-            // (often 0.00 for such items) would be the wrong figure to read out.
-            var price = [product["price"]?.stringValue, product["currency"]?.stringValue].compactMap { $0 }
-            if let embeddedPrice {
-                let currency = details["embedded"]?["currency"]?.stringValue ?? product["currency"]?.stringValue
-                price = [scalar(embeddedPrice)] + [currency].compactMap { $0 } + ["(price from the barcode)"]
-            }
+            let price = DomainFormatter().price(product, embedded: details["embedded"])
             parts.append(
-                ([product["name"]?.stringValue ?? product["id"]?.stringValue ?? "product"] + price)
+                ([product["name"]?.stringValue ?? product["id"]?.stringValue ?? "product"] + (price.isEmpty ? [] : [price]))
                     .joined(separator: " "))
             if let stock = product["stockStatus"]?.stringValue, stock == "low" || stock == "outOfStock" {
                 parts.append(stock == "low" ? "low stock" : "out of stock")
@@ -50,9 +43,9 @@ struct EventFormatter: Sendable {
             if let price = embedded["price"], details["product"] == nil {
                 // The amount means nothing without its currency: "1234" is yen or pence.
                 let currency = embedded["currency"]?.stringValue.map { " " + $0 } ?? ""
-                parts.append("embedded price \(scalar(price))\(currency)")
+                parts.append("embedded price \(JSONText.scalar(price))\(currency)")
             }
-            if let weight = embedded["weightKg"] { parts.append("\(scalar(weight)) kg") }
+            if let weight = embedded["weightKg"] { parts.append("\(JSONText.scalar(weight)) kg") }
         }
         if let card = details["card"] {
             parts.append(card["displayName"]?.stringValue ?? card["uidDisplay"]?.stringValue ?? "card")
@@ -138,14 +131,5 @@ struct EventFormatter: Sendable {
         let fraction = ofDay % 1000
         return "\(two(ofDay / 3_600_000)):\(two(ofDay / 60_000 % 60)):\(two(ofDay / 1000 % 60))."
             + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
-    }
-
-    private func scalar(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .int(let number): "\(number)"
-        case .double(let number): "\(number)"
-        default: JSONText.compact(value)
-        }
     }
 }

@@ -17,6 +17,17 @@ enum JSONText {
         TerminalText.json(String(decoding: JSONWriter.bytes(.value(value)), as: UTF8.self))
     }
 
+    /// A string, a number or anything else as words in a sentence: a string without its
+    /// quotes, since an amount may come as either (`"12.34"`, `1234`).
+    static func scalar(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): TerminalText.visible(text)
+        case .int(let number): "\(number)"
+        case .double(let number): "\(number)"
+        default: compact(value)
+        }
+    }
+
     /// Parses JSON given on the command line.
     static func parse(_ text: String) throws -> JSONValue {
         try JSONValue(parsing: Array(text.utf8))

@@ -46,7 +46,7 @@ struct LookupCommand: AsyncParsableCommand {
         let formatter = DomainFormatter()
         var blocks: [String] = []
         if product["status"]?.stringValue == "found", let found = product["product"] {
-            blocks.append(formatter.product(found))
+            blocks.append(formatter.product(found, embedded: product["embedded"]))
         }
         if order["status"]?.stringValue == "found", let found = order["order"] {
             blocks.append(formatter.order(found, named: order["device"]))

@@ -86,5 +86,9 @@ struct CommandLineTests {
         #expect(line.status == 0, "\(line.err)")
         #expect(line.out.contains("product-lookup found: Cheddar 12.34 GBP (price from the barcode)"), "\(line.out)")
         #expect(!line.out.contains("0.00"), "\(line.out)")
+
+        let lookup = try await run("scanbridge", ["lookup", "2011122912346"] + socket)
+        #expect(lookup.status == 0, "\(lookup.err)")
+        #expect(lookup.out.hasPrefix("Cheddar  12.34 GBP (price from the barcode)"), "\(lookup.out)")
     }
 }
