@@ -390,6 +390,7 @@ if Context.environment["SCANBRIDGE_BENCH"] == "1" {
                 "ScanBridgeStore", "ProductLookup", "DriverKit", "CameraDriver", "CameraCorpus", "ReferenceDecoder",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ] + nio,
             path: "Benchmarks/scanbridge-bench", swiftSettings: strict),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import ScanBridgeStore
 import ScanBridgeTesting
 
 /// `make bench`: end-to-end figures through the real socket of a release `scanbridged`,
@@ -274,6 +275,9 @@ struct ScanBridgeBench {
         case full, normal
 
         var description: String { rawValue }
+
+        /// The store's own name for it.
+        var store: StoreDatabase.Durability { StoreDatabase.Durability(rawValue: rawValue)! }
 
         /// What `DesignModel` does at each commit for this durability.
         var modelCommit: String {
