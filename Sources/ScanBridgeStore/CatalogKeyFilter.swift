@@ -76,12 +76,20 @@ final class CatalogKeyFilter: Sendable {
     /// Builds a filter from the stored catalog in the background, then answers from it.
     func build() {
         state.withLock { $0.building = true }
-        database.pool.asyncWriteWithoutTransaction { db in
-            // On the writer queue: every write before this has committed, every later one adds to `next`.
-            let keys = (try? Int.fetchOne(db, sql: "SELECT COUNT(gtin) + COUNT(sku) + COUNT(barcode) FROM product")) ?? 0
-            // Room to double before the next rebuild.
-            self.state.withLock { $0.next = BloomFilter(capacity: max(16_384, keys * 2)) }
-            self.scan(db, after: 0)
+        // The keys are counted on a reader: a count reads the whole table, and on the writer
+        // queue it would hold up every write behind it, the daemon's start among them. A write
+        // between the count and the scan only fills the filter a little more.
+        database.pool.asyncRead { access in
+            let keys =
+                (try? access.get()).flatMap { db in
+                    try? Int.fetchOne(db, sql: "SELECT COUNT(gtin) + COUNT(sku) + COUNT(barcode) FROM product")
+                } ?? 0
+            self.database.pool.asyncWriteWithoutTransaction { db in
+                // On the writer queue: every write before this has committed, every later one adds to `next`.
+                // Room to double before the next rebuild.
+                self.state.withLock { $0.next = BloomFilter(capacity: max(16_384, keys * 2)) }
+                self.scan(db, after: 0)
+            }
         }
     }
 
