@@ -161,6 +161,7 @@ package struct StoreDatabase: Sendable {
         registerProductStoreScope(in: &migrator)
         registerShopReplicaSchema(in: &migrator)
         registerMoneyMinorUnits(in: &migrator)
+        registerCardSecuritySchema(in: &migrator)
         return migrator
     }
 }
