@@ -36,9 +36,10 @@ struct SharedCardRepository: CardRepository {
     func acceptReadCounter(uid: NFCUID, counter: Int) async throws -> Bool {
         if !writes.isOffline() {
             do {
-                let (cards, me) = (writes.cards, self.counter)
-                let accepted = try await cards.run("accept a card's read counter") { connection in
-                    try await cards.acceptReadCounter(uid: uid, counter: counter, counterID: me, on: connection)
+                let (me, logger) = (self.counter, self.logger)
+                let accepted = try await writes.cards.run("accept a card's read counter") { connection in
+                    try await SharedCards.acceptReadCounter(
+                        uid: uid, counter: counter, counterID: me, on: connection, logger: logger)
                 }
                 guard accepted else { return false }
                 // Kept here too, for the taps this counter judges alone while the store is away.

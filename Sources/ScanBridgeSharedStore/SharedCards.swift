@@ -86,9 +86,9 @@ struct SharedCards: Sendable {
     /// The shop-wide half of `CardRepository.acceptReadCounter`: one statement, whose
     /// conditional update PostgreSQL runs on the row as the last committed writer left it,
     /// so two counters shown the same message cannot both accept it.
-    func acceptReadCounter(uid: NFCUID, counter: Int, counterID: String, on connection: PostgresConnection) async throws
-        -> Bool
-    {
+    static func acceptReadCounter(
+        uid: NFCUID, counter: Int, counterID: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
         try await !connection.query(
             """
             INSERT INTO scanbridge_card_counters (uid, read_counter, counter_id) VALUES (\(uid.hex), \(counter), \(counterID))

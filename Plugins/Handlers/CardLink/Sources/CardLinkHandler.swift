@@ -43,9 +43,17 @@ package struct CardLinkHandler: ScanHandler {
                 return conflict
             }
         }
-        guard let (card, customer) = try await cards.identify(uid: uid) else {
-            return resolution("unknown", nil, nil, event.sun)
+        // A message that failed vouches for no UID: one a wrong key decrypted to noise names no
+        // card, and the card the reader saw is then the one tried.
+        let found: (card: Card, customer: Customer?)?
+        if let claimed = try await cards.identify(uid: uid) {
+            found = claimed
+        } else if event.sun?.verified == false, uid != anticollision {
+            found = try await cards.identify(uid: anticollision)
+        } else {
+            found = nil
         }
+        guard let (card, customer) = found else { return resolution("unknown", nil, nil, event.sun) }
         if card.security == .secure, let refused = unverified(event.sun, card: card) { return refused }
         switch card.status {
         case .active: return resolution("identified", card, customer, event.sun)
