@@ -72,7 +72,8 @@ package final class SQLiteCardRepository: CardRepository {
     }
 
     package func acceptReadCounter(uid: NFCUID, counter: Int) async throws -> Bool {
-        try await database.write("accept the read counter of card \(uid.display)") { db in
+        // On the tap's path, before its event is journaled: durable with that event's commit.
+        try await database.writeSyncedByNextCommit("accept the read counter of card \(uid.display)") { db in
             try db.cachedStatement(
                 sql: """
                     INSERT INTO card_read_counter (uid, counter) VALUES (?, ?)

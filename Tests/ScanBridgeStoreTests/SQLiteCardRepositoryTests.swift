@@ -199,4 +199,13 @@ final class SQLiteCardRepositoryTests {
         #expect(try await cards.acceptReadCounter(uid: uid, counter: 4))
         #expect(try await cards.acceptReadCounter(uid: try NFCUID(parsing: "04000000000001"), counter: 0), "a tag of its own")
     }
+
+    @Test func aCounterWaitsForNoFsyncOfItsOwnAndTheJournalsCommitsStillDo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("secure-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try StoreDatabase(path: folder.appendingPathComponent("db.sqlite").path, durability: .full)
+        let cards = SQLiteCardRepository(database: database)
+        #expect(try await cards.acceptReadCounter(uid: try NFCUID(parsing: "04DE5F1EACC040"), counter: 1))
+        #expect(try database.writerSynchronous() == 2, "FULL again for the journal's next commit")
+    }
 }
