@@ -227,7 +227,7 @@ let package = Package(
             name: "ProductLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
             path: "Plugins/Handlers/ProductLookup/Sources", swiftSettings: strict),
         .target(
-            name: "CardLink", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
+            name: "CardLink", dependencies: ["ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeSUN", log],
             path: "Plugins/Handlers/CardLink/Sources", swiftSettings: strict),
         .target(
             name: "OrderLookup", dependencies: ["ScanBridgeModel", "ScanBridgeCore"],
@@ -347,7 +347,8 @@ let package = Package(
             name: "ProductLookupTests", dependencies: ["ProductLookup", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
             path: "Plugins/Handlers/ProductLookup/Tests", swiftSettings: strict),
         .testTarget(
-            name: "CardLinkTests", dependencies: ["CardLink", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes"],
+            name: "CardLinkTests",
+            dependencies: ["CardLink", "ScanBridgeModel", "ScanBridgeCore", "ScanBridgeCodes", "ScanBridgeSUN"],
             path: "Plugins/Handlers/CardLink/Tests", swiftSettings: strict),
         .testTarget(
             name: "OrderLookupTests", dependencies: ["OrderLookup", "ScanBridgeModel", "ScanBridgeCore"],

@@ -69,6 +69,9 @@ test)
     # pcscd with libccid (USB CCID readers) for QEMU's usb-ccid reader. A second PC/SC client
     # holding a reader exclusively is Perl's Chipcard::PCSC.
     required+=(pcscd vsmartcard-vpcd pcsc-tools libccid libpcsc-perl)
+    # The virtual NTAG 424 DNA (VirtualNTAG424) makes its Secure Unique NFC messages with
+    # python3-cryptography, an AES and CMAC of its own beside the daemon's libcrypto calls.
+    required+=(python3-cryptography)
     # The camera tests and the demo draw labels with qrencode and zint, as does the camera
     # benchmark.
     required+=(qrencode zint)

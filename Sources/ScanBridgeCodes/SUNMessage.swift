@@ -25,14 +25,18 @@ public struct SUNMessage: Sendable, Hashable {
 
     /// Reads the message from a URL (an NDEF `U` record's value); throws when a part is
     /// missing, repeated, not hex, or of another length than AES mode gives.
-    public init(url: String) throws(CodeError) {
+    ///
+    /// A shop whose tags are set up with other names gives them (`piccNames`, `macNames`).
+    public init(
+        url: String, piccNames: [String] = piccParameters, macNames: [String] = macParameters
+    ) throws(CodeError) {
         let bytes = Array(url.utf8)
         let parameters = try Self.parameters(in: bytes)
-        guard let picc = try Self.value(of: Self.piccParameters, in: parameters, bytes) else {
-            throw CodeError("the URL has no PICC data (picc_data or e)")
+        guard let picc = try Self.value(of: piccNames, in: parameters, bytes) else {
+            throw CodeError("the URL has no PICC data (\(piccNames.joined(separator: " or ")))")
         }
-        guard let mac = try Self.value(of: Self.macParameters, in: parameters, bytes) else {
-            throw CodeError("the URL has no SDMMAC (cmac or c)")
+        guard let mac = try Self.value(of: macNames, in: parameters, bytes) else {
+            throw CodeError("the URL has no SDMMAC (\(macNames.joined(separator: " or ")))")
         }
         encryptedPICCData = try Self.hex(picc, in: bytes, named: "the PICC data", lengths: [16])
         self.mac = try Self.hex(mac, in: bytes, named: "the SDMMAC", lengths: [8])
@@ -45,6 +49,27 @@ public struct SUNMessage: Sendable, Hashable {
             encryptedFileData = nil
             macInput = []
         }
+    }
+
+    /// `url` without the parameters named `names` (the message's), for what is shown and kept:
+    /// the encrypted data is no one's to see, and a message not yet accepted could be replayed.
+    public static func removing(_ names: Set<String>, from url: String) -> String {
+        let bytes = Array(url.utf8)
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        guard let question = bytes.firstIndex(of: UInt8(ascii: "?")), question < end else { return url }
+        var kept: [String] = []
+        var start = question + 1
+        // Every field in order, those without '=' too; only the named ones go.
+        while start <= end {
+            let stop = bytes[start..<end].firstIndex(of: UInt8(ascii: "&")) ?? end
+            let field = String(decoding: bytes[start..<stop], as: UTF8.self)
+            let name = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            if !field.isEmpty, !(name.map(names.contains) ?? false) { kept.append(field) }
+            start = stop + 1
+        }
+        let base = String(decoding: bytes[..<question], as: UTF8.self)
+        let fragment = String(decoding: bytes[end...], as: UTF8.self)
+        return base + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + fragment
     }
 
     /// The query's parameters: name and the range of its value in the URL's bytes.

@@ -6,12 +6,12 @@ import Yams
 /// This module knows the file's sections by name, and decodes the daemon's own keys and the
 /// sections no other module owns. A section whose settings belong to a module (`server:` and
 /// `http:` to the server, `journal:` to the store, `store:` to the shared store, `pcsc:`,
-/// `usb:` and `mock:` to their drivers) is decoded, range checks included, by that module's `Decodable` settings type
+/// `usb:` and `mock:` to their drivers, `cards:` to the card-link handler) is decoded, range checks included, by that module's `Decodable` settings type
 /// through `section(_:as:)`; the daemon composes them. Its unknown keys are found as the
 /// type decodes (`AskedKeys`), so no list of them is kept here.
 package struct DaemonConfig {
     /// The top-level sections other modules decode (`section(_:as:)`).
-    package static let moduleSections = ["journal", "server", "http", "pcsc", "usb", "mock", "store"]
+    package static let moduleSections = ["journal", "server", "http", "pcsc", "usb", "mock", "store", "cards"]
 
     package var socket: String?
     /// The group given the socket file, so its members can connect (mode 0660).

@@ -46,6 +46,7 @@ extension ScanEvent {
         if let gs1 { out.member("gs1", .object(gs1.mapValues(JSONValue.string))) }
         out.memberIfPresent("gtin", gtin)
         if let embedded { out.member("embedded", embedded) }
+        if let sun { out.member("sun", sun.wire) }
         out.key("resolution")
         resolution.write(to: &out)
         out.endObject()

@@ -35,7 +35,8 @@ extension ScanEvent {
             text: try required("text"), raw: try optional("raw"), uid: try optional("uid"),
             uidDisplay: try optional("uidDisplay"), atr: try optional("atr"), cardType: try optional("cardType"),
             ndef: try Self.ndef(members["ndef"]), gs1: try Self.gs1(members["gs1"]), gtin: try optional("gtin"),
-            embedded: try Self.embedded(members["embedded"]), resolution: try Resolution(wire: members["resolution"]))
+            embedded: try Self.embedded(members["embedded"]), sun: try SUNReading(wire: members["sun"]),
+            resolution: try Resolution(wire: members["resolution"]))
     }
 
     private static func ndef(_ value: JSONValue?) throws(WireError) -> [NDEFRecord]? {

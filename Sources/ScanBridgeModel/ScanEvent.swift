@@ -26,6 +26,8 @@ public struct ScanEvent: Sendable, Hashable {
     public var gtin: String?
     /// The price or weight printed in an in-store barcode (docs/protocol.md "ScanEvent").
     public var embedded: JSONValue?
+    /// The Secure Unique NFC message of a tap, once checked (docs/protocol.md "Secure cards").
+    public var sun: SUNReading?
     public var resolution: Resolution
 
     public init(
@@ -33,7 +35,7 @@ public struct ScanEvent: Sendable, Hashable {
         symbology: String, aim: String? = nil, text: String, raw: String? = nil, uid: String? = nil,
         uidDisplay: String? = nil, atr: String? = nil, cardType: String? = nil, ndef: [NDEFRecord]? = nil,
         gs1: [String: String]? = nil, gtin: String? = nil, embedded: JSONValue? = nil,
-        resolution: Resolution = .unhandled
+        sun: SUNReading? = nil, resolution: Resolution = .unhandled
     ) {
         self.seq = seq
         self.id = id
@@ -53,6 +55,7 @@ public struct ScanEvent: Sendable, Hashable {
         self.gs1 = gs1
         self.gtin = gtin
         self.embedded = embedded
+        self.sun = sun
         self.resolution = resolution
     }
 }

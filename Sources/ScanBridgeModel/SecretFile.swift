@@ -7,11 +7,17 @@ import Foundation
 package enum SecretFile {
     /// Why the mode of the file at `path` is unsafe for the setting `setting`; nil when it is
     /// safe, or when the file cannot be examined (its reader says why it cannot be read).
-    package static func problem(_ path: String, setting: String) -> String? {
+    /// - Parameter ownerOnly: its group may not read it either: keys that make every card of
+    ///   the shop (the cards' SDM keys) are the daemon's user's alone.
+    package static func problem(_ path: String, setting: String, ownerOnly: Bool = false) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         let mode = info.st_mode & 0o777
-        guard mode & 0o027 != 0 else { return nil }
+        guard mode & (ownerOnly ? 0o077 : 0o027) != 0 else { return nil }
+        if ownerOnly {
+            return "\(setting) \(path) has mode \(String(mode, radix: 8)): users other than its owner may read or "
+                + "change it; chmod 600 it, owned by the daemon's user"
+        }
         return "\(setting) \(path) has mode \(String(mode, radix: 8)): other users may read or change it; "
             + "chmod 600 it (640 when a group must read it)"
     }

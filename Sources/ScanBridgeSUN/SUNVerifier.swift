@@ -44,10 +44,7 @@ public struct SUNVerifier: Sendable {
     public func verify(_ message: SUNMessage) -> Result<Verified, Failure> {
         let picc: PICCData
         do {
-            // One block under a zero IV: CBC and ECB agree, and CBC is what AN12196 names.
-            let plain = try AES128.decryptCBC(
-                metaReadKey, iv: [UInt8](repeating: 0, count: AES128.blockSize), message.encryptedPICCData)
-            picc = try PICCData(decrypted: plain)
+            picc = try claimedPICCData(message)
         } catch {
             return .failure(.unreadable("\(error)"))
         }
@@ -64,6 +61,21 @@ public struct SUNVerifier: Sendable {
         } catch {
             // Only libcrypto failing gets here; no message is trusted then.
             return .failure(.badMAC)
+        }
+    }
+}
+
+extension SUNVerifier {
+    /// The PICC data of a message, decrypted with the meta read key and not yet vouched for by
+    /// its MAC: the UID a message claims, to say which card a refused message pretended to be.
+    public func claimedPICCData(_ message: SUNMessage) throws(SUNError) -> PICCData {
+        // One block under a zero IV: CBC and ECB agree, and CBC is what AN12196 names.
+        let plain = try AES128.decryptCBC(
+            metaReadKey, iv: [UInt8](repeating: 0, count: AES128.blockSize), message.encryptedPICCData)
+        do {
+            return try PICCData(decrypted: plain)
+        } catch {
+            throw SUNError(error.message)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import ScanBridgeCodes
 import ScanBridgeCore
@@ -10,6 +11,9 @@ import ScanBridgeModel
 struct SharedCardRepository: CardRepository {
     let local: any CardRepository
     let writes: SharedWrites
+    /// This counter's name, kept beside the read counter it accepted.
+    let counter: String
+    let logger: Logger
 
     func card(uid: NFCUID) async throws -> Card? { try await local.card(uid: uid) }
 
@@ -17,10 +21,37 @@ struct SharedCardRepository: CardRepository {
 
     func cards(walletAddress: String?) async throws -> [Card] { try await local.cards(walletAddress: walletAddress) }
 
-    func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome {
+    func link(uid: NFCUID, walletAddress: String, cardName: String?, security: Card.Security, at time: Date)
+        async throws -> CardLinkOutcome
+    {
         try await writes.run("link a card") {
-            try await $0.link(uid: uid, walletAddress: walletAddress, cardName: cardName, at: time, on: $1)
+            try await $0.link(uid: uid, walletAddress: walletAddress, cardName: cardName, security: security, at: time, on: $1)
         }
+    }
+
+    /// Shop-wide: the shop's store judges, so a message shown at one counter is a replay at
+    /// every other. Not a change the counters follow (no turn on the change log, no replica to
+    /// wait for): one statement on the tap's path. While the store is away this counter judges
+    /// alone, from the newest counter it has accepted itself, and the resolution says `offline`.
+    func acceptReadCounter(uid: NFCUID, counter: Int) async throws -> Bool {
+        if !writes.isOffline() {
+            do {
+                let (me, logger) = (self.counter, self.logger)
+                let accepted = try await writes.cards.run("accept a card's read counter") { connection in
+                    try await SharedCards.acceptReadCounter(
+                        uid: uid, counter: counter, counterID: me, on: connection, logger: logger)
+                }
+                guard accepted else { return false }
+                // Kept here too, for the taps this counter judges alone while the store is away.
+                _ = try await local.acceptReadCounter(uid: uid, counter: counter)
+                return true
+            } catch {
+                logger.warning(
+                    "the shop's store did not answer for a card's read counter; this counter judges it alone",
+                    metadata: ["store": "\(writes.location)", "error": "\(SharedStoreError.reason(error))"])
+            }
+        }
+        return try await local.acceptReadCounter(uid: uid, counter: counter)
     }
 
     func setStatus(uid: NFCUID, status: Card.Status) async throws -> Card? {

@@ -10,7 +10,8 @@ extension SharedCards {
         first_payment_at_ms bigint, auto_sign_enabled_at_ms bigint, created_at_ms bigint
         """
 
-    static let cardRecordType = "uid text, wallet_address text, card_name text, status text, created_at_ms bigint"
+    static let cardRecordType =
+        "uid text, wallet_address text, card_name text, status text, created_at_ms bigint, security text"
 
     static func json(_ customers: [Customer]) throws -> String {
         try RecordsetJSON.encode(
@@ -30,7 +31,8 @@ extension SharedCards {
             cards.map { card in
                 CardJSON(
                     uid: card.uid.hex, walletAddress: card.walletAddress, cardName: card.cardName,
-                    status: card.status.rawValue, createdAtMs: RecordsetJSON.milliseconds(card.createdAt))
+                    status: card.status.rawValue, createdAtMs: RecordsetJSON.milliseconds(card.createdAt),
+                    security: card.security.rawValue)
             })
     }
 
@@ -46,5 +48,6 @@ extension SharedCards {
         let cardName: String?
         let status: String
         let createdAtMs: Int64
+        let security: String
     }
 }

@@ -80,14 +80,14 @@ extension SharedCards {
         try await connection.query(
             """
             INSERT INTO scanbridge_cards (\(unescaped: Self.cardColumns))
-            SELECT uid, wallet_address, card_name, status, to_timestamp(created_at_ms / 1000.0)
+            SELECT uid, wallet_address, card_name, status, to_timestamp(created_at_ms / 1000.0), security
             FROM jsonb_to_recordset(\(json)::jsonb) AS c(\(unescaped: Self.cardRecordType))
             ON CONFLICT (uid) DO NOTHING
             """, logger: logger)
         var differing: [Card] = []
         for try await row in try await connection.query(
             """
-            SELECT s.uid, s.wallet_address, s.card_name, s.status, s.created_at
+            SELECT s.uid, s.wallet_address, s.card_name, s.status, s.created_at, s.security
             FROM jsonb_to_recordset(\(json)::jsonb) AS c(\(unescaped: Self.cardRecordType))
             JOIN scanbridge_cards s ON s.uid = c.uid
             WHERE s.wallet_address <> c.wallet_address OR s.status <> c.status

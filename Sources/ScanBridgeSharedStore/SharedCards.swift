@@ -30,19 +30,20 @@ struct SharedCards: Sendable {
     static let customerColumns = """
         wallet_address, name, email, phone, first_card_linked_at, first_payment_at, auto_sign_enabled_at, created_at
         """
-    static let cardColumns = "uid, wallet_address, card_name, status, created_at"
+    static let cardColumns = "uid, wallet_address, card_name, status, created_at, security"
 
     typealias CustomerRow = (String, String?, String?, String?, Date?, Date?, Date?, Date)
-    typealias CardRow = (String, String, String?, String, Date)
+    typealias CardRow = (String, String, String?, String, Date, String)
 
     // MARK: Writes
 
     /// Links the card, shop-wide: writers take turns on the shop's store (`SharedWrites`), so
     /// of two counters linking one card at once, the second finds the first's link; and the
     /// card's row is unique by UID whoever else writes.
-    func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date, on connection: PostgresConnection)
-        async throws -> CardLinkOutcome
-    {
+    func link(
+        uid: NFCUID, walletAddress: String, cardName: String?, security: Card.Security, at time: Date,
+        on connection: PostgresConnection
+    ) async throws -> CardLinkOutcome {
         let time = Self.milliseconds(time)
         if let existing = try await card(uid: uid.hex, on: connection) {
             guard existing.walletAddress == walletAddress else { return .conflict(existing) }
@@ -58,8 +59,8 @@ struct SharedCards: Sendable {
             """, logger: logger)
         let inserted = try await connection.query(
             """
-            INSERT INTO scanbridge_cards (uid, wallet_address, card_name, status, created_at)
-            VALUES (\(uid.hex), \(walletAddress), \(cardName), 'active', \(time))
+            INSERT INTO scanbridge_cards (uid, wallet_address, card_name, status, created_at, security)
+            VALUES (\(uid.hex), \(walletAddress), \(cardName), 'active', \(time), \(security.rawValue))
             RETURNING \(unescaped: Self.cardColumns)
             """, logger: logger
         ).decode(CardRow.self).firstCard()
@@ -80,6 +81,23 @@ struct SharedCards: Sendable {
             UPDATE scanbridge_cards SET status = \(status.rawValue) WHERE uid = \(uid.hex) RETURNING \(unescaped: Self.cardColumns)
             """, logger: logger
         ).decode(CardRow.self).firstCard()
+    }
+
+    /// The shop-wide half of `CardRepository.acceptReadCounter`: one statement, whose
+    /// conditional update PostgreSQL runs on the row as the last committed writer left it,
+    /// so two counters shown the same message cannot both accept it.
+    static func acceptReadCounter(
+        uid: NFCUID, counter: Int, counterID: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        try await !connection.query(
+            """
+            INSERT INTO scanbridge_card_counters (uid, read_counter, counter_id) VALUES (\(uid.hex), \(counter), \(counterID))
+            ON CONFLICT (uid) DO UPDATE SET read_counter = excluded.read_counter, counter_id = excluded.counter_id,
+                accepted_at = now()
+            WHERE scanbridge_card_counters.read_counter < excluded.read_counter
+            RETURNING uid
+            """, logger: logger
+        ).collect().isEmpty
     }
 
     func unlink(uid: NFCUID, on connection: PostgresConnection) async throws -> Bool {
@@ -267,8 +285,10 @@ struct SharedCards: Sendable {
     /// A card row, or nil for one no counter could have written (the back office's typo):
     /// such a row is left out of the replica rather than stop it.
     static func card(_ row: CardRow) -> Card? {
-        guard let uid = try? NFCUID(parsing: row.0), let status = Card.Status(rawValue: row.3) else { return nil }
-        return Card(uid: uid, walletAddress: row.1, cardName: row.2, status: status, createdAt: row.4)
+        guard let uid = try? NFCUID(parsing: row.0), let status = Card.Status(rawValue: row.3),
+            let security = Card.Security(rawValue: row.5)
+        else { return nil }
+        return Card(uid: uid, walletAddress: row.1, cardName: row.2, status: status, security: security, createdAt: row.4)
     }
 
     /// Times as the local database keeps them, to the millisecond, so a replica reads back

@@ -245,6 +245,27 @@ package enum SharedSchema {
                 """,
                 "REVOKE EXECUTE ON FUNCTION scanbridge_compact(integer, integer) FROM PUBLIC",
             ]),
+        Migration(
+            version: 9, name: "cards that cannot be cloned",
+            statements: [
+                // What a card's tap must prove; the cards linked before are identified by UID,
+                // as they were. A column of a followed table: its changes reach the counters.
+                """
+                ALTER TABLE scanbridge_cards ADD COLUMN security text NOT NULL DEFAULT 'uid'
+                    CHECK (security IN ('uid', 'secure'))
+                """,
+                // The read counter of each tag's last accepted Secure Unique NFC message, shop-wide,
+                // by the UID inside the message. Not followed: a counter asks here on each secure
+                // tap (a conditional update), and a change announced per tap would wake every counter.
+                """
+                CREATE TABLE scanbridge_card_counters (
+                    uid text PRIMARY KEY CHECK (uid ~ '^[0-9A-F]{14}$'),
+                    read_counter bigint NOT NULL CHECK (read_counter BETWEEN 0 AND 16777215),
+                    counter_id text NOT NULL,
+                    accepted_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+            ]),
     ]
 
     /// `price_minor` held hundredths for every currency; from version 7 it holds the currency's
@@ -321,7 +342,7 @@ package enum SharedSchema {
     /// granted (`grant(to:on:logger:)`), and nothing else (no TRUNCATE, no DDL).
     static let counterTables = [
         "scan_events", "scanbridge_customers", "scanbridge_cards", "scanbridge_products", "scanbridge_orders",
-        "scanbridge_order_devices",
+        "scanbridge_order_devices", "scanbridge_card_counters",
     ]
     /// Erasures are recorded (again), never taken back; only `scanbridge_compact` prunes them.
     static let keptTables = ["erased_wallets"]

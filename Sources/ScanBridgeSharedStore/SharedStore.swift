@@ -46,7 +46,7 @@ package final class SharedStore: Service, SharedStoreControl {
     package func repositories(over local: Repositories) -> Repositories {
         Repositories(
             products: SharedProductRepository(local: local.products, writes: writes, shared: shopReplica.products),
-            cards: SharedCardRepository(local: local.cards, writes: writes),
+            cards: SharedCardRepository(local: local.cards, writes: writes, counter: copier.counter, logger: logger),
             customers: SharedCustomerRepository(local: local.customers, writes: writes),
             orders: SharedOrderRepository(local: local.orders, writes: writes, shared: shopReplica.orders))
     }

@@ -43,7 +43,7 @@ struct ShopRowBounds: Sendable {
         columns: [("wallet_address", 128), ("name", 256), ("email", 256), ("phone", 32)])
     static let cards = ShopRowBounds(
         table: "scanbridge_cards", key: "uid",
-        columns: [("uid", 20), ("wallet_address", 128), ("card_name", 256), ("status", 8)])
+        columns: [("uid", 20), ("wallet_address", 128), ("card_name", 256), ("status", 8), ("security", 8)])
     static let orders = ShopRowBounds(
         table: "scanbridge_orders", key: "id",
         columns: [("id", 128), ("reference", 64), ("status", 32), ("client_id", 128), ("client_name", 256)])

@@ -8,7 +8,7 @@ struct CardRecord: FetchableRecord, TableRecord, Sendable {
     static let databaseTableName = "card"
 
     /// The columns every read selects, in the order `init(row:)` reads them.
-    static let columns = "uid, walletAddress, cardName, status, createdAtMs"
+    static let columns = "uid, walletAddress, cardName, status, createdAtMs, security"
 
     var card: Card
 
@@ -19,16 +19,22 @@ struct CardRecord: FetchableRecord, TableRecord, Sendable {
     init(row: Row) throws {
         let uid: String = row[0]
         let status: String = row[3]
-        guard let parsed = try? NFCUID(parsing: uid), let cardStatus = Card.Status(rawValue: status) else {
-            throw ScanBridgeError(.internalError, "the stored card '\(uid)' has an unreadable UID or status '\(status)'")
+        let security: String = row[5]
+        guard let parsed = try? NFCUID(parsing: uid), let cardStatus = Card.Status(rawValue: status),
+            let cardSecurity = Card.Security(rawValue: security)
+        else {
+            throw ScanBridgeError(
+                .internalError, "the stored card '\(uid)' has an unreadable UID, status '\(status)' or security '\(security)'")
         }
         card = Card(
-            uid: parsed, walletAddress: row[1], cardName: row[2], status: cardStatus, createdAt: StoreTime.date(row[4] as Int64))
+            uid: parsed, walletAddress: row[1], cardName: row[2], status: cardStatus, security: cardSecurity,
+            createdAt: StoreTime.date(row[4] as Int64))
     }
 
     func insert(_ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO card (\(Self.columns)) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
+        try db.cachedStatement(sql: "INSERT INTO card (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
             card.uid.hex, card.walletAddress, card.cardName, card.status.rawValue, StoreTime.milliseconds(card.createdAt),
+            card.security.rawValue,
         ])
     }
 

@@ -38,7 +38,9 @@ package final class SQLiteCardRepository: CardRepository {
         }
     }
 
-    package func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome {
+    package func link(uid: NFCUID, walletAddress: String, cardName: String?, security: Card.Security, at time: Date)
+        async throws -> CardLinkOutcome
+    {
         // What is returned is what a later read gives.
         let time = StoreTime.stored(time)
         return try await database.write("link card \(uid.display)") { db in
@@ -54,7 +56,8 @@ package final class SQLiteCardRepository: CardRepository {
             let customer = try CustomerRecord.upsert(
                 Customer(walletAddress: walletAddress, milestones: Customer.Milestones(firstCardLinkedAt: time), createdAt: time),
                 db)
-            let card = Card(uid: uid, walletAddress: walletAddress, cardName: cardName, status: .active, createdAt: time)
+            let card = Card(
+                uid: uid, walletAddress: walletAddress, cardName: cardName, status: .active, security: security, createdAt: time)
             try CardRecord(card).insert(db)
             return .linked(card, customer)
         }
@@ -65,6 +68,19 @@ package final class SQLiteCardRepository: CardRepository {
             try db.cachedStatement(sql: "UPDATE card SET status = ? WHERE uid = ?").execute(arguments: [status.rawValue, uid.hex])
             guard db.changesCount > 0 else { return nil }
             return try CardRecord.fetch(uid: uid, db)
+        }
+    }
+
+    package func acceptReadCounter(uid: NFCUID, counter: Int) async throws -> Bool {
+        // On the tap's path, before its event is journaled: durable with that event's commit.
+        try await database.writeSyncedByNextCommit("accept the read counter of card \(uid.display)") { db in
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO card_read_counter (uid, counter) VALUES (?, ?)
+                    ON CONFLICT (uid) DO UPDATE SET counter = excluded.counter WHERE excluded.counter > card_read_counter.counter
+                    """
+            ).execute(arguments: [uid.hex, counter])
+            return db.changesCount > 0
         }
     }
 

@@ -51,6 +51,32 @@ extension StoreDatabase {
         }
     }
 
+    /// A write transaction whose commit waits for no fsync of its own: the journal's next
+    /// commit, which does, makes it durable with it (the write-ahead log is one file, synced
+    /// whole). For a write on a scan's path that matters only with the scan's event: a tap's
+    /// read counter, written before its event is journaled, costs no second fsync a tap. A
+    /// power cut before that commit loses both, so no accepted tap outlives its counter.
+    func writeSyncedByNextCommit<T: Sendable>(_ action: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.writeWithoutTransaction { [durability] db in
+                if durability == .full { try Self.setSynchronous(.normal, db) }
+                let outcome = Result {
+                    var result: T?
+                    try db.inTransaction {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
+                }
+                // Back before any other write runs on the writer: the journal's commits sync.
+                try Self.setSynchronous(durability, db)
+                return try outcome.get()
+            }
+        } catch {
+            throw storeError(error, action)
+        }
+    }
+
     /// `error` as `unavailable` when the database cannot serve now (read-only, disk full,
     /// I/O error, locked, damaged); any other error unchanged.
     ///

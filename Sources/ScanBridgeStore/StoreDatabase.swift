@@ -44,6 +44,8 @@ package struct StoreDatabase: Sendable {
 
     package let pool: DatabasePool
     package let path: String
+    /// How hard a commit waits for the disk (`journal.durability`).
+    let durability: Durability
     /// A connection of its own for WAL checkpoints, so their fsyncs never hold up a commit.
     private let checkpointer: DatabaseQueue
     private let checkpointWaiting = SharedFlag()
@@ -74,6 +76,7 @@ package struct StoreDatabase: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -512")
         }
         self.path = path
+        self.durability = durability
         self.pool = try DatabasePool(path: path, configuration: configuration)
         // Again on the writer, once the pool is open: opening it in WAL mode sets
         // `synchronous = NORMAL` after `prepareDatabase` ran, which would take the fsync out
@@ -92,7 +95,7 @@ package struct StoreDatabase: Sendable {
         upkeep.sampleWAL()
     }
 
-    private static func setSynchronous(_ durability: Durability, _ db: Database) throws {
+    static func setSynchronous(_ durability: Durability, _ db: Database) throws {
         try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
     }
 
@@ -161,6 +164,7 @@ package struct StoreDatabase: Sendable {
         registerProductStoreScope(in: &migrator)
         registerShopReplicaSchema(in: &migrator)
         registerMoneyMinorUnits(in: &migrator)
+        registerCardSecuritySchema(in: &migrator)
         return migrator
     }
 }

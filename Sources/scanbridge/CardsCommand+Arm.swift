@@ -27,6 +27,9 @@ extension CardsCommand {
         @Option(help: "Only a tap on this NFC reader (a device id from `scanbridge devices`).")
         var device: String?
 
+        @Option(help: CardSecurity.help)
+        var security: CardSecurity?
+
         @Option(help: ArgumentHelp("How long the reader stays armed.", valueName: "seconds"))
         var timeout = 30
 
@@ -44,6 +47,7 @@ extension CardsCommand {
             var params: [String: JSONValue] = ["walletAddress": .string(wallet), "timeoutMs": .int(Int64(timeout) * 1000)]
             if let name { params["cardName"] = .string(name) }
             if let device { params["device"] = .string(device) }
+            if let security { params["security"] = .string(security.rawValue) }
             if noWait {
                 try await connection.callAndPrint("cards.arm", .object(params), json: json) { result in
                     let until = result["expiresAt"]?.stringValue.map { " until \(DomainFormatter().time($0))" } ?? ""
@@ -120,6 +124,9 @@ extension CardsCommand {
                 await Console.out(JSONText.pretty(resolution))
             } else if resolution["status"]?.stringValue == "linked" {
                 await Console.out("linked \(DomainFormatter().cardName(card)) to wallet \(wallet)")
+            } else if resolution["status"]?.stringValue == "unverified" {
+                let reason = resolution["reason"]?.stringValue ?? "no-message"
+                await Console.error("the tap was not verified (\(reason)): nothing was linked; arm again and tap the card")
             } else {
                 await Console.error(
                     resolution["reason"]?.stringValue

@@ -45,9 +45,13 @@ extension CardsCommand {
         @Option(help: "A name for the card (default: \"Card\" and the last digits of its UID).")
         var name: String?
 
+        @Option(help: CardSecurity.help)
+        var security: CardSecurity?
+
         func run() async throws {
             var params: [String: JSONValue] = ["uid": .string(card.uid), "walletAddress": .string(wallet)]
             if let name { params["cardName"] = .string(name) }
+            if let security { params["security"] = .string(security.rawValue) }
             try await card.connection.callAndPrint("cards.link", .object(params), json: card.json) { result in
                 "linked \(DomainFormatter().cardName(result["card"] ?? .null)) to wallet \(wallet)"
             }
@@ -104,4 +108,13 @@ extension CardsCommand {
             }
         }
     }
+}
+
+/// `--security` of `cards link` and `cards arm`: what a tap of the card must prove.
+enum CardSecurity: String, ExpressibleByArgument, CaseIterable {
+    case uid, secure
+
+    static let help = ArgumentHelp(
+        "uid (the default): a tap giving the card's UID is the card; secure: only a tap whose Secure Unique NFC "
+            + "message verified (NTAG 424 DNA, with the shop's keys configured).")
 }

@@ -83,18 +83,21 @@ enum BuiltinPlugins {
     /// The built-in domain handlers, in routing order (all have priority 0, so order breaks
     /// ties: an order reference on a Code 128 label is an order before it is a SKU), and the
     /// services the protocol's domain methods use.
-    static func domain(repositories: Repositories, settings: DaemonSettings) throws -> ([any ScanHandler], DomainServices) {
+    static func domain(repositories: Repositories, settings: DaemonSettings, metrics: ScanMetrics, logger: Logger) throws
+        -> (handlers: [any ScanHandler], checks: [any ScanEventCheck], domain: DomainServices)
+    {
         let arms = CardArms()
         let products = ProductLookup(products: repositories.products, catalog: settings.catalog)
         let orders = try OrderLookup(orders: repositories.orders, referencePattern: settings.orderReferencePattern)
         let handlers: [any ScanHandler] = [
-            CardLinkHandler(cards: repositories.cards, arms: arms),
+            CardLinkHandler(cards: repositories.cards, arms: arms, metrics: metrics),
             OrderLookupHandler(lookup: orders),
             ProductLookupHandler(lookup: products),
         ]
         let domain = DomainServices(
             repositories: repositories, catalog: settings.catalog, productLookup: products, orderLookup: orders, arming: arms)
-        return (handlers, domain)
+        let sun = SUNCheck(keys: settings.sdmKeys, layout: settings.sunLayout, cards: repositories.cards, logger: logger)
+        return (handlers, [sun], domain)
     }
 }
 

@@ -64,12 +64,13 @@ struct Daemon {
         // Written here alone from now on, this counter's data is its own again, and waits for
         // `store.migrate` when the shop's store comes back.
         if sharedStore == nil { try await replica.forget() }
-        let (handlers, domain) = try BuiltinPlugins.domain(
-            repositories: sharedStore.map { $0.repositories(over: local) } ?? local, settings: settings)
+        let (handlers, checks, domain) = try BuiltinPlugins.domain(
+            repositories: sharedStore.map { $0.repositories(over: local) } ?? local, settings: settings,
+            metrics: scanMetrics, logger: logger)
         let bridge = Bridge(
             journal: journal, publisher: publisher,
             router: Router(
-                handlers: handlers, logger: logger, metrics: scanMetrics,
+                handlers: handlers, checks: checks, logger: logger, metrics: scanMetrics,
                 offline: { sharedStore?.isOffline ?? false }),
             normalizer: Normalizer(catalog: settings.catalog), spool: ReadSpool(metrics: scanMetrics))
         let resets = DeviceResets(registry: bridge.registry, metrics: scanMetrics, logger: logger)

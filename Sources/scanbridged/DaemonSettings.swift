@@ -1,3 +1,4 @@
+import CardLink
 import DriverKit
 import EvdevDriver
 import Foundation
@@ -35,6 +36,10 @@ struct DaemonSettings: Sendable {
     var deviceOptions: [DeviceOption]
     var catalog: CatalogSettings
     var orderReferencePattern: String
+    /// Where a secure card's Secure Unique NFC message sits in its URL (`cards.sun`).
+    var sunLayout: SUNLayout
+    /// The secure cards' SDM keys (`cards.sun.keys_file`); nil: no message verifies.
+    var sdmKeys: SDMKeys?
     /// Each driver's settings from its section of the config file (`pcsc:`), by driver name,
     /// decoded by its factory and read by it alone.
     var driverSettings: [String: any Sendable]
@@ -119,6 +124,13 @@ struct DaemonSettings: Sendable {
         limits = try file.section("server", as: ServerLimits.self) ?? ServerLimits()
         limits.handlerTimeout = .milliseconds(file.handlers.timeoutMs ?? 2000)
         catalog = try Self.catalog(file.catalog)
+        let cards = try file.section("cards", as: CardSecuritySettings.self) ?? CardSecuritySettings()
+        sunLayout = cards.layout
+        do {
+            sdmKeys = try cards.keys(relativeTo: configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        } catch {
+            throw DaemonConfig.LoadError(description: "\(error)")
+        }
         orderReferencePattern = file.orders.referencePattern ?? OrderLookup.defaultReferencePattern
         do {
             _ = try TextPattern(orderReferencePattern)

@@ -20,7 +20,9 @@ struct ModuleEdgesTests {
                 "ScanBridgeModel",
             ]
         ),
-        "CardLink": ("Plugins/Handlers/CardLink/Sources", ["ScanBridgeCodes", "ScanBridgeCore", "ScanBridgeModel"]),
+        "CardLink": (
+            "Plugins/Handlers/CardLink/Sources", ["ScanBridgeCodes", "ScanBridgeCore", "ScanBridgeModel", "ScanBridgeSUN"]
+        ),
         "DriverKit": ("Sources/DriverKit", ["CUdev", "CXKBCommon", "ScanBridgeCodes", "ScanBridgeCore", "ScanBridgeModel"]),
         "EvdevDriver": (
             "Plugins/Drivers/Evdev/Sources", ["CEvdev", "DriverKit", "ScanBridgeCodes", "ScanBridgeCore", "ScanBridgeModel"]

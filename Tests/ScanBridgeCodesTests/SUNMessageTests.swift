@@ -54,3 +54,25 @@ struct SUNMessageTests {
         #expect(try PICCData(decrypted: [0xC7, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0]).readCounter == 0xFF_FFFF)
     }
 }
+
+/// The message's parameters taken out of the URL a client sees, and names a shop chose.
+@Suite struct SUNMessageRemovalTests {
+    @Test(arguments: [
+        ("https://a.example/t?picc_data=AA&cmac=BB", "https://a.example/t"),
+        ("https://a.example/t?shop=1&picc_data=AA&cmac=BB&x", "https://a.example/t?shop=1&x"),
+        ("https://a.example/t?e=AA&enc=CC&c=BB#top", "https://a.example/t#top"),
+        ("https://a.example/t#?picc_data=AA", "https://a.example/t#?picc_data=AA"),
+        ("https://a.example/t", "https://a.example/t"),
+    ])
+    func theMessagesParametersAreRemoved(url: String, shown: String) {
+        #expect(SUNMessage.removing(["picc_data", "cmac", "e", "c", "enc"], from: url) == shown)
+    }
+
+    @Test func namesAShopChoseAreFound() throws {
+        let e = "EF963FF7828658A599F3041510671E88"
+        let url = "https://a.example/t?p=\(e)&m=94EED9EE65337086"
+        #expect(throws: CodeError.self) { try SUNMessage(url: url) }
+        let message = try SUNMessage(url: url, piccNames: ["p"], macNames: ["m"])
+        #expect(Hex.encode(message.encryptedPICCData) == e)
+    }
+}

@@ -33,7 +33,7 @@ struct DomainMigrationTests {
         #expect(
             try migrations(database) == [
                 "v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index", "v5-access-tokens",
-                "v6-product-store-scope", "v7-shop-replica", "v8-money-minor-units",
+                "v6-product-store-scope", "v7-shop-replica", "v8-money-minor-units", "v9-card-security",
             ])
         for table in ["product", "customer", "card", "repair_order", "repair_device"] {
             #expect(try tableExists(database, table), "table \(table)")
@@ -69,7 +69,7 @@ struct DomainMigrationTests {
         #expect(
             try migrations(database) == [
                 "v1-journal", "v2-domain", "v3-scanner-overrides", "v4-journal-without-kind-index", "v5-access-tokens",
-                "v6-product-store-scope", "v7-shop-replica", "v8-money-minor-units",
+                "v6-product-store-scope", "v7-shop-replica", "v8-money-minor-units", "v9-card-security",
             ])
     }
 

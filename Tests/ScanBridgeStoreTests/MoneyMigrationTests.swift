@@ -55,7 +55,7 @@ struct MoneyMigrationTests {
             ], replica: false)
 
         let database = try StoreDatabase(path: file.path)
-        #expect(try migrations(database).last == "v8-money-minor-units")
+        #expect(try migrations(database).contains("v8-money-minor-units"))
         #expect(
             try await wirePrices(database) == [
                 "gbp": "3.50 GBP", "jpy": "500 JPY", "kwd": "1.250 KWD", "bhd": "0.010 BHD", "clp": "1000 CLP",

@@ -176,3 +176,36 @@ final class SQLiteCardRepositoryTests {
         #expect(try await repositories.orders.order(reference: "rm-1")?.id == "ord_1")
     }
 }
+
+/// Secure cards in the local database: their security kept with the link, and read counters
+/// accepted only when they rise.
+@Suite struct SQLiteSecureCardTests {
+    @Test func aLinkKeepsItsSecurityAndACounterIsAcceptedOnlyWhenItRises() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("secure-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cards = SQLiteCardRepository(database: try StoreDatabase(path: folder.appendingPathComponent("db.sqlite").path))
+        let uid = try NFCUID(parsing: "04DE5F1EACC040")
+        let outcome = try await cards.link(
+            uid: uid, walletAddress: "rAda", cardName: nil, security: .secure, at: Date(timeIntervalSince1970: 1))
+        guard case .linked(let card, _) = outcome else { throw CancellationError() }
+        #expect(card.security == .secure && card.wire["security"] == .string("secure"))
+        #expect(try await cards.card(uid: uid)?.security == .secure)
+        _ = try await cards.link(uid: try NFCUID(parsing: "04A1B2C3"), walletAddress: "rAda", cardName: nil, at: Date())
+        #expect(try await cards.card(uid: try NFCUID(parsing: "04A1B2C3"))?.security == .uid, "uid by default")
+
+        #expect(try await cards.acceptReadCounter(uid: uid, counter: 3))
+        #expect(try await !cards.acceptReadCounter(uid: uid, counter: 3), "the same message again")
+        #expect(try await !cards.acceptReadCounter(uid: uid, counter: 2))
+        #expect(try await cards.acceptReadCounter(uid: uid, counter: 4))
+        #expect(try await cards.acceptReadCounter(uid: try NFCUID(parsing: "04000000000001"), counter: 0), "a tag of its own")
+    }
+
+    @Test func aCounterWaitsForNoFsyncOfItsOwnAndTheJournalsCommitsStillDo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("secure-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try StoreDatabase(path: folder.appendingPathComponent("db.sqlite").path, durability: .full)
+        let cards = SQLiteCardRepository(database: database)
+        #expect(try await cards.acceptReadCounter(uid: try NFCUID(parsing: "04DE5F1EACC040"), counter: 1))
+        #expect(try database.writerSynchronous() == 2, "FULL again for the journal's next commit")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ScanBridgeCodes
 import ScanBridgeCore
 import ScanBridgeModel
 import ScanBridgeStore
@@ -24,5 +25,19 @@ struct SQLiteJournalTradeItemTests {
         #expect(parsed == original)
         #expect(parsed.gtin == "02812340000002")
         #expect(parsed.embedded?["weightKg"] == .double(0.455))
+    }
+
+    @Test("a tap's sun is stored and read back as the wire has it: verified and counter, nothing else")
+    func sunRoundTrip() async throws {
+        let file = try TemporaryDatabase()
+        let journal = try openJournal(file.path)
+        let uid = try NFCUID(parsing: "04DE5F1EACC040")
+        let event = ScanEvent(
+            id: "tap-\(UUID().uuidString)", time: Date(timeIntervalSince1970: 1_800_000_000), device: "pcsc:x",
+            driver: "pcsc", kind: .nfc, symbology: "iso14443a", text: uid.hex, uid: uid.hex,
+            sun: SUNReading(verified: false, counter: 7, uid: uid, failure: .replayed))
+        let stored = try await journal.append(event)
+        let parsed = try ScanEvent(wire: JSONValue(parsing: stored.json))
+        #expect(parsed.sun == SUNReading(verified: false, counter: 7))
     }
 }

@@ -27,7 +27,8 @@ public enum FeedbackVerdict: String, Sendable, Hashable, CaseIterable {
     public init(_ resolution: Resolution) {
         switch resolution.status {
         case "identified", "linked", "found": self = .accepted
-        case "blocked", "inactive", "unknown", "conflict", "not_found", "invalid", "error", "timeout": self = .refused
+        case "blocked", "inactive", "unknown", "conflict", "unverified", "not_found", "invalid", "error", "timeout":
+            self = .refused
         default: self = .read
         }
     }

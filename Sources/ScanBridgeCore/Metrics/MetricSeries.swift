@@ -56,6 +56,9 @@ extension MetricSeries {
     package static let requestsRefused = MetricSeries(
         "scanbridge_requests_refused_total", .counter, labels: ["reason"],
         help: "Connections and requests refused, by reason.")
+    package static let cardUnverified = MetricSeries(
+        "scanbridge_card_unverified_total", .counter, labels: ["reason"],
+        help: "Taps of secure cards refused as unverified, by reason; a no-message tap may be a clone of the UID.")
 
     // What an operator needs besides, to see what is sick.
     package static let deviceErrors = MetricSeries(
@@ -99,7 +102,7 @@ extension MetricSeries {
 
     /// Every series, the protocol's first.
     package static let all: [MetricSeries] = [
-        scans, scanDuration, journalSeq, devices, connections, subscriptionOverflows, requestsRefused,
+        scans, scanDuration, journalSeq, devices, connections, subscriptionOverflows, requestsRefused, cardUnverified,
         deviceErrors, deviceReconnects, deviceResets, handlerTimeouts, handlerFailures, journalCommit, readSpoolReads,
         readSpoolBytes, readsDropped, walBytes, storeUp, storeCopyLag, storeRowsRefused,
     ]

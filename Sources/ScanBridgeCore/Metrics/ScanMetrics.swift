@@ -16,7 +16,7 @@ package final class ScanMetrics: Sendable {
     /// The statuses of the built-in handlers and of the daemon itself (docs/protocol.md, Resolutions).
     package static let statuses = [
         "found", "not_found", "invalid", "identified", "unknown", "blocked", "inactive", "linked", "conflict",
-        "unhandled", "error", "timeout",
+        "unverified", "unhandled", "error", "timeout",
     ]
     package static let other = "other"
     /// Distinct handler names counted apart; the later ones are counted as `other`.
@@ -39,7 +39,11 @@ package final class ScanMetrics: Sendable {
     /// By kind, then state.
     private let devices: [Meter]
     private let handlers = Mutex<[String: (timeouts: Counter, failures: Counter)]>([:])
+    /// By reason, in the order of `cardUnverifiedReasons`.
+    private let cardsUnverified: [Counter]
 
+    /// Why a secure card's tap was refused (docs/protocol.md, Secure cards).
+    package static let cardUnverifiedReasons = ["bad-cmac", "replayed", "unknown-key", "no-message"]
     private static let statusColumns = Dictionary(uniqueKeysWithValues: statuses.enumerated().map { ($1, $0) })
     private static let kinds = DeviceKind.allCases
     private static let states: [Device.State] = [.ready, .busy, .error, .gone]
@@ -77,6 +81,15 @@ package final class ScanMetrics: Sendable {
         subscriptionOverflows = Counter(label: MetricSeries.subscriptionOverflows.name, factory: factory)
         readSpoolReads = Meter(label: MetricSeries.readSpoolReads.name, factory: factory)
         readSpoolBytes = Meter(label: MetricSeries.readSpoolBytes.name, factory: factory)
+        cardsUnverified = Self.cardUnverifiedReasons.map {
+            Counter(label: MetricSeries.cardUnverified.name, dimensions: [("reason", $0)], factory: factory)
+        }
+    }
+
+    /// A secure card's tap was refused as unverified; `reason` is one of `cardUnverifiedReasons`.
+    package func cardUnverified(reason: String) {
+        guard let index = Self.cardUnverifiedReasons.firstIndex(of: reason) else { return }
+        cardsUnverified[index].increment()
     }
 
     /// An event was committed to the journal.

@@ -58,6 +58,7 @@ package final class Bridge: Sendable {
             (checked: [(ScanEvent, ContinuousClock.Instant)]) -> [Result<Recorded, any Error>] in
             guard !checked.isEmpty else { return [] }
             var events = checked.map(\.0)
+            await router.check(&events)
             for (index, resolution) in await router.resolve(events).enumerated() {
                 events[index].resolution = resolution
             }

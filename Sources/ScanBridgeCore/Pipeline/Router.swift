@@ -26,14 +26,18 @@ package final class Router: Sendable {
     /// Whether the shop's shared store is away: the built-in handlers then resolve from this
     /// counter's copy of it, and their resolutions say so (`"offline": true`).
     private let offline: @Sendable () -> Bool
+    /// Run on every event before it is routed, in order.
+    private let checks: [any ScanEventCheck]
 
     package init(
-        handlers: [any ScanHandler] = [], logger: Logger = Logger(label: "scanbridge.router"),
-        metrics: ScanMetrics = .none, offline: @escaping @Sendable () -> Bool = { false }
+        handlers: [any ScanHandler] = [], checks: [any ScanEventCheck] = [],
+        logger: Logger = Logger(label: "scanbridge.router"), metrics: ScanMetrics = .none,
+        offline: @escaping @Sendable () -> Bool = { false }
     ) {
         self.logger = logger
         self.metrics = metrics
         self.offline = offline
+        self.checks = checks
         for handler in handlers { register(handler) }
     }
 
@@ -95,6 +99,14 @@ package final class Router: Sendable {
             }
         }
         return .unhandled
+    }
+
+    /// Runs the checks on each event (`ScanEventCheck`), before any handler sees it.
+    package func check(_ events: inout [ScanEvent]) async {
+        guard !checks.isEmpty else { return }
+        for index in events.indices {
+            for check in checks { await check.check(&events[index]) }
+        }
     }
 
     /// The resolutions of many events, in their order: one after another while every handler

@@ -7,17 +7,30 @@ public struct Card: Sendable, Hashable {
         case active, inactive, blocked
     }
 
+    /// What a tap must prove for the card to identify its customer (docs/protocol.md "Secure cards").
+    public enum Security: String, Sendable, Hashable, CaseIterable {
+        /// Its UID, which any card can be made to give: the default, and every card linked before.
+        case uid
+        /// A Secure Unique NFC message that verified, whose read counter rose since the last tap.
+        case secure
+    }
+
     public var uid: NFCUID
     public var walletAddress: String
     public var cardName: String?
     public var status: Status
+    public var security: Security
     public var createdAt: Date
 
-    public init(uid: NFCUID, walletAddress: String, cardName: String? = nil, status: Status = .active, createdAt: Date) {
+    public init(
+        uid: NFCUID, walletAddress: String, cardName: String? = nil, status: Status = .active, security: Security = .uid,
+        createdAt: Date
+    ) {
         self.uid = uid
         self.walletAddress = walletAddress
         self.cardName = cardName
         self.status = status
+        self.security = security
         self.createdAt = createdAt
     }
 
@@ -34,7 +47,8 @@ public struct Card: Sendable, Hashable {
         .object([
             "uid": .string(uid.hex), "uidDisplay": .string(uid.display), "walletAddress": .string(walletAddress),
             "cardName": cardName.map(JSONValue.string) ?? .null, "displayName": .string(displayName),
-            "status": .string(status.rawValue), "createdAt": .string(EventTime.format(createdAt)),
+            "status": .string(status.rawValue), "security": .string(security.rawValue),
+            "createdAt": .string(EventTime.format(createdAt)),
         ])
     }
 }
@@ -57,6 +71,15 @@ extension JSONFields {
             throw .invalidParams("\(field(key)) must not contain spaces", field: field(key))
         }
         return address
+    }
+
+    /// `uid` or `secure`; nil when absent.
+    public func cardSecurity(_ key: String) throws(ScanBridgeError) -> Card.Security? {
+        guard let text = try string(key) else { return nil }
+        guard let security = Card.Security(rawValue: text) else {
+            throw .invalidParams("\(field(key)) must be uid or secure; got '\(text)'", field: field(key))
+        }
+        return security
     }
 
     public func cardStatus(_ key: String) throws(ScanBridgeError) -> Card.Status? {

@@ -10,6 +10,7 @@ package final class CardArms: CardArming, Sendable {
         package let token: String
         package let walletAddress: String
         package let cardName: String?
+        package let security: Card.Security
         package let device: String?
         package let expiresAt: Date
     }
@@ -33,9 +34,9 @@ package final class CardArms: CardArming, Sendable {
         self.now = now
     }
 
-    package func arm(walletAddress: String, cardName: String?, device: String?, timeout: Duration) throws(ScanBridgeError)
-        -> (token: String, expiresAt: Date)
-    {
+    package func arm(
+        walletAddress: String, cardName: String?, security: Card.Security = .uid, device: String?, timeout: Duration
+    ) throws(ScanBridgeError) -> (token: String, expiresAt: Date) {
         let now = now()
         let expiresAt = now.addingTimeInterval(
             Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
@@ -49,7 +50,9 @@ package final class CardArms: CardArming, Sendable {
             let token = "arm\(state.next)-\(String(UInt32.random(in: .min ... .max), radix: 36))"
             state.next += 1
             state.arms.append(
-                Arm(token: token, walletAddress: walletAddress, cardName: cardName, device: device, expiresAt: expiresAt))
+                Arm(
+                    token: token, walletAddress: walletAddress, cardName: cardName, security: security, device: device,
+                    expiresAt: expiresAt))
             return (token, expiresAt)
         }
     }

@@ -21,11 +21,24 @@ public protocol CardRepository: Sendable {
     func cards(walletAddress: String?) async throws -> [Card]
     /// Links `uid` to `walletAddress`: creates the customer when missing and sets its
     /// `firstCardLinkedAt` when unset, in the same transaction as the card.
-    func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome
+    /// `security` is the new card's; a card linked already keeps its own.
+    func link(uid: NFCUID, walletAddress: String, cardName: String?, security: Card.Security, at time: Date) async throws
+        -> CardLinkOutcome
     /// The card with its new status; nil when there is no such card.
     func setStatus(uid: NFCUID, status: Card.Status) async throws -> Card?
     /// False when there was no such card.
     func unlink(uid: NFCUID) async throws -> Bool
+    /// Accepts `counter` as the card's newest Secure Unique NFC read counter when it is higher
+    /// than the last one accepted (or none was): one conditional write, so of two taps showing
+    /// the same message, at one counter or two, one alone is accepted. False: a replay.
+    func acceptReadCounter(uid: NFCUID, counter: Int) async throws -> Bool
+}
+
+extension CardRepository {
+    /// Links a card identified by its UID alone (`Card.Security.uid`).
+    public func link(uid: NFCUID, walletAddress: String, cardName: String?, at time: Date) async throws -> CardLinkOutcome {
+        try await link(uid: uid, walletAddress: walletAddress, cardName: cardName, security: .uid, at: time)
+    }
 }
 
 /// Customers by wallet address.

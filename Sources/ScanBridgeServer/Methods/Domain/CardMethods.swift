@@ -11,7 +11,10 @@ enum CardMethods {
             let uid = try params.uid("uid")
             let wallet = try params.walletAddress("walletAddress")
             let cards = try DomainMethod.services(connection).repositories.cards
-            switch try await cards.link(uid: uid, walletAddress: wallet, cardName: try params.text("cardName"), at: Date()) {
+            let security = try params.cardSecurity("security") ?? .uid
+            switch try await cards.link(
+                uid: uid, walletAddress: wallet, cardName: try params.text("cardName"), security: security, at: Date())
+            {
             case .linked(let card, let customer), .alreadyLinked(let card, let customer):
                 return MethodOutcome(.object([("card", .value(card.wire)), ("customer", .value(customer.wire))]))
             case .conflict:
@@ -25,7 +28,8 @@ enum CardMethods {
             let device = try armedDevice(params, connection)
             let timeout = try params.integer("timeoutMs", in: 100...600_000) ?? 30_000
             let (token, expiresAt) = try domain.arming.arm(
-                walletAddress: wallet, cardName: try params.text("cardName"), device: device, timeout: .milliseconds(timeout))
+                walletAddress: wallet, cardName: try params.text("cardName"),
+                security: try params.cardSecurity("security") ?? .uid, device: device, timeout: .milliseconds(timeout))
             return MethodOutcome(.object([("armed", .string(token)), ("expiresAt", .string(EventTime.format(expiresAt)))]))
         },
         "cards.disarm": { params, connection in
