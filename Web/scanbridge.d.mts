@@ -81,6 +81,16 @@ export type Embedded =
 
 export type CardStatus = "active" | "inactive" | "blocked";
 
+/** `uid`: any read of the card's UID identifies its wallet; `secure`: only a tap whose Secure Unique NFC message verified. */
+export type CardSecurity = "uid" | "secure";
+
+/** A tap's Secure Unique NFC message as the daemon judged it (never the keys or the encrypted data). */
+export interface SUNReading {
+  verified: boolean;
+  /** The tag's read counter, when the message could be read. */
+  counter?: number;
+}
+
 export interface Card {
   /** Upper-case hex, no separators (a reader sees all but the last two bytes as `••`). */
   uid: string;
@@ -91,6 +101,7 @@ export interface Card {
   /** `cardName`, else "Card " and the last 4 characters of `uidDisplay`. */
   displayName: string;
   status: CardStatus;
+  security: CardSecurity;
   createdAt: Time;
 }
 
@@ -133,7 +144,7 @@ export interface Order {
 /** The statuses of the built-in handlers and the daemon's own; a plugin may answer any other. */
 export type ResolutionStatus =
   | "found" | "not_found" | "invalid"
-  | "identified" | "unknown" | "blocked" | "inactive" | "linked" | "conflict"
+  | "identified" | "unknown" | "blocked" | "inactive" | "linked" | "conflict" | "unverified"
   | "unhandled" | "error" | "timeout"
   | (string & {});
 
@@ -148,8 +159,10 @@ export interface Resolution {
   product?: Product;
   gtin?: string;
   embedded?: Embedded;
-  /** Why, for `not_found`, `invalid` and `conflict`, in words a cashier can read. */
+  /** Why, for `not_found`, `invalid` and `conflict`, in words a cashier can read; for `unverified`, one of `bad-cmac`, `replayed`, `unknown-key`, `no-message`. */
   reason?: string;
+  /** card-link: whether the tap's Secure Unique NFC message verified, when it carried one or the card is secure. */
+  verified?: boolean;
   card?: Card;
   customer?: Customer;
   order?: Order;
@@ -186,6 +199,8 @@ export interface ScanEvent {
   gs1?: Record<string, string>;
   gtin?: string;
   embedded?: Embedded;
+  /** An NFC tap whose URL carried a Secure Unique NFC message. */
+  sun?: SUNReading;
   resolution: Resolution;
 }
 
@@ -318,11 +333,11 @@ export interface Methods {
     result: { storeId: string | null; stored: number; deleted: number };
   };
   "cards.link": {
-    params: { uid: string; walletAddress: string; cardName?: string };
+    params: { uid: string; walletAddress: string; cardName?: string; security?: CardSecurity };
     result: { card: Card; customer: Customer };
   };
   "cards.arm": {
-    params: { walletAddress: string; cardName?: string; device?: string; timeoutMs?: number };
+    params: { walletAddress: string; cardName?: string; device?: string; timeoutMs?: number; security?: CardSecurity };
     result: { armed: string; expiresAt: Time };
   };
   "cards.disarm": { params: { armed: string }; result: Empty };

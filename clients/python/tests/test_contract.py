@@ -26,6 +26,7 @@ CONFIG = "socket_group: nogroup\nroles:\n  reader_groups: [nogroup]\n  operator_
 NOBODY = 65534
 USERS = 100
 CARD, OTHER_CARD, UNKNOWN_CARD = "04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "04DEADBEEF0102"
+SECURE_CARD = "045EC012345678"
 
 # Methods whose success a test daemon (mock drivers, no USB, no shared store) cannot give: their
 # documented refusal is checked instead.
@@ -108,6 +109,9 @@ def inject_every_resolution(call: Checked) -> list[dict]:
     events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": OTHER_CARD})["event"])
     call.result("cards.setStatus", {"uid": OTHER_CARD, "status": "inactive"})
     events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": OTHER_CARD})["event"])
+    # A secure card read by its UID alone, as a copy of it would be: unverified, no-message.
+    call.result("cards.link", {"uid": SECURE_CARD, "walletAddress": "rGrace", "security": "secure"})
+    events.append(call.result("scan.inject", {"device": "mock:counter-reader", "uid": SECURE_CARD})["event"])
     return events
 
 
@@ -128,7 +132,7 @@ def test_every_answer_and_message_fits_the_contract(daemon):
         ("product-lookup", "found"), ("product-lookup", "not_found"), ("product-lookup", "invalid"),
         ("order-lookup", "found"), ("order-lookup", "not_found"), ("order-lookup", "invalid"), (None, "unhandled"),
         ("card-link", "identified"), ("card-link", "unknown"), ("card-link", "linked"), ("card-link", "conflict"),
-        ("card-link", "blocked"), ("card-link", "inactive"),
+        ("card-link", "blocked"), ("card-link", "inactive"), ("card-link", "unverified"),
     }, statuses
     assert any("embedded" in event["resolution"] for event in events) and any("gs1" in event for event in events)
 

@@ -127,6 +127,8 @@ class ScanEvent(_FromJSON):
     ndef: list[dict[str, Any]] | None = None
     gs1: dict[str, str] | None = None
     embedded: dict[str, Any] | None = None
+    # A tap's Secure Unique NFC message as the daemon judged it: `verified`, and `counter`.
+    sun: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
