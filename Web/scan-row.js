@@ -78,8 +78,13 @@ function describe(event, resolution) {
       blocked: "Blocked card",
       inactive: "Inactive card",
       conflict: "Card linked to another customer",
+      unverified: "Card not verified",
     };
-    return { title: titles[resolution.status] ?? "Card", detail: [{ text: card }], badge: statusWords(resolution.status) };
+    const detail = [{ text: card }];
+    // A secure card's tap that did not verify identifies no one: say why, in a cashier's words.
+    if (resolution.status === "unverified") detail.push({ text: unverifiedWords[resolution.reason] ?? "its message did not verify" });
+    else if (resolution.verified === true) detail.push({ text: "verified secure card" });
+    return { title: titles[resolution.status] ?? "Card", detail, badge: statusWords(resolution.status) };
   }
   if (order && resolution.status === "found") {
     const detail = [{ text: `${order.clientName ?? "No client"} · ${statusWords(order.status)}` }];
@@ -94,6 +99,14 @@ function describe(event, resolution) {
   if (!detail.length && event.kind) detail.push({ text: `${event.kind}${event.symbology ? ` (${event.symbology})` : ""}` });
   return { title: unknownTitles[resolution.status] ?? statusWords(resolution.status), detail, badge: statusWords(resolution.status) };
 }
+
+/** Why a secure card's tap did not verify, as `card-link` says it (`reason`). */
+const unverifiedWords = {
+  "no-message": "no secure message: a copy of the card?",
+  replayed: "a message seen before: a copy of the card?",
+  "bad-cmac": "its message's signature is wrong",
+  "unknown-key": "not one of this shop's cards",
+};
 
 /** @param {string} status */
 function statusWords(status) {

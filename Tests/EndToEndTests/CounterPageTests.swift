@@ -66,6 +66,26 @@ extension BrowserTests {
             }
         }
 
+        /// A secure card read by its UID alone, as a copy of it would be, shows as a refusal
+        /// that says why, not as its customer.
+        @Test func showsASecureCardReadWithoutItsMessageAsNotVerified() async throws {
+            let daemon = try await CounterDaemon.start()
+            _ = try await daemon.call("mock.attach", ["kind": "nfc", "id": "counter-reader"])
+            _ = try await daemon.call(
+                "cards.link", ["uid": "045EC012345678", "walletAddress": "rGrace", "security": "secure"])
+            try await withBrowser { page in
+                try await page.navigate(to: "\(daemon.origin)/#token=\(daemon.secret)")
+                try await page.wait(for: "the page to connect", until: "return document.body.dataset.connection === 'open'")
+                let tap = try await daemon.tap("045EC012345678", on: "mock:counter-reader")
+                #expect(tap["status"] == "unverified", "\(tap)")
+                let rows = try await waitForRows(1, on: page)
+                #expect(rows.first?.status == "unverified")
+                let text = rows.first?.text ?? ""
+                #expect(text.contains("Card not verified") && text.contains("a copy of the card?"), "\(text)")
+                #expect(!text.contains("rGrace"), "no one is identified: \(text)")
+            }
+        }
+
         @Test func asksForATokenWhenItHasNone() async throws {
             let daemon = try await CounterDaemon.start()
             try await withBrowser(width: 390, height: 844) { page in
