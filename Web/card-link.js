@@ -26,7 +26,7 @@ export class CardLinking {
    * @param {{
    *   form: HTMLFormElement, fields: HTMLFieldSetElement, reason: HTMLElement,
    *   wallet: HTMLInputElement, name: HTMLInputElement, reader: HTMLSelectElement,
-   *   status: HTMLElement, cancel: HTMLButtonElement,
+   *   secure: HTMLInputElement, status: HTMLElement, cancel: HTMLButtonElement,
    * }} elements
    * @param {() => number} lastSeq the seq of the last scan the page has heard
    */
@@ -90,7 +90,13 @@ export class CardLinking {
     if (resolution.status === "linked" && resolution.card?.walletAddress === arm.wallet) {
       const card = resolution.card;
       const who = resolution.customer?.name ? ` (${resolution.customer.name})` : "";
-      this.finish("linked", `Linked ${card.displayName} · ${card.uidDisplay} to wallet ${arm.wallet}${who}.`);
+      const secure = card.security === "secure" ? " as a secure card" : "";
+      this.finish("linked", `Linked ${card.displayName} · ${card.uidDisplay} to wallet ${arm.wallet}${who}${secure}.`);
+    } else if (resolution.status === "unverified") {
+      // A secure link takes a tap that proves the card; a read of its UID alone leaves the
+      // reader armed.
+      this.show("waiting", `That tap did not prove it is a secure card (${resolution.reason ?? "not verified"}): `
+        + `tap an NTAG 424 DNA card on ${arm.readerName}, or cancel and untick Secure card.`);
     } else if (resolution.status === "conflict") {
       const card = resolution.card?.displayName ?? "This card";
       this.finish("conflict", resolution.reason ?? `${card} is linked to another wallet: unlink it first.`);
@@ -107,9 +113,11 @@ export class CardLinking {
     const arm = { wallet, device, readerName, afterSeq: this.lastSeq(), token: null };
     this.arm = arm;
     this.show("arming", `Arming ${readerName}…`);
+    /** @type {import("./scanbridge.mjs").ParamsOf<"cards.arm">} */
     const params = { walletAddress: wallet, device, timeoutMs: ARM_TIMEOUT_MS };
     const cardName = this.elements.name.value.trim();
     if (cardName) params.cardName = cardName;
+    if (this.elements.secure.checked) params.security = "secure";
     let answer;
     try {
       answer = await client.call("cards.arm", params);

@@ -60,6 +60,7 @@ const linking = new CardLinking(
     wallet: /** @type {HTMLInputElement} */ (byId("arm-wallet")),
     name: /** @type {HTMLInputElement} */ (byId("arm-name")),
     reader: /** @type {HTMLSelectElement} */ (byId("arm-reader")),
+    secure: /** @type {HTMLInputElement} */ (byId("arm-secure")),
     status: byId("arm-status"),
     cancel: /** @type {HTMLButtonElement} */ (byId("arm-cancel")),
   },

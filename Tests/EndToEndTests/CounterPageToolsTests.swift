@@ -142,6 +142,33 @@ extension BrowserTests {
             }
         }
 
+        /// Ticked "Secure card": the reader is armed for a secure link, which only a tap that
+        /// proves the card makes (`PCSCSecureCardTests` links one through pcscd); a mock's read of
+        /// a UID alone links nothing, and the page says why and keeps waiting.
+        @Test func aSecureLinkWaitsForATapThatProvesTheCard() async throws {
+            let daemon = try await CounterDaemon.start()
+            let operatorToken = try await daemon.token(role: "operator")
+            try await withBrowser { page in
+                try await open(daemon, token: operatorToken, role: "operator", on: page)
+                try await attachReader(daemon, on: page)
+                try await page.wait(
+                    for: "the linking form to be enabled", until: "return !document.getElementById('arm-fields').disabled")
+                try await page.click(page.find("#arm-secure"))
+                try await page.type(Self.wallet + Self.enter, into: page.find("#arm-wallet"))
+                _ = try await armState(page, is: "waiting")
+
+                let tap = try await daemon.tap("045EC012345678", on: Self.reader)
+                #expect(tap["status"] == "unverified" && tap["reason"] == "no-message", "\(tap)")
+                try await page.wait(
+                    for: "the page to say the tap did not prove the card",
+                    until: "return document.getElementById('arm-status').textContent.includes('did not prove')")
+                #expect(try await armState(page, is: "waiting").contains("no-message"))
+                await #expect(throws: (any Error).self, "nothing was linked") {
+                    try await daemon.call("cards.get", ["uid": "045EC012345678"])
+                }
+            }
+        }
+
         @Test func aReaderTokenCannotArmAndThePageSaysWhy() async throws {
             let daemon = try await CounterDaemon.start()
             try await withBrowser { page in
