@@ -83,19 +83,20 @@ struct DomainFormatter: Sendable {
     func card(_ card: JSONValue) -> String {
         var line = cardName(card)
         if let status = text(card["status"]) { line += ": \(status)" }
+        if text(card["security"]) == "secure" { line += ", secure" }
         if let wallet = text(card["walletAddress"]) { line += ", wallet \(wallet)" }
         return line
     }
 
     /// The `cards list` table; without the wallet column when all are one customer's.
     func cards(_ cards: [JSONValue], showingWallet: Bool = true) -> String {
-        let header = ["UID", "NAME", "STATUS"] + (showingWallet ? ["WALLET"] : []) + ["CREATED"]
+        let header = ["UID", "NAME", "STATUS", "SECURITY"] + (showingWallet ? ["WALLET"] : []) + ["CREATED"]
         return TextTable.render(
             header: header,
             rows: cards.map { card in
                 [
                     text(card["uidDisplay"]) ?? text(card["uid"]) ?? "?", text(card["displayName"]) ?? "",
-                    text(card["status"]) ?? "",
+                    text(card["status"]) ?? "", text(card["security"]) ?? "uid",
                 ] + (showingWallet ? [text(card["walletAddress"]) ?? ""] : [])
                     + [time(text(card["createdAt"]))]
             })

@@ -157,7 +157,12 @@ struct ImportCommandTests {
 
         let list = try await run("scanbridge", ["cards", "list", "--wallet", "rAda"] + socket)
         #expect(list.out.hasPrefix("UID"))
-        #expect(list.out.contains("04:A1:B2:C3:D4:E5:F6  Blue fob  active  rAda"), "\(list.out)")
+        #expect(list.out.contains("04:A1:B2:C3:D4:E5:F6  Blue fob  active  uid       rAda"), "\(list.out)")
+        let secure = try await run("scanbridge", ["cards", "link", "045EC012345678", "rAda", "--security", "secure"] + socket)
+        #expect(secure.status == 0, "\(secure.err)")
+        let both = try await run("scanbridge", ["cards", "list", "--wallet", "rAda"] + socket)
+        #expect(both.out.contains("active  secure    rAda"), "\(both.out)")
+        _ = try await run("scanbridge", ["cards", "unlink", "045EC012345678"] + socket)
 
         let block = try await run("scanbridge", ["cards", "block", "04A1B2C3D4E5F6"] + socket)
         #expect(block.status == 0 && block.out.contains("blocked, wallet rAda"), "\(block.out)")
