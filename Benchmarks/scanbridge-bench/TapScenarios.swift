@@ -49,9 +49,9 @@ enum TapScenarios {
     /// Then as many taps of a secure card (`VirtualNTAG424`, linked `secure`), with a warm-up of
     /// their own: a Type 4 read, its message decrypted and MACed, its read counter accepted
     /// with a write, before it identifies the customer. Its message is made before the tap,
-    /// off the clock. The two kinds take turns, not alternate taps: interleaved, 4 or 5 of the
-    /// 200 plain taps went over +5 ms (none alone, in the same session), which the plain row
-    /// would then charge to plain taps.
+    /// off the clock. The two kinds take turns, not alternate taps: interleaved, some plain taps
+    /// ran slow that alone did not, a cost of the secure taps' that the plain row would then
+    /// charge to plain taps.
     static func tapToEvent(stores: CounterStores, taps: Int) async throws -> Figures {
         let stack = try await PCSCStack()
         let base = try DaemonHarness(arguments: [])

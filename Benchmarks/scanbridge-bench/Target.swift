@@ -29,7 +29,7 @@ struct Target: Sendable {
         Target(targets.map(\.words).joined(separator: ", "), met: targets.allSatisfy(\.met))
     }
 
-    /// `p99 ≤ 1 ms`: a percentile under an absolute bound.
+    /// A percentile under an absolute bound, where the product promises one.
     static func percentile(_ percentile: Double, of histogram: Histogram<UInt64>, atMost bound: Duration) -> Target {
         let nanos = UInt64(bound.components.seconds) * 1_000_000_000 + UInt64(bound.components.attoseconds / 1_000_000_000)
         return Target(
@@ -56,12 +56,12 @@ struct Target: Sendable {
             ratio(99, of: histogram, to: baseline, atMost: p99, of: whose))
     }
 
-    /// A figure under a bound: `atMost(rss, 60, "≤ 60 MB")`.
+    /// A figure under a bound, `words` saying it as the row shows it.
     static func atMost(_ value: Double, _ bound: Double, _ words: String) -> Target {
         Target(words, met: value <= bound)
     }
 
-    /// A figure over a bound: `atLeast(rate, 10_000, "≥ 10,000/s")`.
+    /// A figure over a bound, `words` saying it as the row shows it.
     static func atLeast(_ value: Double, _ bound: Double, _ words: String) -> Target {
         Target(words, met: value >= bound)
     }

@@ -51,6 +51,20 @@ extension BrowserTests {
                 until: "return !!document.querySelector('#arm-reader option[value=\"\(Self.reader)\"]')")
         }
 
+        /// `body` on a page of a daemon's, opened with an operator's token, once the linking form
+        /// offers the reader, which is plugged in while the page is open: the form hears of it.
+        func withLinkingPage(_ body: (CounterDaemon, WebDriverSession) async throws -> Void) async throws {
+            let daemon = try await CounterDaemon.start()
+            let operatorToken = try await daemon.token(role: "operator")
+            try await withBrowser { page in
+                try await open(daemon, token: operatorToken, role: "operator", on: page)
+                try await attachReader(daemon, on: page)
+                try await page.wait(
+                    for: "the linking form to be enabled", until: "return !document.getElementById('arm-fields').disabled")
+                try await body(daemon, page)
+            }
+        }
+
         func armState(_ page: WebDriverSession, is state: String) async throws -> String {
             try await page.wait(
                 for: "the linking to say \(state)",
@@ -95,14 +109,7 @@ extension BrowserTests {
         }
 
         @Test func anOperatorArmsAReaderAndSeesTheCardItLinked() async throws {
-            let daemon = try await CounterDaemon.start()
-            let operatorToken = try await daemon.token(role: "operator")
-            try await withBrowser { page in
-                try await open(daemon, token: operatorToken, role: "operator", on: page)
-                // Plugged in while the page is open: the linking form hears of it.
-                try await attachReader(daemon, on: page)
-                try await page.wait(
-                    for: "the linking form to be enabled", until: "return !document.getElementById('arm-fields').disabled")
+            try await withLinkingPage { daemon, page in
                 try await daemon.inject("5901234123457")
                 try await daemon.inject("4006381333931")
                 _ = try await lookUp("5901234123457", on: page)
@@ -146,13 +153,7 @@ extension BrowserTests {
         /// proves the card makes (`PCSCSecureCardTests` links one through pcscd); a mock's read of
         /// a UID alone links nothing, and the page says why and keeps waiting.
         @Test func aSecureLinkWaitsForATapThatProvesTheCard() async throws {
-            let daemon = try await CounterDaemon.start()
-            let operatorToken = try await daemon.token(role: "operator")
-            try await withBrowser { page in
-                try await open(daemon, token: operatorToken, role: "operator", on: page)
-                try await attachReader(daemon, on: page)
-                try await page.wait(
-                    for: "the linking form to be enabled", until: "return !document.getElementById('arm-fields').disabled")
+            try await withLinkingPage { daemon, page in
                 try await page.click(page.find("#arm-secure"))
                 try await page.type(Self.wallet + Self.enter, into: page.find("#arm-wallet"))
                 _ = try await armState(page, is: "waiting")
