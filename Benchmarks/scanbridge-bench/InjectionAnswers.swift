@@ -25,11 +25,8 @@ struct InjectionAnswers {
         }
         seqs[id] = seq
         count += 1
-        if let handler = JSONScan.string(after: #""resolution":{"handler":""#, in: line),
-            let status = JSONScan.string(after: #""status":""#, in: line[handler.endIndex...])
-        {
-            outcomes[id] = String(decoding: handler, as: UTF8.self) + " " + String(decoding: status, as: UTF8.self)
-        }
+        // One answer, one event: its resolution is the only one in the line.
+        JSONScan.resolutions(in: line) { outcomes[id] = $0 }
     }
 }
 
